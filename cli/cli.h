@@ -1,0 +1,29 @@
+/* cli/cli.h: what the subcommands of the perfan command share. */
+#ifndef PERFAN_CLI_H
+#define PERFAN_CLI_H
+
+#include <stdio.h>
+
+/* Each subcommand: parse ARGV (ARGV[0] is its name), run, return the exit
+ * status: 0 ok, 1 failure, 2 usage. */
+int cmd_header(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
+
+/* "perfan NAME: message" on stderr. */
+void cli_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Open OUT_PATH for writing through a temporary file that cli_output_close
+ * renames into place (stdout when OUT_PATH is NULL or "-"). */
+struct cli_output {
+	FILE *fp;
+	char *path, *tmp;
+};
+int cli_output_open(struct cli_output *o, const char *out_path);
+/* Finish: OK non-zero commits the file, zero removes the temporary. */
+int cli_output_close(struct cli_output *o, int ok);
+
+/* Print a JSON string literal (quoted, escaped) to FP. */
+void cli_json_str(FILE *fp, const char *s);
+
+#endif

@@ -1,0 +1,62 @@
+/* cli/main.c: the perfan command: a table of subcommands. */
+#include <stdio.h>
+#include <string.h>
+
+#include <perfan/perfan.h>
+
+#include "cli.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{"header", cmd_header, "show the header and features of a perf.data"},
+	{"stats", cmd_stats, "count records per type and per event"},
+};
+
+#define NCMD (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *fp)
+{
+	fprintf(fp, "usage: perfan [--version] [--help] COMMAND [ARGS]\n\n"
+		    "Commands:\n");
+	for (size_t i = 0; i < NCMD; i++)
+		fprintf(fp, "  %-12s %s\n", commands[i].name,
+			commands[i].summary);
+	fprintf(fp, "\n'perfan COMMAND --help' describes a command; "
+		    "man perfan-COMMAND has the details.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	const char *name = argv[1];
+	if (!strcmp(name, "--help") || !strcmp(name, "-h") ||
+	    !strcmp(name, "help")) {
+		if (argc > 2 && strcmp(name, "help") == 0) {
+			for (size_t i = 0; i < NCMD; i++)
+				if (!strcmp(argv[2], commands[i].name)) {
+					char *args[] = {argv[2], "--help", NULL};
+					return commands[i].fn(2, args);
+				}
+		}
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(name, "--version") || !strcmp(name, "version")) {
+		printf("perfan %s\n", perfan_version());
+		return 0;
+	}
+	for (size_t i = 0; i < NCMD; i++)
+		if (!strcmp(name, commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "perfan: '%s' is not a perfan command\n\n", name);
+	usage(stderr);
+	return 2;
+}

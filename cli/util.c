@@ -1,0 +1,84 @@
+/* cli/util.c: error messages, atomic output files and JSON strings. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+void cli_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "perfan %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int cli_output_open(struct cli_output *o, const char *out_path)
+{
+	memset(o, 0, sizeof(*o));
+	if (!out_path || !strcmp(out_path, "-")) {
+		o->fp = stdout;
+		return 0;
+	}
+	size_t n = strlen(out_path) + 16;
+	o->path = strdup(out_path);
+	o->tmp = malloc(n);
+	if (!o->path || !o->tmp)
+		return -1;
+	snprintf(o->tmp, n, "%s.tmpXXXXXX", out_path);
+	int fd = mkstemp(o->tmp);
+	if (fd < 0)
+		return -1;
+	o->fp = fdopen(fd, "w");
+	if (!o->fp) {
+		close(fd);
+		unlink(o->tmp);
+		return -1;
+	}
+	return 0;
+}
+
+int cli_output_close(struct cli_output *o, int ok)
+{
+	int rc = 0;
+	if (o->fp == stdout) {
+		if (fflush(stdout) != 0)
+			rc = -1;
+	} else if (o->fp) {
+		if (fclose(o->fp) != 0)
+			ok = 0, rc = -1;
+		if (ok && rename(o->tmp, o->path) != 0)
+			rc = -1;
+		if (!ok || rc)
+			unlink(o->tmp);
+	}
+	free(o->path);
+	free(o->tmp);
+	memset(o, 0, sizeof(*o));
+	return rc;
+}
+
+void cli_json_str(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p;
+	     p++) {
+		switch (*p) {
+		case '"': fputs("\\\"", fp); break;
+		case '\\': fputs("\\\\", fp); break;
+		case '\n': fputs("\\n", fp); break;
+		case '\t': fputs("\\t", fp); break;
+		case '\r': fputs("\\r", fp); break;
+		default:
+			if (*p < 0x20)
+				fprintf(fp, "\\u%04x", *p);
+			else
+				fputc(*p, fp);
+		}
+	}
+	fputc('"', fp);
+}

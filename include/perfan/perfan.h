@@ -1,0 +1,10 @@
+/* perfan/perfan.h: the whole public API of libperfan. */
+#ifndef PERFAN_PERFAN_H
+#define PERFAN_PERFAN_H
+
+#include <perfan/common.h>
+#include <perfan/features.h>
+#include <perfan/perfdata.h>
+#include <perfan/records.h>
+
+#endif
