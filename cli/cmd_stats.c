@@ -176,6 +176,7 @@ int cmd_stats(int argc, char **argv)
 	}
 	struct perfan_perfdata_opts o = PERFAN_OPTS_INIT(struct perfan_perfdata_opts);
 	o.unordered = 1;
+	o.skip_sample_fields = 1;
 	o.log = warn_cb;
 	perfan_perfdata *pd;
 	if (perfan_perfdata_open(&pd, argv[optind], &o)) {

@@ -23,6 +23,10 @@ struct perfan_perfdata_opts {
 	int keep_compressed;
 	perfan_log_fn log;
 	void *log_payload;
+	/* 1: SAMPLE records come with their header fields, event and raw
+	 * bytes but u.sample and sid are not decoded: for tools that only
+	 * count (perfan stats), several times faster. */
+	int skip_sample_fields;
 	/* Upper bound for buffered bytes while ordering (0: 256 MiB). When
 	 * reached, the oldest records are delivered early with a warning. */
 	size_t max_queue_bytes;

@@ -17,6 +17,7 @@ struct perfan__source {
 	uint8_t *buf; /* stream buffer */
 	size_t cap, start, end;
 	uint64_t buf_off; /* file offset of buf[start] */
+	uint64_t dropped; /* mapped pages before this offset were released */
 	int eof;
 };
 
@@ -112,7 +113,9 @@ void perfan__source_close(struct perfan__source *s);
  * *err < 0). In stream mode OFF must not go backwards past released bytes. */
 const uint8_t *perfan__source_get(struct perfan_perfdata *pd, uint64_t off,
 				  size_t n, int *err);
-/* Bytes from OFF up to END that are available without blocking for more. */
+/* Release the mapped pages before offset OFF (they fault back if read). */
+void perfan__source_drop(struct perfan__source *s, uint64_t off);
+/* Size of a mapped file, 0 for a stream. */
 uint64_t perfan__source_size(const struct perfan_perfdata *pd);
 
 /* header.c */

@@ -13,6 +13,9 @@
 
 /* Largest payload we accept after an AUXTRACE or TRACING_DATA record. */
 #define MAX_PAYLOAD ((uint64_t)1 << 34)
+/* Pages of a mapped file behind the reading position are dropped every so
+ * often, so memory does not grow with the file. */
+#define DROP_STEP ((uint64_t)64 << 20)
 
 void perfan__log(struct perfan_perfdata *pd, enum perfan_log_level lvl,
 		 const char *fmt, ...)
@@ -269,6 +272,8 @@ static int read_source(struct perfan_perfdata *pd, struct perfan__raw *r)
 			      "%s record of %llu bytes: input ends inside it",
 			      tn ? tn : "unknown", (unsigned long long)total);
 	}
+	if (pd->src.map && off - pd->src.dropped > DROP_STEP)
+		perfan__source_drop(&pd->src, off);
 	memset(r, 0, sizeof(*r));
 	r->bytes = b;
 	r->type = type;

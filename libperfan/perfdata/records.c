@@ -2,6 +2,7 @@
  * structs of records.h; arrays are copied to aligned host-order scratch. */
 #include "perfdata/internal.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -550,7 +551,8 @@ int perfan__record_decode(struct perfan_perfdata *pd,
 			  const struct perfan__raw *r, struct perfan_record *rec)
 {
 	perfan__scratch_reset(pd);
-	memset(rec, 0, sizeof(*rec));
+	/* the union is set by the decoder of each type */
+	memset(rec, 0, offsetof(struct perfan_record, u));
 	rec->type = r->type;
 	rec->misc = r->misc;
 	rec->size = r->size;
@@ -572,6 +574,8 @@ int perfan__record_decode(struct perfan_perfdata *pd,
 			pd->warned_unknown_id = 1;
 			return 0;
 		}
+		if (pd->opts.skip_sample_fields)
+			return 0;
 		int rc = perfan__sample_decode(pd, r->bytes, r->size,
 					       rec->event, &rec->u.sample,
 					       r->offset);
@@ -607,6 +611,7 @@ int perfan__record_decode(struct perfan_perfdata *pd,
 				tr = 0;
 		}
 	}
+	memset(&rec->u, 0, sizeof(rec->u));
 	struct perfan__cur c = perfan__cur_make(r->bytes + 8, r->size - 8,
 						pd->swap);
 	int rc = r->type < PERFAN_REC_HEADER_ATTR ? decode_kernel(pd, rec, &c, tr)

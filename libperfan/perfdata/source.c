@@ -46,6 +46,16 @@ void perfan__source_close(struct perfan__source *s)
 	s->fd = -1;
 }
 
+void perfan__source_drop(struct perfan__source *s, uint64_t off)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t from = s->dropped & ~(page - 1), to = off & ~(page - 1);
+	if (s->map && to > from)
+		madvise((void *)(s->map + from), (size_t)(to - from),
+			MADV_DONTNEED);
+	s->dropped = off;
+}
+
 uint64_t perfan__source_size(const struct perfan_perfdata *pd)
 {
 	return pd->src.map ? pd->src.map_len : 0;

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Make a large perf.data (>= 200 MB by default) for perfan benchmarks.
+#
+# Usage: bench/make-large-recording.sh [OUTPUT]   (default /tmp/perfan-bench/large.data)
+# Env:   TARGET_MB=200   stop once the file reaches this size
+#        FREQ=50000      sampling frequency (kernel.perf_event_max_sample_rate
+#                        must allow it; default max is 100000)
+#        PERF=perf
+#
+# Records `perf record -g -e cpu-clock -F $FREQ` of the testdata/src/prog.c
+# program (frame-pointer callchains, ~90 bytes per sample), running two copies
+# at a time in a loop so both CPUs are busy, until the output file reaches
+# TARGET_MB; then the loop is told to stop and perf finishes normally (header,
+# build-ids).  Needs perf and gcc, and permission to profile one's own tasks
+# (kernel.perf_event_paranoid <= 2, or root).  Measured on the 2-CPU dev VM:
+# 212.6 MB, 2.52 M samples, 29 s wall (~7-8 MB/s of perf.data at FREQ=50000).
+# Needs ~TARGET_MB (+ a few MB of overshoot) of free space.  The output is not
+# cleaned up: delete it yourself, and never commit it.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+SRC=$HERE/../testdata/src/prog.c
+OUT=${1:-/tmp/perfan-bench/large.data}
+TARGET_MB=${TARGET_MB:-200}
+FREQ=${FREQ:-50000}
+PERF=${PERF:-perf}
+
+outdir=$(dirname "$OUT")
+mkdir -p "$outdir"
+work=$(mktemp -d "$outdir/.perfan-large.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+gcc -O2 -g -fno-omit-frame-pointer -o "$work/prog" "$SRC"
+# the workload: pairs of ./prog (about 1 s each) until $work/stop appears
+cat > "$work/loop.sh" <<'LOOP'
+#!/bin/sh
+cd "$(dirname "$0")"
+while [ ! -e stop ]; do
+    ./prog 250 2>/dev/null &
+    ./prog 250 2>/dev/null
+    wait
+done
+LOOP
+chmod +x "$work/loop.sh"
+
+rm -f "$OUT"
+target=$((TARGET_MB * 1024 * 1024))
+start=$(date +%s.%N)
+"$PERF" record -g -e cpu-clock -F "$FREQ" -o "$OUT" -- "$work/loop.sh" &
+perf_pid=$!
+
+while kill -0 "$perf_pid" 2>/dev/null; do
+    size=$(stat -c %s "$OUT" 2>/dev/null || echo 0)
+    if [ "$size" -ge "$target" ]; then
+        touch "$work/stop"
+        break
+    fi
+    sleep 0.5
+done
+wait "$perf_pid"
+end=$(date +%s.%N)
+
+size=$(stat -c %s "$OUT")
+awk -v o="$OUT" -v s="$size" -v a="$start" -v b="$end" \
+    'BEGIN { printf "wrote %s: %d bytes (%.1f MB) in %.1f s\n", o, s, s / 1048576, b - a }'
+if [ "$size" -lt "$target" ]; then
+    echo "error: $OUT is smaller than $TARGET_MB MB" >&2
+    exit 1
+fi

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# test.sh: everything CI checks, in order, stopping at the first failure:
+# the unit and CLI tests, again under ASan+UBSan, then an install and the
+# example built against the installed library, with pkg-config (shared and
+# static) and with CMake's find_package.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n==== %s ====\n' "$*"; }
+jobs=$(nproc)
+
+step "Installing missing packages"
+./scripts/setup.sh
+
+step "Building into build/"
+./scripts/build.sh
+
+step "Tests (build/)"
+ctest --test-dir build --output-on-failure -j"$jobs"
+
+step "Building with ASan and UBSan into build-asan/"
+BUILD_DIR=build-asan ./scripts/build.sh -DCMAKE_BUILD_TYPE=Debug \
+	-DPERFAN_SANITIZE=ON
+
+step "Tests under ASan and UBSan (build-asan/)"
+UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
+	ctest --test-dir build-asan --output-on-failure -j"$jobs"
+
+step "Installing build/ into a temporary prefix"
+prefix=$(mktemp -d)
+trap 'rm -rf "$prefix"' EXIT
+cmake --install build --prefix "$prefix"
+pc=$(find "$prefix" -name perfan.pc -path '*/pkgconfig/*' -print -quit)
+[ -n "$pc" ] || { echo "perfan.pc was not installed" >&2; exit 1; }
+PKG_CONFIG_PATH="$(dirname "$pc")${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+export PKG_CONFIG_PATH
+libdir=$(pkg-config --variable=libdir perfan)
+
+step "Example built against the installed library with pkg-config"
+mkdir "$prefix/examples"
+cp examples/Makefile examples/*.c "$prefix/examples/"
+make -C "$prefix/examples"
+ex="$prefix/examples/event_counts"
+# the shared build must load the installed library, not one from build/
+LD_LIBRARY_PATH="$libdir" ldd "$ex" | grep -F "$libdir/libperfan.so" ||
+	{ echo "event_counts does not use $libdir/libperfan.so" >&2; exit 1; }
+if [ -f testdata/fp/perf.data ]; then
+	LD_LIBRARY_PATH="$libdir" "$ex" testdata/fp/perf.data | tee "$prefix/shared.txt"
+	"$ex-static" testdata/fp/perf.data >"$prefix/static.txt"
+	cmp "$prefix/shared.txt" "$prefix/static.txt"
+	[ "$(wc -l <"$prefix/shared.txt")" -gt 1 ] ||
+		{ echo "event_counts counted no samples" >&2; exit 1; }
+else
+	echo "testdata/fp/perf.data is absent: built the example, did not run it"
+fi
+
+step "Example built against the installed library with find_package"
+cmake -S examples -B "$prefix/examples-cmake" -DCMAKE_PREFIX_PATH="$prefix"
+cmake --build "$prefix/examples-cmake" -j"$jobs"
+if [ -f testdata/fp/perf.data ]; then
+	for v in event_counts event_counts-static; do
+		"$prefix/examples-cmake/$v" testdata/fp/perf.data |
+			cmp - "$prefix/shared.txt"
+	done
+fi
+
+step "All tests passed"

@@ -1,0 +1,77 @@
+/* testutil.h: what every Check suite shares: a main that runs one suite,
+ * paths to the test data, and skipping a test whose data is absent. */
+#ifndef PERFAN_TESTUTIL_H
+#define PERFAN_TESTUTIL_H
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* int main(void) running SUITE_FN() with CK_NORMAL output; the exit status
+ * is non-zero if any test failed. */
+#define PERFAN_TEST_MAIN(suite_fn)                                             \
+	int main(void)                                                         \
+	{                                                                      \
+		SRunner *sr = srunner_create(suite_fn());                      \
+		srunner_run_all(sr, CK_NORMAL);                                \
+		int failed = srunner_ntests_failed(sr);                        \
+		srunner_free(sr);                                              \
+		return failed ? EXIT_FAILURE : EXIT_SUCCESS;                   \
+	}
+
+#ifndef PERFAN_TESTDATA_DEFAULT
+#define PERFAN_TESTDATA_DEFAULT "testdata"
+#endif
+#ifndef PERFAN_PEERDATA_DEFAULT
+#define PERFAN_PEERDATA_DEFAULT "../shared/peer-data"
+#endif
+
+/* ENV's value (or DEF) joined with REL. The result lives in one of a few
+ * static buffers, so up to four paths can be used at once. */
+static inline const char *tu_path(const char *env, const char *def,
+				  const char *rel)
+{
+	static char bufs[4][4096];
+	static unsigned next;
+	char *b = bufs[next++ % 4];
+	const char *dir = getenv(env);
+
+	if (!dir || !*dir)
+		dir = def;
+	snprintf(b, sizeof(bufs[0]), "%s/%s", dir, rel);
+	return b;
+}
+
+/* A path under testdata/ (PERFAN_TESTDATA). */
+static inline const char *tu_testdata(const char *rel)
+{
+	return tu_path("PERFAN_TESTDATA", PERFAN_TESTDATA_DEFAULT, rel);
+}
+
+/* A path under ../shared/peer-data (PERFAN_PEERDATA), which exists on the
+ * project's machines and CI but not on a user's. */
+static inline const char *tu_peerdata(const char *rel)
+{
+	return tu_path("PERFAN_PEERDATA", PERFAN_PEERDATA_DEFAULT, rel);
+}
+
+/* Check has no skip: say why on stdout and leave the test, which passes. */
+#define TU_SKIP(...)                                                           \
+	do {                                                                   \
+		printf("SKIP: %s: ", __func__);                                \
+		printf(__VA_ARGS__);                                           \
+		printf("\n");                                                  \
+		fflush(stdout);                                                \
+		return;                                                        \
+	} while (0)
+
+/* Skip the test unless peer data REL (a file or folder) can be read. */
+#define TU_REQUIRE_PEERDATA(rel)                                               \
+	do {                                                                   \
+		const char *tu_p_ = tu_peerdata(rel);                          \
+		if (access(tu_p_, R_OK) != 0)                                  \
+			TU_SKIP("no peer data at %s", tu_p_);                  \
+	} while (0)
+
+#endif
