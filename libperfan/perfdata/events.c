@@ -172,8 +172,10 @@ void perfan__events_apply_desc(struct perfan_perfdata *pd)
 			ev = lookup(pd, d->ids[0]);
 		else if (i < pd->nr_events && !pd->events[i].nr_ids)
 			ev = &pd->events[i];
-		if (ev)
+		if (ev) {
 			pd->events[ev->index].name = d->name;
+			pd->events[ev->index].name_derived = 0;
+		}
 	}
 }
 
@@ -181,9 +183,12 @@ void perfan__events_finish(struct perfan_perfdata *pd)
 {
 	for (size_t i = 0; i < pd->nr_events; i++) {
 		struct perfan_event *ev = &pd->events[i];
-		if (!ev->name)
+		if (!ev->name) {
 			ev->name = perfan__attr_name(&pd->arena, &ev->attr);
+			ev->name_derived = 1;
+		}
 	}
+	perfan__tracing_name_events(pd);
 }
 
 void perfan__events_free(struct perfan_perfdata *pd)

@@ -145,6 +145,9 @@ void perfan__events_finish(struct perfan_perfdata *pd);
 void perfan__events_apply_desc(struct perfan_perfdata *pd);
 void perfan__events_free(struct perfan_perfdata *pd);
 
+/* tracing.c: name tracepoint events whose name was derived ("sys:name"). */
+void perfan__tracing_name_events(struct perfan_perfdata *pd);
+
 /* features.c */
 /* Decode feature FEAT from its bytes into pd->feat (strings in pd->arena).
  * OFF is the offset used in error messages. */

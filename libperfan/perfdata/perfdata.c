@@ -293,8 +293,10 @@ static void set_name_by_id(struct perfan_perfdata *pd, uint64_t id,
 	if (!ev || !name)
 		return;
 	char *n = perfan__arena_strndup(&pd->arena, name, 4096);
-	if (n)
+	if (n) {
 		pd->events[ev->index].name = n;
+		pd->events[ev->index].name_derived = 0;
+	}
 }
 
 /* Records that describe the stream change the reader's state once, when
@@ -368,17 +370,16 @@ static int apply(struct perfan_perfdata *pd, const struct perfan__raw *r)
 		pd->feat.tracing_data = copy;
 		pd->feat.tracing_data_size = n;
 		pd->feat.present[0] |= 1ull << PERFAN_FEAT_TRACING_DATA;
+		perfan__tracing_name_events(pd);
 		return 0;
 	}
 	}
 	return 0;
 }
 
-/* The next record from prefetch, the decompressor or the input. */
-static int read_input(struct perfan_perfdata *pd, struct perfan__raw *r)
+/* The next record from the decompressor or the input. */
+static int read_new(struct perfan_perfdata *pd, struct perfan__raw *r)
 {
-	if (perfan__order_pop_from(pd, &pd->prefetch, r))
-		return 0;
 	int rc = perfan__decomp_next(pd, r);
 	if (rc < 0)
 		return rc;
@@ -400,6 +401,14 @@ static int read_input(struct perfan_perfdata *pd, struct perfan__raw *r)
 	return apply(pd, r);
 }
 
+/* The next record: one read ahead by perfan_perfdata_read_header, or new. */
+static int read_input(struct perfan_perfdata *pd, struct perfan__raw *r)
+{
+	if (perfan__order_pop_from(pd, &pd->prefetch, r))
+		return 0;
+	return read_new(pd, r);
+}
+
 int perfan_perfdata_read_header(perfan_perfdata *pd)
 {
 	if (pd->err)
@@ -408,7 +417,7 @@ int perfan_perfdata_read_header(perfan_perfdata *pd)
 		return 0;
 	for (;;) {
 		struct perfan__raw r;
-		int rc = read_input(pd, &r);
+		int rc = read_new(pd, &r);
 		if (rc == PERFAN_ITEROVER)
 			break;
 		if (rc)
