@@ -5,6 +5,8 @@
 #include <perfan/common.h>
 #include <perfan/features.h>
 #include <perfan/perfdata.h>
+#include <perfan/profile.h>
 #include <perfan/records.h>
+#include <perfan/resolve.h>
 
 #endif

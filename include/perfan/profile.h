@@ -1,0 +1,126 @@
+/* perfan/profile.h: the profile every analysis reads: frames interned once,
+ * stacks in a trie (root first), one weight column per event, and
+ * optionally the samples themselves (time, pid, tid, cpu) in order. */
+#ifndef PERFAN_PROFILE_H
+#define PERFAN_PROFILE_H
+
+#include <stdio.h>
+
+#include <perfan/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct perfan_profile perfan_profile;
+
+/* What a frame is; sinks colour and annotate by it. */
+enum perfan_frame_kind {
+	PERFAN_FRAME_NATIVE = 0,  /* user-space machine code */
+	PERFAN_FRAME_KERNEL = 1,  /* kernel and kernel modules */
+	PERFAN_FRAME_PYTHON = 2,  /* a Python function */
+	PERFAN_FRAME_JIT = 3,     /* JIT code (perf map, jitdump) */
+	PERFAN_FRAME_INLINED = 4, /* a function inlined into its caller */
+	PERFAN_FRAME_PROCESS = 5, /* the comm[-pid[/tid]] root of a stack */
+	PERFAN_FRAME_UNKNOWN = 6, /* an address no symbol covers */
+};
+
+/* An interned frame. Strings are owned by the profile. */
+struct perfan_frame {
+	const char *name;   /* function, "[unknown]", or "module+0xoff" */
+	const char *module; /* short DSO name ("libc.so.6", "[kernel.kallsyms]"),
+			       or NULL */
+	const char *file;   /* source file, or NULL */
+	uint32_t line;      /* source line, or 0 */
+	uint32_t kind;      /* enum perfan_frame_kind */
+};
+
+/* Frame and node ids are dense indices; node 0 is the root, which has no
+ * frame. */
+typedef uint32_t perfan_frame_id;
+typedef uint32_t perfan_node_id;
+#define PERFAN_ROOT_NODE ((perfan_node_id)0)
+
+struct perfan_profile_opts {
+	size_t sz;
+	/* Keep each sample (leaf node, time, pid, tid, cpu, weights) in
+	 * arrival order, for time-based views. Costs memory per sample. */
+	int keep_samples;
+};
+
+PERFAN_API int perfan_profile_new(perfan_profile **out,
+				  const struct perfan_profile_opts *opts);
+PERFAN_API void perfan_profile_free(perfan_profile *p);
+
+/* Weight columns: one per event and measure ("cpu-clock" in "samples", or
+ * in "period"). Returns the column index (>= 0) or a negative error. An
+ * existing column with the same name and unit is returned as is. */
+PERFAN_API int perfan_profile_add_column(perfan_profile *p, const char *name,
+					 const char *unit);
+PERFAN_API size_t perfan_profile_nr_columns(const perfan_profile *p);
+PERFAN_API const char *perfan_profile_column_name(const perfan_profile *p,
+						  size_t col);
+PERFAN_API const char *perfan_profile_column_unit(const perfan_profile *p,
+						  size_t col);
+
+/* Intern a frame: the same (name, module, file, line, kind) always gives the
+ * same id. MODULE and FILE may be NULL. Returns 0 and sets *out. */
+PERFAN_API int perfan_profile_frame(perfan_profile *p, perfan_frame_id *out,
+				    const char *name, const char *module,
+				    const char *file, uint32_t line,
+				    uint32_t kind);
+PERFAN_API const struct perfan_frame *
+perfan_profile_frame_get(const perfan_profile *p, perfan_frame_id id);
+PERFAN_API size_t perfan_profile_nr_frames(const perfan_profile *p);
+
+/* Add WEIGHT to column COL of the stack FRAMES[0..N) (root first). With
+ * keep_samples, also records one sample (its meta may be NULL). Returns 0
+ * and, if LEAF is not NULL, the stack's leaf node. */
+struct perfan_sample_meta {
+	uint64_t time;
+	int32_t pid, tid;
+	int32_t cpu;
+};
+PERFAN_API int perfan_profile_add(perfan_profile *p,
+				  const perfan_frame_id *frames, size_t n,
+				  size_t col, uint64_t weight,
+				  const struct perfan_sample_meta *meta,
+				  perfan_node_id *leaf);
+
+/* The trie. */
+PERFAN_API size_t perfan_profile_nr_nodes(const perfan_profile *p);
+PERFAN_API perfan_frame_id perfan_profile_node_frame(const perfan_profile *p,
+						     perfan_node_id n);
+PERFAN_API perfan_node_id perfan_profile_node_parent(const perfan_profile *p,
+						     perfan_node_id n);
+PERFAN_API uint32_t perfan_profile_node_depth(const perfan_profile *p,
+					      perfan_node_id n);
+/* Weight of stacks ending exactly at N (self) and of all stacks through N
+ * (total), in column COL. */
+PERFAN_API uint64_t perfan_profile_node_self(const perfan_profile *p,
+					     perfan_node_id n, size_t col);
+PERFAN_API uint64_t perfan_profile_node_total(const perfan_profile *p,
+					      perfan_node_id n, size_t col);
+PERFAN_API uint64_t perfan_profile_total(const perfan_profile *p, size_t col);
+
+/* Children of N sorted by frame name (then module), for deterministic
+ * walks. *OUT is borrowed until the profile changes. */
+PERFAN_API size_t perfan_profile_node_children(const perfan_profile *p,
+					       perfan_node_id n,
+					       const perfan_node_id **out);
+
+/* Kept samples (keep_samples): count and the i-th. */
+struct perfan_profile_sample {
+	perfan_node_id leaf;
+	uint32_t col;
+	uint64_t weight;
+	struct perfan_sample_meta meta;
+};
+PERFAN_API size_t perfan_profile_nr_samples(const perfan_profile *p);
+PERFAN_API const struct perfan_profile_sample *
+perfan_profile_sample_get(const perfan_profile *p, size_t i);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,71 @@
+/* perfan/resolve.h: from perf.data records to a profile: address spaces over
+ * time, symbols (ELF, DWARF, kernel, perf maps), call stacks (frame
+ * pointers, DWARF unwinding, LBR), aggregated into a perfan_profile. */
+#ifndef PERFAN_RESOLVE_H
+#define PERFAN_RESOLVE_H
+
+#include <perfan/common.h>
+#include <perfan/perfdata.h>
+#include <perfan/profile.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How the root of each stack names its process. */
+enum perfan_process_root {
+	PERFAN_ROOT_NONE = 0,    /* no process frame */
+	PERFAN_ROOT_COMM = 1,    /* "comm" (stackcollapse-perf.pl default) */
+	PERFAN_ROOT_PID = 2,     /* "comm-pid" (--pid) */
+	PERFAN_ROOT_PID_TID = 3, /* "comm-pid/tid" (--tid) */
+};
+
+enum perfan_weight {
+	PERFAN_WEIGHT_SAMPLES = 0, /* one per sample */
+	PERFAN_WEIGHT_PERIOD = 1,  /* the sample's period */
+};
+
+struct perfan_resolve_opts {
+	size_t sz;
+	const char *symfs;     /* look for binaries under this root */
+	const char *debug_dir; /* extra debuginfo root (like /usr/lib/debug) */
+	const char *kallsyms;  /* kernel symbols file; NULL: /proc/kallsyms
+				  when the recording's osrelease matches */
+	const char *buildid_dir; /* perf's build-id cache; NULL: ~/.debug */
+	int inline_frames;       /* add inlined frames from DWARF */
+	int addrs;               /* unresolved as "[module+0xoff]" */
+	int source_lines;        /* set frame file/line */
+	int no_demangle;         /* keep C++ and Rust names mangled */
+	enum perfan_process_root root;
+	enum perfan_weight weight;
+	/* Sample filters; negative or NULL means any. */
+	int64_t pid, tid, cpu;
+	const char *comm;
+	uint64_t time_start, time_end; /* ns; 0 and 0 mean all */
+	const char *event;             /* only this event's samples */
+	int keep_samples;              /* passed to the profile */
+	perfan_log_fn log;
+	void *log_payload;
+};
+
+/* What a resolve saw (for a report's footer and for tests). */
+struct perfan_resolve_stats {
+	uint64_t samples, samples_filtered;
+	uint64_t frames, frames_unresolved;
+	uint64_t stacks_truncated; /* unwinding stopped early */
+	uint64_t buildid_mismatches;
+};
+
+/* Read every record of PD and add each sample's resolved stack to P, in
+ * the column named after its event (unit "samples" or "period"). PD should
+ * be opened in time order (the default). STATS may be NULL. Returns 0 or a
+ * negative error; a malformed record stops it with the stacks so far kept
+ * in P. */
+PERFAN_API int perfan_resolve_perfdata(perfan_profile *p, perfan_perfdata *pd,
+				       const struct perfan_resolve_opts *opts,
+				       struct perfan_resolve_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
