@@ -76,7 +76,8 @@ static int count(perfan_perfdata *pd, struct counts *c)
 		if (r->type == PERFAN_REC_SAMPLE)
 			c->samples[r->event->index]++;
 		else
-			c->lost_samples[r->event->index] += r->u.lost_samples.lost;
+			c->lost_samples[r->event->index] +=
+				r->u.lost_samples.lost;
 	}
 	return rc == PERFAN_ITEROVER ? 0 : rc;
 }
@@ -174,7 +175,8 @@ int cmd_stats(int argc, char **argv)
 		fputs(usage_text, stderr);
 		return 2;
 	}
-	struct perfan_perfdata_opts o = PERFAN_OPTS_INIT(struct perfan_perfdata_opts);
+	struct perfan_perfdata_opts o =
+		PERFAN_OPTS_INIT(struct perfan_perfdata_opts);
 	o.unordered = 1;
 	o.skip_sample_fields = 1;
 	o.log = warn_cb;

@@ -42,7 +42,8 @@ int main(int argc, char **argv)
 		if (argc > 2 && strcmp(name, "help") == 0) {
 			for (size_t i = 0; i < NCMD; i++)
 				if (!strcmp(argv[2], commands[i].name)) {
-					char *args[] = {argv[2], "--help", NULL};
+					char *args[] = {argv[2], "--help",
+							NULL};
 					return commands[i].fn(2, args);
 				}
 		}

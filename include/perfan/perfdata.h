@@ -5,8 +5,8 @@
 #define PERFAN_PERFDATA_H
 
 #include <perfan/common.h>
-#include <perfan/records.h>
 #include <perfan/features.h>
+#include <perfan/records.h>
 
 #ifdef __cplusplus
 extern "C" {

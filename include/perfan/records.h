@@ -172,7 +172,7 @@ struct perfan_event {
 	const char *name;
 	size_t nr_ids;
 	const uint64_t *ids;
-	size_t index; /* position in the file's attr list */
+	size_t index;     /* position in the file's attr list */
 	int name_derived; /* 1: the file had no name; derived from attr */
 };
 
@@ -202,7 +202,7 @@ struct perfan_read_values {
 struct perfan_branch_entry {
 	uint64_t from, to, flags;
 };
-#define PERFAN_BRANCH_MISPRED(f) ((f) & 1u)
+#define PERFAN_BRANCH_MISPRED(f) ((f)&1u)
 #define PERFAN_BRANCH_PREDICTED(f) (((f) >> 1) & 1u)
 #define PERFAN_BRANCH_IN_TX(f) (((f) >> 2) & 1u)
 #define PERFAN_BRANCH_ABORT(f) (((f) >> 3) & 1u)
@@ -436,8 +436,8 @@ enum perfan_event_update_type {
 };
 struct perfan_rec_event_update {
 	uint64_t type, id;
-	const char *str; /* UNIT and NAME */
-	double scale;    /* SCALE */
+	const char *str;             /* UNIT and NAME */
+	double scale;                /* SCALE */
 	struct perfan_cpu_list cpus; /* CPUS */
 };
 
@@ -471,16 +471,16 @@ struct perfan_rec_bpf_metadata {
 struct perfan_record {
 	uint32_t type;
 	uint16_t misc;
-	uint32_t size;          /* header.size */
-	uint64_t offset;        /* in the file; for records decompressed from a
+	uint32_t size;       /* header.size */
+	uint64_t offset;     /* in the file; for records decompressed from a
 				   COMPRESSED record, that record's offset */
-	int from_compressed;    /* 1 if it came out of a COMPRESSED record */
-	const void *raw;        /* the record's bytes, as in the file */
+	int from_compressed; /* 1 if it came out of a COMPRESSED record */
+	const void *raw;     /* the record's bytes, as in the file */
 	/* The event of a SAMPLE, or of another record with a sample_id
 	 * trailer. A SAMPLE whose id matches no event (perf counts those as
 	 * "unknown id") has event NULL and an undecoded u.sample. */
 	const struct perfan_event *event;
-	struct perfan_sample_id sid;      /* sample_id_all trailer, if any */
+	struct perfan_sample_id sid; /* sample_id_all trailer, if any */
 	union {
 		struct perfan_sample sample;
 		struct perfan_rec_mmap mmap; /* MMAP and MMAP2 */

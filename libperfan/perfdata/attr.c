@@ -56,23 +56,26 @@ void perfan__attr_decode(struct perfan_attr *o, const uint8_t *p, size_t len,
 }
 
 static const char *const hw_names[] = {
-	"cycles",         "instructions",
-	"cache-references", "cache-misses",
-	"branches",       "branch-misses",
-	"bus-cycles",     "stalled-cycles-frontend",
-	"stalled-cycles-backend", "ref-cycles",
+	"cycles",
+	"instructions",
+	"cache-references",
+	"cache-misses",
+	"branches",
+	"branch-misses",
+	"bus-cycles",
+	"stalled-cycles-frontend",
+	"stalled-cycles-backend",
+	"ref-cycles",
 };
 
 static const char *const sw_names[] = {
-	"cpu-clock",       "task-clock",     "page-faults",
-	"context-switches", "cpu-migrations", "minor-faults",
-	"major-faults",    "alignment-faults", "emulation-faults",
-	"dummy",           "bpf-output",     "cgroup-switches",
+	"cpu-clock",        "task-clock",   "page-faults",  "context-switches",
+	"cpu-migrations",   "minor-faults", "major-faults", "alignment-faults",
+	"emulation-faults", "dummy",        "bpf-output",   "cgroup-switches",
 };
 
-static const char *const cache_names[] = {"L1-dcache", "L1-icache", "LLC",
-					  "dTLB",      "iTLB",      "branch",
-					  "node"};
+static const char *const cache_names[] = {
+	"L1-dcache", "L1-icache", "LLC", "dTLB", "iTLB", "branch", "node"};
 static const char *const cache_ops[] = {"load", "store", "prefetch"};
 static const char *const cache_ops_pl[] = {"loads", "stores", "prefetches"};
 static const char *const cache_res[] = {"refs", "misses"};
@@ -159,9 +162,11 @@ char *perfan__attr_name(struct perfan__arena *a, const struct perfan_attr *at)
 		with_mod = 0;
 		break;
 	case 3: { /* HW_CACHE */
-		unsigned t = c & 0xff, op = (c >> 8) & 0xff, res = (c >> 16) & 0xff;
+		unsigned t = c & 0xff, op = (c >> 8) & 0xff,
+			 res = (c >> 16) & 0xff;
 		if (t < 7 && op < 3 && res < 2 && cache_op_valid(t, op))
-			snprintf(base, sizeof(base), "%s-%s%s%s", cache_names[t],
+			snprintf(base, sizeof(base), "%s-%s%s%s",
+				 cache_names[t],
 				 res ? cache_ops[op] : cache_ops_pl[op],
 				 res ? "-" : "", res ? cache_res[res] : "");
 		else
@@ -174,7 +179,8 @@ char *perfan__attr_name(struct perfan__arena *a, const struct perfan_attr *at)
 	case 5: /* BREAKPOINT */
 		snprintf(base, sizeof(base), "mem:0x%llx:%s%s%s",
 			 (unsigned long long)at->config1,
-			 (at->bp_type & 1) ? "r" : "", (at->bp_type & 2) ? "w" : "",
+			 (at->bp_type & 1) ? "r" : "",
+			 (at->bp_type & 2) ? "w" : "",
 			 (at->bp_type & 4) ? "x" : "");
 		break;
 	default:

@@ -56,7 +56,8 @@ int perfan__decomp_feed(struct perfan_perfdata *pd, const struct perfan__raw *r)
 	if (!dc) {
 		dc = calloc(1, sizeof(*dc));
 		if (!dc)
-			return PD_ERR(pd, PERFAN_ENOMEM, r->offset, "out of memory");
+			return PD_ERR(pd, PERFAN_ENOMEM, r->offset,
+				      "out of memory");
 		dc->zs = ZSTD_createDStream();
 		if (!dc->zs) {
 			free(dc);
@@ -92,8 +93,8 @@ int perfan__decomp_feed(struct perfan_perfdata *pd, const struct perfan__raw *r)
 		ZSTD_outBuffer ob = {dc->buf + dc->len, dc->cap - dc->len, 0};
 		size_t rc = ZSTD_decompressStream(dc->zs, &ob, &ib);
 		if (ZSTD_isError(rc))
-			return PD_ERR(pd, PERFAN_EFORMAT, r->offset,
-				      "zstd: %s", ZSTD_getErrorName(rc));
+			return PD_ERR(pd, PERFAN_EFORMAT, r->offset, "zstd: %s",
+				      ZSTD_getErrorName(rc));
 		dc->len += ob.pos;
 		if (ob.pos == 0 && rc == 0)
 			break;

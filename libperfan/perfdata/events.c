@@ -22,7 +22,8 @@ int perfan__event_map_id(struct perfan_perfdata *pd, uint64_t id, size_t idx)
 		if (!nk || !nv) {
 			free(nk);
 			free(nv);
-			return PD_ERR(pd, PERFAN_ENOMEM, pd->pos, "out of memory");
+			return PD_ERR(pd, PERFAN_ENOMEM, pd->pos,
+				      "out of memory");
 		}
 		for (size_t i = 0; i < pd->id_cap; i++) {
 			if (!pd->id_vals[i])
@@ -67,8 +68,8 @@ static const struct perfan_event *lookup(const struct perfan_perfdata *pd,
 	return NULL;
 }
 
-const struct perfan_event *perfan_perfdata_event_by_id(const perfan_perfdata *pd,
-						       uint64_t id)
+const struct perfan_event *
+perfan_perfdata_event_by_id(const perfan_perfdata *pd, uint64_t id)
 {
 	return lookup(pd, id);
 }
@@ -78,10 +79,11 @@ int perfan__event_add_ids(struct perfan_perfdata *pd, size_t idx,
 {
 	struct perfan_event *ev = &pd->events[idx];
 	if (nr) {
-		uint64_t *all = perfan__arena_alloc(&pd->arena,
-						    (ev->nr_ids + nr) * 8);
+		uint64_t *all =
+			perfan__arena_alloc(&pd->arena, (ev->nr_ids + nr) * 8);
 		if (!all)
-			return PD_ERR(pd, PERFAN_ENOMEM, pd->pos, "out of memory");
+			return PD_ERR(pd, PERFAN_ENOMEM, pd->pos,
+				      "out of memory");
 		if (ev->nr_ids)
 			memcpy(all, ev->ids, ev->nr_ids * 8);
 		memcpy(all + ev->nr_ids, ids, nr * 8);
@@ -140,7 +142,8 @@ int perfan__event_add(struct perfan_perfdata *pd, const struct perfan_attr *at,
 		size_t ncap = pd->cap_events ? pd->cap_events * 2 : 8;
 		struct perfan_event *n = realloc(pd->events, ncap * sizeof(*n));
 		if (!n)
-			return PD_ERR(pd, PERFAN_ENOMEM, pd->pos, "out of memory");
+			return PD_ERR(pd, PERFAN_ENOMEM, pd->pos,
+				      "out of memory");
 		pd->events = n;
 		pd->cap_events = ncap;
 	}

@@ -55,7 +55,8 @@ static int read_attrs(struct perfan_perfdata *pd, uint64_t off, uint64_t size,
 		const uint64_t *v = NULL;
 		size_t nids = (size_t)(ids_size / 8);
 		if (nids) {
-			uint64_t *tmp = perfan__arena_alloc(&pd->arena, nids * 8);
+			uint64_t *tmp =
+				perfan__arena_alloc(&pd->arena, nids * 8);
 			if (!tmp)
 				return PD_ERR(pd, PERFAN_ENOMEM, off,
 					      "out of memory");
@@ -106,13 +107,14 @@ static int read_features(struct perfan_perfdata *pd, uint64_t off)
 		if (!p) {
 			if (err)
 				return err;
-			perfan__log(pd, PERFAN_LOG_WARN,
-				    "%s: offset 0x%llx: feature %s (%llu bytes) "
-				    "extends past the end of the file; ignored",
-				    pd->name, (unsigned long long)soff,
-				    perfan_feature_name(i) ? perfan_feature_name(i)
-							  : "?",
-				    (unsigned long long)ssize);
+			perfan__log(
+				pd, PERFAN_LOG_WARN,
+				"%s: offset 0x%llx: feature %s (%llu bytes) "
+				"extends past the end of the file; ignored",
+				pd->name, (unsigned long long)soff,
+				perfan_feature_name(i) ? perfan_feature_name(i)
+						       : "?",
+				(unsigned long long)ssize);
 			pd->feat.present[i / 64] &= ~(1ull << (i % 64));
 			continue;
 		}
@@ -120,7 +122,8 @@ static int read_features(struct perfan_perfdata *pd, uint64_t off)
 		if (rc == PERFAN_ENOMEM)
 			return rc;
 		if (rc) {
-			perfan__log(pd, PERFAN_LOG_WARN, "%s", perfan_error_last());
+			perfan__log(pd, PERFAN_LOG_WARN, "%s",
+				    perfan_error_last());
 			pd->feat.present[i / 64] &= ~(1ull << (i % 64));
 		}
 	}
@@ -197,15 +200,17 @@ int perfan__header_read(struct perfan_perfdata *pd)
 		return rc;
 	if (truncated) {
 		/* read the records that are there, then report the cut */
-		perfan__log(pd, PERFAN_LOG_WARN,
-			    "%s: data section (0x%llx, %llu bytes) extends past "
-			    "the end of the file (%llu bytes): truncated; "
-			    "features are lost",
-			    pd->name, (unsigned long long)pd->info.data_offset,
-			    (unsigned long long)pd->info.data_size,
-			    (unsigned long long)fsize);
+		perfan__log(
+			pd, PERFAN_LOG_WARN,
+			"%s: data section (0x%llx, %llu bytes) extends past "
+			"the end of the file (%llu bytes): truncated; "
+			"features are lost",
+			pd->name, (unsigned long long)pd->info.data_offset,
+			(unsigned long long)pd->info.data_size,
+			(unsigned long long)fsize);
 		memset(pd->feat.present, 0, sizeof(pd->feat.present));
-		pd->truncated_end = dend < pd->info.data_offset ? UINT64_MAX : dend;
+		pd->truncated_end = dend < pd->info.data_offset ? UINT64_MAX
+								: dend;
 		dend = fsize;
 	} else {
 		rc = read_features(pd, dend);

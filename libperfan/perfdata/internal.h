@@ -47,8 +47,8 @@ struct perfan__order {
 	struct perfan__chunk *free_chunks;
 	size_t queued_bytes;
 	uint64_t seq;
-	uint64_t max_time;  /* largest time queued so far */
-	uint64_t next_flush; /* flush limit for the next round */
+	uint64_t max_time;          /* largest time queued so far */
+	uint64_t next_flush;        /* flush limit for the next round */
 	struct perfan__queued held; /* the record delivered last */
 	int holding;
 	int warned_overflow;
@@ -170,7 +170,8 @@ uint64_t perfan__record_time(struct perfan_perfdata *pd,
 
 /* records.c */
 int perfan__record_decode(struct perfan_perfdata *pd,
-			  const struct perfan__raw *r, struct perfan_record *out);
+			  const struct perfan__raw *r,
+			  struct perfan_record *out);
 /* Copy N bytes of possibly unaligned or foreign-order u64s into scratch. */
 const uint64_t *perfan__scratch_u64s(struct perfan_perfdata *pd,
 				     const uint8_t *p, size_t n);
@@ -209,7 +210,7 @@ void perfan__log(struct perfan_perfdata *pd, enum perfan_log_level lvl,
 		 const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Error helper: "NAME: offset 0x...: what". */
-#define PD_ERR(pd, code, off, ...)                                            \
+#define PD_ERR(pd, code, off, ...)                                             \
 	perfan__pd_err((pd), (code), (off), __VA_ARGS__)
 int perfan__pd_err(struct perfan_perfdata *pd, int code, uint64_t off,
 		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));

@@ -75,7 +75,8 @@ static int copy_raw(struct perfan_perfdata *pd, struct perfan__order *o,
 	return 0;
 }
 
-static int before(const struct perfan__queued *a, const struct perfan__queued *b)
+static int before(const struct perfan__queued *a,
+		  const struct perfan__queued *b)
 {
 	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
 }
@@ -107,7 +108,8 @@ static int ready_push(struct perfan_perfdata *pd, struct perfan__order *o,
 		size_t ncap = o->rcap ? o->rcap * 2 : 256;
 		struct perfan__queued *n = malloc(ncap * sizeof(*n));
 		if (!n)
-			return PD_ERR(pd, PERFAN_ENOMEM, q->offset, "out of memory");
+			return PD_ERR(pd, PERFAN_ENOMEM, q->offset,
+				      "out of memory");
 		for (size_t i = o->rhead; i < o->rtail; i++)
 			n[i - o->rhead] = o->ready[i % o->rcap];
 		o->rtail -= o->rhead;
@@ -152,7 +154,8 @@ int perfan__order_push(struct perfan_perfdata *pd, const struct perfan__raw *r,
 		size_t ncap = o->capheap ? o->capheap * 2 : 1024;
 		struct perfan__queued *n = realloc(o->heap, ncap * sizeof(*n));
 		if (!n)
-			return PD_ERR(pd, PERFAN_ENOMEM, r->offset, "out of memory");
+			return PD_ERR(pd, PERFAN_ENOMEM, r->offset,
+				      "out of memory");
 		o->heap = n;
 		o->capheap = ncap;
 	}
@@ -178,10 +181,11 @@ int perfan__order_push(struct perfan_perfdata *pd, const struct perfan__raw *r,
 					      : ((size_t)256 << 20);
 	if (o->queued_bytes > max) {
 		if (!o->warned_overflow)
-			perfan__log(pd, PERFAN_LOG_WARN,
-				    "%s: more than %zu bytes of records between "
-				    "rounds; delivering the oldest early",
-				    pd->name, max);
+			perfan__log(
+				pd, PERFAN_LOG_WARN,
+				"%s: more than %zu bytes of records between "
+				"rounds; delivering the oldest early",
+				pd->name, max);
 		o->warned_overflow = 1;
 		while (o->nheap && o->queued_bytes > max / 2) {
 			struct perfan__queued q2;

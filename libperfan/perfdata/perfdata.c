@@ -39,7 +39,8 @@ int perfan__pd_err(struct perfan_perfdata *pd, int code, uint64_t off,
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	return perfan__err(code, "%s: offset %llu (0x%llx): %s", pd->name,
-			   (unsigned long long)off, (unsigned long long)off, msg);
+			   (unsigned long long)off, (unsigned long long)off,
+			   msg);
 }
 
 static const char *const type_names[PERFAN_REC_MAX] = {
@@ -114,7 +115,8 @@ const struct perfan_event *perfan_perfdata_event(const perfan_perfdata *pd,
 	return idx < pd->nr_events ? &pd->events[idx] : NULL;
 }
 
-const struct perfan_features *perfan_perfdata_features(const perfan_perfdata *pd)
+const struct perfan_features *
+perfan_perfdata_features(const perfan_perfdata *pd)
 {
 	return &pd->feat;
 }
@@ -150,7 +152,7 @@ int perfan_perfdata_open_fd(perfan_perfdata **out, int fd, const char *name,
 	}
 	if (opts) {
 		size_t n = opts->sz < sizeof(pd->opts) ? opts->sz
-						      : sizeof(pd->opts);
+						       : sizeof(pd->opts);
 		memcpy(&pd->opts, opts, n);
 	}
 	pd->opts.sz = sizeof(pd->opts);
@@ -175,7 +177,8 @@ int perfan_perfdata_open(perfan_perfdata **out, const char *path,
 		return perfan_perfdata_open_fd(out, 0, "<stdin>", opts);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return perfan__err(errno == ENOENT ? PERFAN_ENOTFOUND : PERFAN_EIO,
+		return perfan__err(errno == ENOENT ? PERFAN_ENOTFOUND
+						   : PERFAN_EIO,
 				   "%s: %s", path, strerror(errno));
 	int rc = perfan_perfdata_open_fd(out, fd, path, opts);
 	if (rc) {
@@ -258,8 +261,9 @@ static int read_source(struct perfan_perfdata *pd, struct perfan__raw *r)
 		return rc;
 	uint64_t total = size + pay;
 	if (total > pd->end - off)
-		return PD_ERR(pd, pd->truncated_end ? PERFAN_ETRUNCATED
-						    : PERFAN_EFORMAT,
+		return PD_ERR(pd,
+			      pd->truncated_end ? PERFAN_ETRUNCATED
+						: PERFAN_EFORMAT,
 			      off,
 			      "%s record of %llu bytes extends past the end "
 			      "of the data",
@@ -310,10 +314,8 @@ static int apply(struct perfan_perfdata *pd, const struct perfan__raw *r)
 	case PERFAN_REC_HEADER_FEATURE:
 	case PERFAN_REC_EVENT_UPDATE:
 	case PERFAN_REC_ID_INDEX:
-	case PERFAN_REC_HEADER_TRACING_DATA:
-		break;
-	default:
-		return 0;
+	case PERFAN_REC_HEADER_TRACING_DATA: break;
+	default: return 0;
 	}
 	rc = perfan__record_decode(pd, r, &rec);
 	if (rc)

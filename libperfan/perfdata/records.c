@@ -115,7 +115,8 @@ static int read_values(struct perfan_perfdata *pd, struct perfan__cur *c,
 		rv->time_enabled = perfan__cur_u64(c);
 	if (fmt & PERFAN_FORMAT_TOTAL_TIME_RUNNING)
 		rv->time_running = perfan__cur_u64(c);
-	size_t per = 1 + !!(fmt & PERFAN_FORMAT_ID) + !!(fmt & PERFAN_FORMAT_LOST);
+	size_t per =
+		1 + !!(fmt & PERFAN_FORMAT_ID) + !!(fmt & PERFAN_FORMAT_LOST);
 	if (nr > perfan__cur_left(c) / (per * 8) + 1) {
 		c->bad = 1;
 		return 0;
@@ -125,7 +126,8 @@ static int read_values(struct perfan_perfdata *pd, struct perfan__cur *c,
 	if (!e && nr)
 		return PERFAN_ENOMEM;
 	for (uint64_t i = 0; i < nr; i++) {
-		e[i].value = (fmt & PERFAN_FORMAT_GROUP) ? perfan__cur_u64(c) : v0;
+		e[i].value = (fmt & PERFAN_FORMAT_GROUP) ? perfan__cur_u64(c)
+							 : v0;
 		if (fmt & PERFAN_FORMAT_ID)
 			e[i].id = perfan__cur_u64(c);
 		if (fmt & PERFAN_FORMAT_LOST)
@@ -170,7 +172,8 @@ static void cpu_list(struct perfan_perfdata *pd, struct perfan__cur *c,
 			c->bad = 1;
 			return;
 		}
-		uint32_t *v = perfan__scratch_alloc(pd, (size_t)nr * long_size * 8 * 4 + 4);
+		uint32_t *v = perfan__scratch_alloc(
+			pd, (size_t)nr * long_size * 8 * 4 + 4);
 		if (!v)
 			return;
 		size_t k = 0;
@@ -262,7 +265,8 @@ static int decode_kernel(struct perfan_perfdata *pd, struct perfan_record *rec,
 		rec->u.read.pid = perfan__cur_u32(c);
 		rec->u.read.tid = perfan__cur_u32(c);
 		if (rec->event) {
-			int rc = read_values(pd, c, rec->event->attr.read_format,
+			int rc = read_values(pd, c,
+					     rec->event->attr.read_format,
 					     &rec->u.read.values);
 			if (rc)
 				return rc;
@@ -280,8 +284,7 @@ static int decode_kernel(struct perfan_perfdata *pd, struct perfan_record *rec,
 	case PERFAN_REC_LOST_SAMPLES:
 		rec->u.lost_samples.lost = perfan__cur_u64(c);
 		break;
-	case PERFAN_REC_SWITCH:
-		break;
+	case PERFAN_REC_SWITCH: break;
 	case PERFAN_REC_SWITCH_CPU_WIDE:
 		rec->u.sw.next_prev_pid = perfan__cur_u32(c);
 		rec->u.sw.next_prev_tid = perfan__cur_u32(c);
@@ -322,9 +325,9 @@ static int decode_kernel(struct perfan_perfdata *pd, struct perfan_record *rec,
 		rec->u.text_poke.addr = perfan__cur_u64(c);
 		rec->u.text_poke.old_len = perfan__cur_u16(c);
 		rec->u.text_poke.new_len = perfan__cur_u16(c);
-		rec->u.text_poke.bytes = perfan__cur_take(
-			c, (size_t)rec->u.text_poke.old_len +
-				   rec->u.text_poke.new_len);
+		rec->u.text_poke.bytes =
+			perfan__cur_take(c, (size_t)rec->u.text_poke.old_len +
+						    rec->u.text_poke.new_len);
 		break;
 	case PERFAN_REC_AUX_OUTPUT_HW_ID:
 		rec->u.aux_output_hw_id.hw_id = perfan__cur_u64(c);
@@ -335,8 +338,7 @@ static int decode_kernel(struct perfan_perfdata *pd, struct perfan_record *rec,
 		rec->u.callchain_deferred.ips =
 			take_u64s(pd, c, rec->u.callchain_deferred.nr);
 		break;
-	default:
-		break;
+	default: break;
 	}
 	return 0;
 }
@@ -455,9 +457,7 @@ static int decode_tool(struct perfan_perfdata *pd, struct perfan_record *rec,
 		rec->u.thread_map.entries = e;
 		break;
 	}
-	case PERFAN_REC_CPU_MAP:
-		cpu_list(pd, c, &rec->u.cpu_map);
-		break;
+	case PERFAN_REC_CPU_MAP: cpu_list(pd, c, &rec->u.cpu_map); break;
 	case PERFAN_REC_STAT_CONFIG: {
 		uint64_t nr = perfan__cur_u64(c);
 		if (nr > perfan__cur_left(c) / 16) {
@@ -518,7 +518,8 @@ static int decode_tool(struct perfan_perfdata *pd, struct perfan_record *rec,
 		break;
 	case PERFAN_REC_COMPRESSED:
 		rec->u.compressed.size = perfan__cur_left(c);
-		rec->u.compressed.data = perfan__cur_take(c, perfan__cur_left(c));
+		rec->u.compressed.data =
+			perfan__cur_take(c, perfan__cur_left(c));
 		break;
 	case PERFAN_REC_COMPRESSED2: {
 		uint64_t n = perfan__cur_u64(c);
@@ -541,14 +542,14 @@ static int decode_tool(struct perfan_perfdata *pd, struct perfan_record *rec,
 		}
 		rec->u.bpf_metadata.entries = c->p + c->pos;
 		break;
-	default:
-		break;
+	default: break;
 	}
 	return 0;
 }
 
 int perfan__record_decode(struct perfan_perfdata *pd,
-			  const struct perfan__raw *r, struct perfan_record *rec)
+			  const struct perfan__raw *r,
+			  struct perfan_record *rec)
 {
 	perfan__scratch_reset(pd);
 	/* the union is set by the decoder of each type */
@@ -561,16 +562,17 @@ int perfan__record_decode(struct perfan_perfdata *pd,
 	rec->raw = r->bytes;
 
 	if (r->type == PERFAN_REC_SAMPLE) {
-		rec->event = perfan__event_for_sample(pd, r->bytes + 8,
-						      r->size - 8);
+		rec->event =
+			perfan__event_for_sample(pd, r->bytes + 8, r->size - 8);
 		if (!rec->event) {
 			/* perf counts these as "unknown id" and goes on */
 			if (!pd->warned_unknown_id)
-				perfan__log(pd, PERFAN_LOG_WARN,
-					    "%s: offset %llu: SAMPLE with an id "
-					    "that matches no event (skipped)",
-					    pd->name,
-					    (unsigned long long)r->offset);
+				perfan__log(
+					pd, PERFAN_LOG_WARN,
+					"%s: offset %llu: SAMPLE with an id "
+					"that matches no event (skipped)",
+					pd->name,
+					(unsigned long long)r->offset);
 			pd->warned_unknown_id = 1;
 			return 0;
 		}
@@ -582,15 +584,17 @@ int perfan__record_decode(struct perfan_perfdata *pd,
 		if (rc)
 			return rc;
 		struct perfan_sample *s = &rec->u.sample;
-		rec->sid.present = s->type & (PERFAN_SAMPLE_TID | PERFAN_SAMPLE_TIME |
-					      PERFAN_SAMPLE_ID | PERFAN_SAMPLE_STREAM_ID |
-					      PERFAN_SAMPLE_CPU |
-					      PERFAN_SAMPLE_IDENTIFIER);
+		rec->sid.present =
+			s->type &
+			(PERFAN_SAMPLE_TID | PERFAN_SAMPLE_TIME |
+			 PERFAN_SAMPLE_ID | PERFAN_SAMPLE_STREAM_ID |
+			 PERFAN_SAMPLE_CPU | PERFAN_SAMPLE_IDENTIFIER);
 		rec->sid.pid = s->pid;
 		rec->sid.tid = s->tid;
 		rec->sid.time = s->time;
-		rec->sid.id = (s->type & PERFAN_SAMPLE_IDENTIFIER) ? s->identifier
-								  : s->id;
+		rec->sid.id = (s->type & PERFAN_SAMPLE_IDENTIFIER)
+				      ? s->identifier
+				      : s->id;
 		rec->sid.stream_id = s->stream_id;
 		rec->sid.cpu = s->cpu;
 		rec->sid.res = s->res;
@@ -612,10 +616,11 @@ int perfan__record_decode(struct perfan_perfdata *pd,
 		}
 	}
 	memset(&rec->u, 0, sizeof(rec->u));
-	struct perfan__cur c = perfan__cur_make(r->bytes + 8, r->size - 8,
-						pd->swap);
-	int rc = r->type < PERFAN_REC_HEADER_ATTR ? decode_kernel(pd, rec, &c, tr)
-						  : decode_tool(pd, rec, &c, r);
+	struct perfan__cur c =
+		perfan__cur_make(r->bytes + 8, r->size - 8, pd->swap);
+	int rc = r->type < PERFAN_REC_HEADER_ATTR
+			 ? decode_kernel(pd, rec, &c, tr)
+			 : decode_tool(pd, rec, &c, r);
 	if (rc)
 		return rc;
 	if (c.bad)

@@ -28,7 +28,8 @@ static int read_values(struct perfan_perfdata *pd, struct perfan__cur *c,
 		rv->time_enabled = perfan__cur_u64(c);
 	if (fmt & PERFAN_FORMAT_TOTAL_TIME_RUNNING)
 		rv->time_running = perfan__cur_u64(c);
-	size_t per = 1 + !!(fmt & PERFAN_FORMAT_ID) + !!(fmt & PERFAN_FORMAT_LOST);
+	size_t per =
+		1 + !!(fmt & PERFAN_FORMAT_ID) + !!(fmt & PERFAN_FORMAT_LOST);
 	if (fmt & PERFAN_FORMAT_GROUP) {
 		if (nr > perfan__cur_left(c) / (per * 8)) {
 			c->bad = 1;
@@ -148,7 +149,8 @@ int perfan__sample_decode(struct perfan_perfdata *pd, const uint8_t *rec,
 		if (s->user_stack_size) {
 			if (s->user_stack_size > perfan__cur_left(&c))
 				return bad(pd, off, "user stack", len);
-			s->user_stack = perfan__cur_take(&c, s->user_stack_size);
+			s->user_stack =
+				perfan__cur_take(&c, s->user_stack_size);
 			s->user_stack_dyn_size = perfan__cur_u64(&c);
 			if (s->user_stack_dyn_size > s->user_stack_size)
 				s->user_stack_dyn_size = s->user_stack_size;
@@ -244,7 +246,8 @@ uint64_t perfan__record_time(struct perfan_perfdata *pd,
 		if (!(st & PERFAN_SAMPLE_TIME))
 			return 0;
 		size_t idx = !!(st & PERFAN_SAMPLE_IDENTIFIER) +
-			     !!(st & PERFAN_SAMPLE_IP) + !!(st & PERFAN_SAMPLE_TID);
+			     !!(st & PERFAN_SAMPLE_IP) +
+			     !!(st & PERFAN_SAMPLE_TID);
 		if (8 + idx * 8 + 8 > r->size)
 			return 0;
 		return perfan__u64(r->bytes + 8 + idx * 8, pd->swap);

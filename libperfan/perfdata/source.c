@@ -78,7 +78,8 @@ static ssize_t fill(struct perfan_perfdata *pd, size_t want)
 			uint8_t *nb = realloc(s->buf, ncap);
 			if (!nb)
 				return perfan__err(PERFAN_ENOMEM,
-						   "%s: out of memory", pd->name);
+						   "%s: out of memory",
+						   pd->name);
 			s->buf = nb;
 			s->cap = ncap;
 		}

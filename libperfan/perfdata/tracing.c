@@ -21,12 +21,14 @@ static int parse(struct tep_handle *tep, const uint8_t *p, size_t len)
 	if (!perfan__cur_take(&c, vlen + 1))
 		return -1;
 	c.swap = perfan__cur_u8(&c) != 0; /* we only run little-endian */
-	tep_set_file_bigendian(tep, c.swap ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_file_bigendian(tep,
+			       c.swap ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
 	tep_set_long_size(tep, perfan__cur_u8(&c));
 	tep_set_page_size(tep, (int)perfan__cur_u32(&c));
 	for (int i = 0; i < 2; i++) { /* header_page, header_event */
-		size_t n = strnlen((const char *)c.p + c.pos, perfan__cur_left(&c));
+		size_t n = strnlen((const char *)c.p + c.pos,
+				   perfan__cur_left(&c));
 		perfan__cur_take(&c, n + 1);
 		uint64_t sz = perfan__cur_u64(&c);
 		if (sz > perfan__cur_left(&c))
@@ -42,7 +44,8 @@ static int parse(struct tep_handle *tep, const uint8_t *p, size_t len)
 	}
 	uint32_t nsys = perfan__cur_u32(&c);
 	for (uint32_t s = 0; s < nsys && !c.bad; s++) {
-		size_t n = strnlen((const char *)c.p + c.pos, perfan__cur_left(&c));
+		size_t n = strnlen((const char *)c.p + c.pos,
+				   perfan__cur_left(&c));
 		if (n == perfan__cur_left(&c))
 			return -1;
 		const char *sys = (const char *)perfan__cur_take(&c, n + 1);
@@ -51,7 +54,8 @@ static int parse(struct tep_handle *tep, const uint8_t *p, size_t len)
 			uint64_t sz = perfan__cur_u64(&c);
 			if (sz > perfan__cur_left(&c))
 				return -1;
-			const char *fmt = (const char *)perfan__cur_take(&c, (size_t)sz);
+			const char *fmt =
+				(const char *)perfan__cur_take(&c, (size_t)sz);
 			/* a format libtraceevent cannot parse only loses
 			 * that event's name */
 			tep_parse_event(tep, fmt, (unsigned long)sz, sys);
@@ -67,7 +71,8 @@ void perfan__tracing_name_events(struct perfan_perfdata *pd)
 		return;
 	int any = 0;
 	for (size_t i = 0; i < pd->nr_events; i++)
-		any |= pd->events[i].attr.type == 2 && pd->events[i].name_derived;
+		any |= pd->events[i].attr.type == 2 &&
+		       pd->events[i].name_derived;
 	if (!any)
 		return;
 	struct tep_handle *tep = tep_alloc();
@@ -82,7 +87,8 @@ void perfan__tracing_name_events(struct perfan_perfdata *pd)
 		struct perfan_event *ev = &pd->events[i];
 		if (ev->attr.type != 2 || !ev->name_derived)
 			continue;
-		struct tep_event *te = tep_find_event(tep, (int)ev->attr.config);
+		struct tep_event *te =
+			tep_find_event(tep, (int)ev->attr.config);
 		if (!te || !te->system || !te->name)
 			continue;
 		size_t n = strlen(te->system) + strlen(te->name) + 2;

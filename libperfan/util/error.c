@@ -9,9 +9,15 @@
 
 static _Thread_local char last_msg[1024];
 
-const char *perfan_error_last(void) { return last_msg; }
+const char *perfan_error_last(void)
+{
+	return last_msg;
+}
 
-void perfan__err_clear(void) { last_msg[0] = '\0'; }
+void perfan__err_clear(void)
+{
+	last_msg[0] = '\0';
+}
 
 int perfan__err(int code, const char *fmt, ...)
 {
@@ -49,4 +55,7 @@ const char *perfan_error_name(int code)
 	}
 }
 
-const char *perfan_version(void) { return PERFAN_VERSION_STRING; }
+const char *perfan_version(void)
+{
+	return PERFAN_VERSION_STRING;
+}
