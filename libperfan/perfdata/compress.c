@@ -7,14 +7,16 @@
 #include <string.h>
 #include <zstd.h>
 
-/* Output of one compressed record is bounded by perf's mmap size; anything
- * far beyond is a decompression bomb or garbage. */
-#define MAX_DECOMP ((size_t)256 << 20)
+/* Output is produced in steps of this size as records are pulled, so a
+ * small record that expands enormously cannot make us allocate more. */
+#define STEP ((size_t)1 << 20)
 
 struct perfan__decomp {
 	ZSTD_DStream *zs;
-	uint8_t *buf;
+	uint8_t *buf; /* decompressed bytes not yet delivered */
 	size_t cap, len, pos;
+	uint8_t *in; /* the compressed bytes of the current record */
+	size_t in_cap, in_len, in_pos;
 	uint64_t offset; /* of the compressed record being read */
 };
 
@@ -24,12 +26,18 @@ void perfan__decomp_free(struct perfan__decomp *dc)
 		return;
 	ZSTD_freeDStream(dc->zs);
 	free(dc->buf);
+	free(dc->in);
 	free(dc);
 }
 
 int perfan__decomp_pending(const struct perfan_perfdata *pd)
 {
 	return pd->dc && pd->dc->len > pd->dc->pos;
+}
+
+uint64_t perfan__decomp_offset(const struct perfan_perfdata *pd)
+{
+	return pd->dc ? pd->dc->offset : 0;
 }
 
 int perfan__decomp_feed(struct perfan_perfdata *pd, const struct perfan__raw *r)
@@ -67,62 +75,84 @@ int perfan__decomp_feed(struct perfan_perfdata *pd, const struct perfan__raw *r)
 		ZSTD_initDStream(dc->zs);
 		pd->dc = dc;
 	}
-	/* keep the undelivered tail at the front */
-	if (dc->pos) {
+	/* records are at most 64 KiB, so is their compressed input */
+	if (dc->in_cap < in_len) {
+		uint8_t *n = realloc(dc->in, in_len);
+		if (!n)
+			return PD_ERR(pd, PERFAN_ENOMEM, r->offset,
+				      "out of memory");
+		dc->in = n;
+		dc->in_cap = in_len;
+	}
+	memcpy(dc->in, in, in_len);
+	dc->in_len = in_len;
+	dc->in_pos = 0;
+	dc->offset = r->offset;
+	return 0;
+}
+
+/* Decompress up to STEP more bytes; 0 if no input is left. */
+static int inflate_step(struct perfan_perfdata *pd, struct perfan__decomp *dc)
+{
+	if (dc->in_pos >= dc->in_len)
+		return 0;
+	if (dc->pos) { /* keep the undelivered tail at the front */
 		memmove(dc->buf, dc->buf + dc->pos, dc->len - dc->pos);
 		dc->len -= dc->pos;
 		dc->pos = 0;
 	}
-	dc->offset = r->offset;
-	ZSTD_inBuffer ib = {in, in_len, 0};
-	while (ib.pos < ib.size) {
-		if (dc->cap - dc->len < 65536) {
-			size_t ncap = dc->cap ? dc->cap * 2 : (size_t)1 << 20;
-			if (ncap > MAX_DECOMP)
-				return PD_ERR(pd, PERFAN_EFORMAT, r->offset,
-					      "compressed record expands to "
-					      "more than %zu MiB",
-					      MAX_DECOMP >> 20);
-			uint8_t *nb = realloc(dc->buf, ncap);
-			if (!nb)
-				return PD_ERR(pd, PERFAN_ENOMEM, r->offset,
-					      "out of memory");
-			dc->buf = nb;
-			dc->cap = ncap;
-		}
-		ZSTD_outBuffer ob = {dc->buf + dc->len, dc->cap - dc->len, 0};
+	if (dc->cap - dc->len < STEP) {
+		size_t ncap = dc->len + STEP;
+		uint8_t *nb = realloc(dc->buf, ncap);
+		if (!nb)
+			return PD_ERR(pd, PERFAN_ENOMEM, dc->offset,
+				      "out of memory");
+		dc->buf = nb;
+		dc->cap = ncap;
+	}
+	ZSTD_inBuffer ib = {dc->in, dc->in_len, dc->in_pos};
+	ZSTD_outBuffer ob = {dc->buf + dc->len, STEP, 0};
+	while (ib.pos < ib.size && ob.pos < ob.size) {
 		size_t rc = ZSTD_decompressStream(dc->zs, &ob, &ib);
 		if (ZSTD_isError(rc))
-			return PD_ERR(pd, PERFAN_EFORMAT, r->offset, "zstd: %s",
-				      ZSTD_getErrorName(rc));
-		dc->len += ob.pos;
-		if (ob.pos == 0 && rc == 0)
-			break;
+			return PD_ERR(pd, PERFAN_EFORMAT, dc->offset,
+				      "zstd: %s", ZSTD_getErrorName(rc));
 	}
-	return 0;
+	dc->in_pos = ib.pos;
+	dc->len += ob.pos;
+	return 1;
 }
 
 int perfan__decomp_next(struct perfan_perfdata *pd, struct perfan__raw *r)
 {
 	struct perfan__decomp *dc = pd->dc;
-	if (!dc || dc->len - dc->pos < 8)
+	if (!dc)
 		return 0;
-	const uint8_t *b = dc->buf + dc->pos;
-	uint16_t size = perfan__u16(b + 6, pd->swap);
-	if (size < 8)
-		return PD_ERR(pd, PERFAN_EFORMAT, dc->offset,
-			      "record of size %u (smaller than its header) in "
-			      "the compressed data of this record",
-			      size);
-	if (size > dc->len - dc->pos)
-		return 0; /* continues in the next compressed record */
-	memset(r, 0, sizeof(*r));
-	r->bytes = b;
-	r->type = perfan__u32(b, pd->swap);
-	r->misc = perfan__u16(b + 4, pd->swap);
-	r->size = size;
-	r->offset = dc->offset;
-	r->from_compressed = 1;
-	dc->pos += size;
-	return 1;
+	for (;;) {
+		size_t avail = dc->len - dc->pos;
+		if (avail >= 8) {
+			const uint8_t *b = dc->buf + dc->pos;
+			uint16_t size = perfan__u16(b + 6, pd->swap);
+			if (size < 8)
+				return PD_ERR(pd, PERFAN_EFORMAT, dc->offset,
+					      "record of size %u (smaller than "
+					      "its header) in the compressed "
+					      "data of this record",
+					      size);
+			if (size <= avail) {
+				memset(r, 0, sizeof(*r));
+				r->bytes = b;
+				r->type = perfan__u32(b, pd->swap);
+				r->misc = perfan__u16(b + 4, pd->swap);
+				r->size = size;
+				r->offset = dc->offset;
+				r->from_compressed = 1;
+				dc->pos += size;
+				return 1;
+			}
+		}
+		int rc = inflate_step(pd, dc);
+		if (rc <= 0)
+			return rc; /* a partial record waits for more input */
+	}
 }

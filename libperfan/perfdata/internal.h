@@ -203,6 +203,8 @@ int perfan__decomp_feed(struct perfan_perfdata *pd,
 /* Next decompressed record; 0 if none buffered (a partial one waits). */
 int perfan__decomp_next(struct perfan_perfdata *pd, struct perfan__raw *r);
 int perfan__decomp_pending(const struct perfan_perfdata *pd);
+/* Offset of the compressed record whose data is being read. */
+uint64_t perfan__decomp_offset(const struct perfan_perfdata *pd);
 void perfan__decomp_free(struct perfan__decomp *dc);
 
 /* Log through the user's callback, if any. */

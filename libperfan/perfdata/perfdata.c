@@ -388,8 +388,10 @@ static int read_new(struct perfan_perfdata *pd, struct perfan__raw *r)
 	if (rc == 0) {
 		rc = read_source(pd, r);
 		if (rc == PERFAN_ITEROVER && perfan__decomp_pending(pd))
-			return PD_ERR(pd, PERFAN_ETRUNCATED, pd->pos,
-				      "compressed data ends inside a record");
+			return PD_ERR(pd, PERFAN_ETRUNCATED,
+				      perfan__decomp_offset(pd),
+				      "the data of this compressed record end "
+				      "inside a record, and no more follow");
 		if (rc)
 			return rc;
 		if ((r->type == PERFAN_REC_COMPRESSED ||
