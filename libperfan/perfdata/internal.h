@@ -158,6 +158,9 @@ int perfan__feature_decode(struct perfan_perfdata *pd, int feat,
 int perfan__sample_decode(struct perfan_perfdata *pd, const uint8_t *rec,
 			  size_t len, const struct perfan_event *ev,
 			  struct perfan_sample *out, uint64_t off);
+/* Counter values in READ_FORMAT (samples and READ records). */
+int perfan__read_values(struct perfan_perfdata *pd, struct perfan__cur *c,
+			uint64_t fmt, struct perfan_read_values *rv);
 /* Parse the sample_id_all trailer of a non-sample record. */
 void perfan__sample_id_decode(const uint8_t *rec, size_t len,
 			      uint64_t sample_type, int swap,

@@ -102,42 +102,6 @@ static const uint64_t *take_u64s(struct perfan_perfdata *pd,
 	return perfan__scratch_u64s(pd, p, nr);
 }
 
-static int read_values(struct perfan_perfdata *pd, struct perfan__cur *c,
-		       uint64_t fmt, struct perfan_read_values *rv)
-{
-	rv->format = fmt;
-	uint64_t nr = 1, v0 = 0;
-	if (fmt & PERFAN_FORMAT_GROUP)
-		nr = perfan__cur_u64(c);
-	else
-		v0 = perfan__cur_u64(c);
-	if (fmt & PERFAN_FORMAT_TOTAL_TIME_ENABLED)
-		rv->time_enabled = perfan__cur_u64(c);
-	if (fmt & PERFAN_FORMAT_TOTAL_TIME_RUNNING)
-		rv->time_running = perfan__cur_u64(c);
-	size_t per =
-		1 + !!(fmt & PERFAN_FORMAT_ID) + !!(fmt & PERFAN_FORMAT_LOST);
-	if (nr > perfan__cur_left(c) / (per * 8) + 1) {
-		c->bad = 1;
-		return 0;
-	}
-	struct perfan_read_entry *e =
-		perfan__scratch_alloc(pd, (size_t)nr * sizeof(*e));
-	if (!e && nr)
-		return PERFAN_ENOMEM;
-	for (uint64_t i = 0; i < nr; i++) {
-		e[i].value = (fmt & PERFAN_FORMAT_GROUP) ? perfan__cur_u64(c)
-							 : v0;
-		if (fmt & PERFAN_FORMAT_ID)
-			e[i].id = perfan__cur_u64(c);
-		if (fmt & PERFAN_FORMAT_LOST)
-			e[i].lost = perfan__cur_u64(c);
-	}
-	rv->nr = nr;
-	rv->entries = e;
-	return 0;
-}
-
 static void cpu_list(struct perfan_perfdata *pd, struct perfan__cur *c,
 		     struct perfan_cpu_list *out)
 {
@@ -265,9 +229,9 @@ static int decode_kernel(struct perfan_perfdata *pd, struct perfan_record *rec,
 		rec->u.read.pid = perfan__cur_u32(c);
 		rec->u.read.tid = perfan__cur_u32(c);
 		if (rec->event) {
-			int rc = read_values(pd, c,
-					     rec->event->attr.read_format,
-					     &rec->u.read.values);
+			int rc = perfan__read_values(
+				pd, c, rec->event->attr.read_format,
+				&rec->u.read.values);
 			if (rc)
 				return rc;
 		}

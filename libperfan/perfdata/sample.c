@@ -12,43 +12,37 @@ static int bad(struct perfan_perfdata *pd, uint64_t off, const char *what,
 		      what);
 }
 
-static int read_values(struct perfan_perfdata *pd, struct perfan__cur *c,
-		       uint64_t fmt, struct perfan_read_values *rv)
+/* Counter values (PERF_SAMPLE_READ and PERF_RECORD_READ) in READ_FORMAT. */
+int perfan__read_values(struct perfan_perfdata *pd, struct perfan__cur *c,
+			uint64_t fmt, struct perfan_read_values *rv)
 {
+	int group = !!(fmt & PERFAN_FORMAT_GROUP);
+	uint64_t nr = 1, v0 = 0;
 	rv->format = fmt;
-	uint64_t nr = 1;
-	if (fmt & PERFAN_FORMAT_GROUP)
+	if (group)
 		nr = perfan__cur_u64(c);
 	else
-		rv->nr = 1;
-	uint64_t first_value = 0;
-	if (!(fmt & PERFAN_FORMAT_GROUP))
-		first_value = perfan__cur_u64(c);
+		v0 = perfan__cur_u64(c);
 	if (fmt & PERFAN_FORMAT_TOTAL_TIME_ENABLED)
 		rv->time_enabled = perfan__cur_u64(c);
 	if (fmt & PERFAN_FORMAT_TOTAL_TIME_RUNNING)
 		rv->time_running = perfan__cur_u64(c);
-	size_t per =
-		1 + !!(fmt & PERFAN_FORMAT_ID) + !!(fmt & PERFAN_FORMAT_LOST);
-	if (fmt & PERFAN_FORMAT_GROUP) {
-		if (nr > perfan__cur_left(c) / (per * 8)) {
-			c->bad = 1;
-			return -1;
-		}
+	size_t per = group + !!(fmt & PERFAN_FORMAT_ID) +
+		     !!(fmt & PERFAN_FORMAT_LOST);
+	if (per && nr > perfan__cur_left(c) / (per * 8)) {
+		c->bad = 1;
+		return 0;
 	}
-	rv->nr = nr;
 	struct perfan_read_entry *e =
 		perfan__scratch_alloc(pd, (size_t)nr * sizeof(*e));
-	if (!e && nr)
+	if (!e)
 		return PERFAN_ENOMEM;
 	for (uint64_t i = 0; i < nr; i++) {
-		e[i].value = (fmt & PERFAN_FORMAT_GROUP) ? perfan__cur_u64(c)
-							 : first_value;
-		if (fmt & PERFAN_FORMAT_ID)
-			e[i].id = perfan__cur_u64(c);
-		if (fmt & PERFAN_FORMAT_LOST)
-			e[i].lost = perfan__cur_u64(c);
+		e[i].value = group ? perfan__cur_u64(c) : v0;
+		e[i].id = (fmt & PERFAN_FORMAT_ID) ? perfan__cur_u64(c) : 0;
+		e[i].lost = (fmt & PERFAN_FORMAT_LOST) ? perfan__cur_u64(c) : 0;
 	}
+	rv->nr = nr;
 	rv->entries = e;
 	return 0;
 }
@@ -104,7 +98,7 @@ int perfan__sample_decode(struct perfan_perfdata *pd, const uint8_t *rec,
 	if (c.bad)
 		return bad(pd, off, "fixed fields", len);
 	if (t & PERFAN_SAMPLE_READ) {
-		int rc = read_values(pd, &c, at->read_format, &s->read);
+		int rc = perfan__read_values(pd, &c, at->read_format, &s->read);
 		if (rc == PERFAN_ENOMEM)
 			return rc;
 		if (c.bad)
