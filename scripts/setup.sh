@@ -6,6 +6,7 @@ set -euo pipefail
 PACKAGES=(
 	build-essential cmake pkg-config
 	libdw-dev libelf-dev libtraceevent-dev libcapstone-dev libzstd-dev
+	libiberty-dev
 	check zstd python3 groff-base
 )
 

@@ -72,6 +72,11 @@ finish() {
 #   report$SUFFIX.txt  perf report --stdio --no-children -g none
 #                      (flat per-comm/dso/symbol profile; callchain graphs
 #                      left out to keep it small -- script has the stacks)
+#   report-children$SUFFIX.txt  the same with --children (total shares, a
+#                      stack counted once per row); --sort comm,dso,sym
+#                      given, as tracepoint events sort by trace otherwise
+#   report-children-dso$SUFFIX.txt  --children --sort comm,dso (shares per
+#                      module, for the modules testdata lacks)
 oracles() {
     local d=$1 s=${2:-}
     cmd "$PERF report -i $d --stats > stats$s.txt 2>&1"
@@ -79,6 +84,8 @@ oracles() {
     cmd "$PERF script -i $d > script$s.txt"
     cmd "$PERF buildid-list -i $d > buildids$s.txt"
     cmd "$PERF report -i $d --stdio --no-children -g none > report$s.txt"
+    cmd "$PERF report -i $d --stdio --children -g none --sort comm,dso,sym > report-children$s.txt"
+    cmd "$PERF report -i $d --stdio --children -g none --sort comm,dso > report-children-dso$s.txt"
 }
 
 # build_prog SRC OUT [extra flags]: copy source from testdata/src and build.

@@ -4,9 +4,12 @@
 
 #include <perfan/common.h>
 #include <perfan/features.h>
+#include <perfan/folded.h>
 #include <perfan/perfdata.h>
 #include <perfan/profile.h>
 #include <perfan/records.h>
+#include <perfan/report.h>
 #include <perfan/resolve.h>
+#include <perfan/script.h>
 
 #endif

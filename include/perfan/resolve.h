@@ -38,15 +38,22 @@ struct perfan_resolve_opts {
 	int no_demangle;         /* keep C++ and Rust names mangled */
 	enum perfan_process_root root;
 	enum perfan_weight weight;
-	/* Sample filters; negative or NULL means any. */
+	/* Sample filters; negative or NULL means any. Note that 0 filters
+	 * pid/tid/cpu 0: initialise with PERFAN_RESOLVE_OPTS_INIT. */
 	int64_t pid, tid, cpu;
 	const char *comm;
 	uint64_t time_start, time_end; /* ns; 0 and 0 mean all */
 	const char *event;             /* only this event's samples */
-	int keep_samples;              /* passed to the profile */
 	perfan_log_fn log;
 	void *log_payload;
 };
+
+/* Options with every filter off (pid, tid and cpu -1). */
+#define PERFAN_RESOLVE_OPTS_INIT                                                \
+	((struct perfan_resolve_opts){.sz = sizeof(struct perfan_resolve_opts), \
+				      .pid = -1,                                \
+				      .tid = -1,                                \
+				      .cpu = -1})
 
 /* What a resolve saw (for a report's footer and for tests). */
 struct perfan_resolve_stats {

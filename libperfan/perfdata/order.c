@@ -55,6 +55,19 @@ static int copy_raw(struct perfan_perfdata *pd, struct perfan__order *o,
 {
 	size_t n = (size_t)r->size + (size_t)r->payload_size;
 	size_t need = (n + 15) & ~(size_t)15;
+	q->time = time;
+	q->seq = o->seq++;
+	q->offset = r->offset;
+	q->from_compressed = r->from_compressed;
+	q->payload_size = r->payload_size;
+	if (!r->from_compressed && pd->src.map && r->bytes >= pd->src.map &&
+	    r->bytes < pd->src.map + pd->src.map_len) {
+		/* a mapped file stays mapped: queue the record in place */
+		q->bytes = (uint8_t *)(uintptr_t)r->bytes;
+		q->chunk = NULL;
+		q->need = 0;
+		return 0;
+	}
 	struct perfan__chunk *c = chunk_for(o, need);
 	if (!c)
 		return PD_ERR(pd, PERFAN_ENOMEM, r->offset, "out of memory");
@@ -64,14 +77,9 @@ static int copy_raw(struct perfan_perfdata *pd, struct perfan__order *o,
 		memcpy(dst + r->size, r->payload, r->payload_size);
 	c->used += need;
 	c->live++;
-	q->time = time;
-	q->seq = o->seq++;
 	q->bytes = dst;
 	q->chunk = c;
-	q->offset = r->offset;
-	q->from_compressed = r->from_compressed;
 	q->need = need;
-	q->payload_size = r->payload_size;
 	return 0;
 }
 

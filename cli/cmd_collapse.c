@@ -1,0 +1,452 @@
+/* cli/cmd_collapse.c: perfan collapse: folded stacks (one line per distinct
+ * stack, root first) from a perf.data, from `perf script` text or from
+ * folded stacks, told apart by their content; a drop-in for FlameGraph's
+ * stackcollapse-perf.pl, whose option names it keeps. */
+#define _GNU_SOURCE /* fopencookie */
+#include <errno.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <perfan/perfan.h>
+
+#include "cli.h"
+
+#define CMD "collapse"
+
+static const char usage_text[] =
+	"usage: perfan collapse [options] [FILE]\n"
+	"\n"
+	"Fold the stacks of FILE into one line per distinct stack, frames root\n"
+	"first joined by ';', then the count, sorted: the input of flame graph\n"
+	"tools, as FlameGraph's stackcollapse-perf.pl writes it. FILE (default\n"
+	"perf.data, '-' for standard input) may be a perf.data recording, the\n"
+	"text `perf script` prints, or folded stacks (merged and sorted); which\n"
+	"one is told from its content.\n"
+	"\n"
+	"  --pid              name the root frame comm-PID\n"
+	"  --tid              name the root frame comm-PID/TID\n"
+	"  --kernel           append _[k] to kernel frames\n"
+	"  --jit              append _[j] to JIT frames (perf-PID.map)\n"
+	"  --all              both --kernel and --jit\n"
+	"  --addrs            name unresolved frames with their address\n"
+	"  --inline           (perf.data) add the frames inlined into others\n"
+	"  --event-filter NAME, --event NAME\n"
+	"                     only samples of event NAME (default: the first)\n"
+	"  --samples          count every sample as 1\n"
+	"  --period           weigh a sample by its period (the default, as\n"
+	"                     perf script prints it)\n"
+	"  --symfs DIR        (perf.data) look for binaries under DIR\n"
+	"  --debug-dir DIR    (perf.data) look for debug files under DIR too\n"
+	"  --buildid-dir DIR  (perf.data) perf's build-id cache (default\n"
+	"                     ~/.debug)\n"
+	"  --kallsyms FILE    (perf.data) kernel symbols from FILE\n"
+	"  -o, --output FILE  write to FILE (atomically) instead of stdout\n"
+	"  -h, --help         show this help\n";
+
+struct opts {
+	int pid, tid, kernel, jit, addrs, inline_frames, samples;
+	const char *event, *symfs, *debug_dir, *buildid_dir, *kallsyms, *out;
+};
+
+static void on_log(enum perfan_log_level level, const char *msg, void *payload)
+{
+	(void)payload;
+	if (level <= PERFAN_LOG_WARN)
+		fprintf(stderr, "perfan " CMD ": warning: %s\n", msg);
+}
+
+/* ---- input: the first bytes tell what it is -------------------------------- */
+
+#define PEEK (64 * 1024)
+
+struct input {
+	FILE *fp; /* the file as opened */
+	const char *name;
+	char *peek;
+	size_t npeek, off; /* peeked bytes, and how many were replayed */
+	int pipe_fd;       /* the read end a feeder thread writes to, or -1 */
+};
+
+/* A FILE that gives the peeked bytes again, then the rest of the input. */
+static ssize_t replay_read(void *cookie, char *buf, size_t size)
+{
+	struct input *in = cookie;
+	if (in->off < in->npeek) {
+		size_t n = in->npeek - in->off;
+		if (n > size)
+			n = size;
+		memcpy(buf, in->peek + in->off, n);
+		in->off += n;
+		return (ssize_t)n;
+	}
+	size_t n = fread(buf, 1, size, in->fp);
+	if (n == 0 && ferror(in->fp))
+		return -1;
+	return (ssize_t)n;
+}
+
+/* The text stream from the start: the file itself when it can seek. */
+static FILE *text_stream(struct input *in)
+{
+	if (fseeko(in->fp, 0, SEEK_SET) == 0)
+		return in->fp;
+	clearerr(in->fp);
+	cookie_io_functions_t io = {.read = replay_read};
+	return fopencookie(in, "r", io);
+}
+
+/* perf.data from a pipe: a thread writes the peeked bytes and the rest
+ * into a new pipe that the reader takes as its descriptor. */
+struct feeder {
+	struct input *in;
+	int fd;
+};
+
+static void *feed(void *arg)
+{
+	struct feeder *f = arg;
+	char *buf = malloc(PEEK);
+	size_t n = f->in->npeek;
+	const char *p = f->in->peek;
+	for (;;) {
+		while (n) {
+			ssize_t w = write(f->fd, p, n);
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0)
+				goto done; /* the reader stopped */
+			p += w;
+			n -= (size_t)w;
+		}
+		if (!buf)
+			break;
+		n = fread(buf, 1, PEEK, f->in->fp);
+		if (!n)
+			break;
+		p = buf;
+	}
+done:
+	free(buf);
+	close(f->fd);
+	return NULL;
+}
+
+/* ---- the three inputs ------------------------------------------------------- */
+
+static unsigned annotations(const struct opts *o)
+{
+	return (o->kernel ? PERFAN_FOLDED_KERNEL : 0) |
+	       (o->jit ? PERFAN_FOLDED_JIT : 0);
+}
+
+/* A failure already explained on stderr (not a PERFAN_E* code). */
+#define REPORTED (-1000)
+
+static int from_script(perfan_profile *p, FILE *fp, const char *name,
+		       const struct opts *o, size_t *col)
+{
+	struct perfan_script_opts so =
+		PERFAN_OPTS_INIT(struct perfan_script_opts);
+	so.pid = o->pid;
+	so.tid = o->tid;
+	so.kernel = o->kernel;
+	so.jit = o->jit;
+	so.addrs = o->addrs;
+	so.event = o->event;
+	so.count_samples = o->samples;
+	so.log = on_log;
+	struct perfan_script_stats st;
+	int rc = perfan_script_read(p, fp, name, &so, &st);
+	*col = st.column < 0 ? 0 : (size_t)st.column;
+	if (!rc && !st.samples && !st.samples_filtered &&
+	    st.lines_unrecognized) {
+		/* nothing in it was a sample: not an input we know */
+		fprintf(stderr,
+			"perfan " CMD ": %s: neither perf.data, perf script "
+			"text nor folded stacks (no line of it is a sample)\n",
+			name);
+		return REPORTED;
+	}
+	return rc;
+}
+
+static int from_folded(perfan_profile *p, FILE *fp, const char *name,
+		       const struct opts *o, size_t *col)
+{
+	if (o->pid || o->tid || o->kernel || o->jit || o->addrs ||
+	    o->inline_frames || o->event || o->symfs || o->debug_dir ||
+	    o->buildid_dir || o->kallsyms)
+		fprintf(stderr,
+			"perfan " CMD ": warning: %s holds folded stacks: "
+			"they are merged and sorted as they are, the options "
+			"that shape frames do not apply\n",
+			name);
+	*col = 0;
+	return perfan_folded_read(p, fp, name, "samples", NULL);
+}
+
+/* The column to write: the event asked for, else the first with samples,
+ * as stackcollapse-perf.pl keeps the first event it meets. */
+static size_t pick_column(perfan_profile *p, const struct opts *o,
+			  const char *name)
+{
+	size_t n = perfan_profile_nr_columns(p), pick = n, with = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (o->event &&
+		    !strcmp(perfan_profile_column_name(p, i), o->event))
+			return i;
+		if (perfan_profile_total(p, i)) {
+			with++;
+			if (pick == n)
+				pick = i;
+		}
+	}
+	if (with > 1)
+		fprintf(stderr,
+			"perfan " CMD ": warning: %s has samples of %zu "
+			"events; these are of %s (--event NAME for another)\n",
+			name, with, perfan_profile_column_name(p, pick));
+	return pick == n ? 0 : pick;
+}
+
+static int from_perfdata(perfan_profile *p, struct input *in, int is_stdin,
+			 const struct opts *o, size_t *col)
+{
+	struct perfan_perfdata_opts po =
+		PERFAN_OPTS_INIT(struct perfan_perfdata_opts);
+	po.log = on_log;
+	perfan_perfdata *pd = NULL;
+	pthread_t th;
+	struct feeder f = {in, -1};
+	int threaded = 0, rc;
+	if (!is_stdin) {
+		fclose(in->fp);
+		in->fp = NULL;
+		rc = perfan_perfdata_open(&pd, in->name, &po);
+	} else if (lseek(0, 0, SEEK_SET) == 0) {
+		rc = perfan_perfdata_open_fd(&pd, 0, in->name, &po);
+	} else {
+		int fds[2];
+		if (pipe(fds)) {
+			fprintf(stderr, "perfan " CMD ": pipe: %s\n",
+				strerror(errno));
+			return -1;
+		}
+		signal(SIGPIPE, SIG_IGN); /* the feeder sees EPIPE instead */
+		f.fd = fds[1];
+		if (pthread_create(&th, NULL, feed, &f)) {
+			close(fds[0]);
+			close(fds[1]);
+			fprintf(stderr,
+				"perfan " CMD ": cannot start a thread\n");
+			return -1;
+		}
+		threaded = 1;
+		rc = perfan_perfdata_open_fd(&pd, fds[0], in->name, &po);
+		if (rc) {
+			close(fds[0]);
+			pthread_join(th, NULL);
+			return rc;
+		}
+		/* the descriptor is the reader's to read, ours to close */
+		in->pipe_fd = fds[0];
+	}
+	if (rc)
+		return rc;
+	struct perfan_resolve_opts ro =
+		PERFAN_OPTS_INIT(struct perfan_resolve_opts);
+	ro.symfs = o->symfs;
+	ro.debug_dir = o->debug_dir;
+	ro.buildid_dir = o->buildid_dir;
+	ro.kallsyms = o->kallsyms;
+	ro.inline_frames = o->inline_frames;
+	ro.addrs = o->addrs;
+	ro.root = o->tid   ? PERFAN_ROOT_PID_TID
+		  : o->pid ? PERFAN_ROOT_PID
+			   : PERFAN_ROOT_COMM;
+	ro.weight = o->samples ? PERFAN_WEIGHT_SAMPLES : PERFAN_WEIGHT_PERIOD;
+	ro.pid = ro.tid = ro.cpu = -1;
+	ro.event = o->event;
+	ro.log = on_log;
+	rc = perfan_resolve_perfdata(p, pd, &ro, NULL);
+	perfan_perfdata_free(pd);
+	if (threaded) {
+		close(in->pipe_fd);
+		pthread_join(th, NULL);
+	}
+	*col = pick_column(p, o, in->name);
+	return rc;
+}
+
+/* ---- the command ------------------------------------------------------------ */
+
+int cmd_collapse(int argc, char **argv)
+{
+	enum {
+		O_PID = 256,
+		O_TID,
+		O_KERNEL,
+		O_JIT,
+		O_ALL,
+		O_ADDRS,
+		O_INLINE,
+		O_EVENT,
+		O_SAMPLES,
+		O_PERIOD,
+		O_SYMFS,
+		O_DEBUG_DIR,
+		O_BUILDID_DIR,
+		O_KALLSYMS,
+	};
+	static const struct option longopts[] = {
+		{"pid", no_argument, NULL, O_PID},
+		{"tid", no_argument, NULL, O_TID},
+		{"kernel", no_argument, NULL, O_KERNEL},
+		{"jit", no_argument, NULL, O_JIT},
+		{"all", no_argument, NULL, O_ALL},
+		{"addrs", no_argument, NULL, O_ADDRS},
+		{"inline", no_argument, NULL, O_INLINE},
+		{"event-filter", required_argument, NULL, O_EVENT},
+		{"event", required_argument, NULL, O_EVENT},
+		{"samples", no_argument, NULL, O_SAMPLES},
+		{"period", no_argument, NULL, O_PERIOD},
+		{"symfs", required_argument, NULL, O_SYMFS},
+		{"debug-dir", required_argument, NULL, O_DEBUG_DIR},
+		{"buildid-dir", required_argument, NULL, O_BUILDID_DIR},
+		{"kallsyms", required_argument, NULL, O_KALLSYMS},
+		{"output", required_argument, NULL, 'o'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct opts o;
+	memset(&o, 0, sizeof(o));
+	int opt;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case O_PID: o.pid = 1; break;
+		case O_TID: o.tid = 1; break;
+		case O_KERNEL: o.kernel = 1; break;
+		case O_JIT: o.jit = 1; break;
+		case O_ALL: o.kernel = o.jit = 1; break;
+		case O_ADDRS: o.addrs = 1; break;
+		case O_INLINE: o.inline_frames = 1; break;
+		case O_EVENT: o.event = *optarg ? optarg : NULL; break;
+		case O_SAMPLES: o.samples = 1; break;
+		case O_PERIOD: o.samples = 0; break;
+		case O_SYMFS: o.symfs = optarg; break;
+		case O_DEBUG_DIR: o.debug_dir = optarg; break;
+		case O_BUILDID_DIR: o.buildid_dir = optarg; break;
+		case O_KALLSYMS: o.kallsyms = optarg; break;
+		case 'o': o.out = optarg; break;
+		case 'h': fputs(usage_text, stdout); return 0;
+		default: fputs(usage_text, stderr); return 2;
+		}
+	}
+	if (optind + 1 < argc) {
+		fputs(usage_text, stderr);
+		return 2;
+	}
+	const char *path = optind < argc ? argv[optind] : "perf.data";
+	int is_stdin = !strcmp(path, "-");
+
+	struct input in;
+	memset(&in, 0, sizeof(in));
+	in.pipe_fd = -1;
+	in.name = is_stdin ? "<stdin>" : path;
+	in.fp = is_stdin ? stdin : fopen(path, "rb");
+	if (!in.fp) {
+		cli_error(CMD, "%s: %s", path, strerror(errno));
+		return 1;
+	}
+	in.peek = malloc(PEEK);
+	if (!in.peek) {
+		cli_error(CMD, "out of memory");
+		return 1;
+	}
+	in.npeek = fread(in.peek, 1, PEEK, in.fp);
+	if (!in.npeek && ferror(in.fp)) {
+		cli_error(CMD, "%s: %s", in.name, strerror(errno));
+		free(in.peek);
+		return 1;
+	}
+	int kind = perfan_input_detect(in.peek, in.npeek);
+
+	perfan_profile *p;
+	if (perfan_profile_new(&p, NULL)) {
+		cli_error(CMD, "%s", perfan_error_last());
+		free(in.peek);
+		return 1;
+	}
+	size_t col = 0;
+	int rc = 0, reported = 0;
+	FILE *text = NULL;
+	switch (kind) {
+	case PERFAN_INPUT_PERFDATA:
+		rc = from_perfdata(p, &in, is_stdin, &o, &col);
+		break;
+	case PERFAN_INPUT_SCRIPT:
+	case PERFAN_INPUT_FOLDED:
+		text = text_stream(&in);
+		if (!text) {
+			cli_error(CMD, "%s: %s", in.name, strerror(errno));
+			rc = -1;
+			reported = 1;
+		} else if (kind == PERFAN_INPUT_SCRIPT) {
+			rc = from_script(p, text, in.name, &o, &col);
+			reported = rc == REPORTED;
+		} else {
+			rc = from_folded(p, text, in.name, &o, &col);
+		}
+		break;
+	default:
+		if (in.npeek) {
+			cli_error(CMD,
+				  "%s: neither perf.data, perf script output "
+				  "nor folded stacks",
+				  in.name);
+			rc = -1;
+			reported = 1;
+		}
+		break; /* empty input: no stacks */
+	}
+	if (rc && !reported)
+		cli_error(CMD, "%s", perfan_error_last());
+	int status = rc ? 1 : 0;
+
+	/* what was read is written even after an error, as perf script
+	 * prints the samples before a damaged record; -o keeps no file then */
+	struct cli_output out;
+	if (cli_output_open(&out, o.out)) {
+		cli_error(CMD, "cannot write %s: %s", o.out, strerror(errno));
+		status = 1;
+	} else {
+		struct perfan_folded_write_opts wo =
+			PERFAN_OPTS_INIT(struct perfan_folded_write_opts);
+		wo.column = col;
+		if (kind == PERFAN_INPUT_PERFDATA)
+			wo.annotate = annotations(&o); /* the script reader
+							  names them itself */
+		if (perfan_folded_write(p, out.fp, &wo)) {
+			cli_error(CMD, "%s", perfan_error_last());
+			status = 1;
+		}
+		if (cli_output_close(&out, status == 0) && !status) {
+			cli_error(CMD, "cannot write %s",
+				  o.out ? o.out : "standard output");
+			status = 1;
+		}
+	}
+	if (text && text != in.fp)
+		fclose(text);
+	if (in.fp && in.fp != stdin)
+		fclose(in.fp);
+	free(in.peek);
+	perfan_profile_free(p);
+	return status;
+}

@@ -1,0 +1,75 @@
+/* perfan/folded.h: folded stacks, the text flame graph tools exchange: one
+ * line per distinct stack, frames root first joined by ';', then a space
+ * and a count ("bash;main;malloc 42"). Read into a profile, written from
+ * one. */
+#ifndef PERFAN_FOLDED_H
+#define PERFAN_FOLDED_H
+
+#include <stdio.h>
+
+#include <perfan/common.h>
+#include <perfan/profile.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct perfan_folded_read_opts {
+	size_t sz;
+	/* The first frame of each line names the process ("comm",
+	 * "comm-pid"): intern it as PERFAN_FRAME_PROCESS. */
+	int process_root;
+	/* Frames ending in stackcollapse-perf.pl's annotations "_[k]",
+	 * "_[j]", "_[i]" lose the suffix and get the kind it names (kernel,
+	 * jit, inlined). By default names are kept exactly as read. */
+	int annotations;
+};
+
+/* Add the stacks of the folded text in FP to P, in the column COLUMN
+ * (unit "samples"; created if P lacks it; NULL means "samples"). NAME names
+ * the input in messages. Lines are "STACK COUNT": the count is the number
+ * at the end, after one space or tab (white space before that belongs to
+ * the last frame, as flamegraph.pl reads it). Blank lines, white space
+ * after the count and CRLF line ends are accepted, and a stack met twice
+ * adds up. A line that is not of that form stops the read with
+ * PERFAN_EFORMAT and a message "NAME:LINE: what is wrong"; the lines before
+ * it stay in P. Lines longer than 64 MiB are refused the same way. */
+PERFAN_API int perfan_folded_read(perfan_profile *p, FILE *fp, const char *name,
+				  const char *column,
+				  const struct perfan_folded_read_opts *opts);
+
+/* The same from the file PATH ("-" is standard input). */
+PERFAN_API int
+perfan_folded_read_path(perfan_profile *p, const char *path, const char *column,
+			const struct perfan_folded_read_opts *opts);
+
+/* Suffixes perfan_folded_write can append, as stackcollapse-perf.pl does
+ * with --kernel, --jit (--all: both) and for inlined frames. A name that
+ * already ends with the suffix gets no second one. */
+enum perfan_folded_annotate {
+	PERFAN_FOLDED_KERNEL = 1 << 0,  /* "_[k]" after kernel frames */
+	PERFAN_FOLDED_JIT = 1 << 1,     /* "_[j]" after JIT frames */
+	PERFAN_FOLDED_INLINED = 1 << 2, /* "_[i]" after inlined frames */
+};
+
+struct perfan_folded_write_opts {
+	size_t sz;
+	size_t column;     /* the column whose weights are the counts */
+	unsigned annotate; /* enum perfan_folded_annotate bits */
+	int no_process;    /* leave out PERFAN_FRAME_PROCESS frames */
+};
+
+/* Write P as folded lines to FP: each stack with a non-zero self weight in
+ * the column, frames root first joined by ';', a space and the weight.
+ * Lines come in the byte order of their stack text (`LC_ALL=C sort`), and
+ * stacks whose text is the same (frames that differ only in module or
+ * kind) are written once with their weights summed. A profile without
+ * columns writes nothing. Returns 0, PERFAN_EINVAL for a column P lacks,
+ * PERFAN_EIO when writing fails. */
+PERFAN_API int perfan_folded_write(const perfan_profile *p, FILE *fp,
+				   const struct perfan_folded_write_opts *opts);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

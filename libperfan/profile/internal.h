@@ -1,0 +1,78 @@
+/* profile/internal.h: what the readers of the profile folder share with
+ * profile.c: interning from byte ranges (no NUL-terminated copies) and
+ * saturating weight sums. */
+#ifndef PERFAN_PROFILE_INTERNAL_H
+#define PERFAN_PROFILE_INTERNAL_H
+
+#include <perfan/profile.h>
+
+/* Intern LEN bytes at S (which need not be NUL-terminated): *OUT is the
+ * profile's NUL-terminated copy, the same pointer for the same bytes. */
+int perfan__profile_str(perfan_profile *p, const char *s, size_t len,
+			const char **out);
+
+/* perfan_profile_frame from byte ranges: MODULE may be NULL (no module);
+ * no file, line 0. */
+int perfan__profile_frame_n(perfan_profile *p, perfan_frame_id *out,
+			    const char *name, size_t name_len,
+			    const char *module, size_t module_len,
+			    uint32_t kind);
+
+/* A reader's memory of the frames it interned lately, in front of
+ * perfan__profile_frame_n: one hash of the bytes and one comparison per
+ * frame, where interning hashes and probes twice. A reader with many
+ * frames to look up hashes them all first and prefetches their entries
+ * (perfan__fcache_hash, perfan__fcache_prefetch), so that the misses
+ * overlap. */
+#define PERFAN__FCACHE_SIZE 16384
+struct perfan__fcache_entry {
+	uint64_t hash;
+	const char *name, *module; /* the profile's copies */
+	uint32_t len, mlen, kind, frame;
+};
+struct perfan__fcache {
+	struct perfan__fcache_entry e[PERFAN__FCACHE_SIZE];
+};
+
+uint64_t perfan__fcache_hash(const char *name, size_t name_len,
+			     const char *module, size_t module_len,
+			     uint32_t kind);
+
+static inline void perfan__fcache_prefetch(const struct perfan__fcache *c,
+					   uint64_t hash)
+{
+	__builtin_prefetch(&c->e[(hash >> 20) & (PERFAN__FCACHE_SIZE - 2)]);
+}
+
+/* As perfan__profile_frame_n, through CACHE (zeroed before first use);
+ * HASH is perfan__fcache_hash of the same arguments. */
+int perfan__profile_frame_cached(perfan_profile *p,
+				 struct perfan__fcache *cache, uint64_t hash,
+				 perfan_frame_id *out, const char *name,
+				 size_t name_len, const char *module,
+				 size_t module_len, uint32_t kind);
+
+/* The length of an interned frame's name (strlen without the walk). */
+size_t perfan__profile_frame_name_len(const perfan_profile *p,
+				      perfan_frame_id id);
+
+/* A trie node. Node 0, the root, is nobody's child or sibling, so 0 also
+ * means "none" in first_child and next_sibling. Siblings are unordered. */
+struct perfan__node {
+	uint32_t parent, frame;
+	uint32_t first_child, next_sibling;
+	uint32_t depth;
+};
+
+/* The nodes (perfan_profile_nr_nodes of them) and a column's self
+ * weights, borrowed until the profile changes. */
+const struct perfan__node *perfan__profile_nodes(const perfan_profile *p);
+const uint64_t *perfan__profile_self(const perfan_profile *p, size_t col);
+
+static inline uint64_t perfan__sat_add(uint64_t a, uint64_t b)
+{
+	uint64_t r = a + b;
+	return r < a ? UINT64_MAX : r;
+}
+
+#endif

@@ -1,0 +1,877 @@
+/* profile/profile.c: the profile model: strings and frames interned once,
+ * stacks in a trie whose children are found by a hash on (parent, frame),
+ * one self-weight array per column, totals and sorted children computed on
+ * demand, and the samples themselves when asked for. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <perfan/profile.h>
+
+#include "profile/internal.h"
+#include "util/arena.h"
+#include "util/error.h"
+#include "util/hash.h"
+
+/* Frames live in fixed chunks so that pointers from
+ * perfan_profile_frame_get stay valid as more frames are interned. */
+#define FCHUNK_BITS 12
+#define FCHUNK (1u << FCHUNK_BITS)
+
+/* Ids are 32-bit; the root and "none" need room at the top. */
+#define MAX_IDS (UINT32_MAX - 2)
+
+struct column {
+	char *name, *unit;
+	uint64_t *self;  /* per node, node_cap long */
+	uint64_t *total; /* per node when total_ok */
+	int total_ok;
+};
+
+struct perfan_profile {
+	int keep_samples;
+	struct perfan__arena arena; /* interned strings */
+
+	/* strings */
+	struct perfan__idtab str_tab;
+	const char **strs;
+	uint32_t *str_len;
+	size_t nstrs, strs_cap;
+
+	/* frames */
+	struct perfan_frame **fchunks;
+	size_t nfchunks;
+	uint32_t *fname_len;
+	size_t nframes, fname_cap;
+	struct perfan__idtab frame_tab;
+
+	/* trie nodes; node 0 is the root. Children hang in a sibling list;
+	 * a node with more than SMALL_FAMILY children also has them in
+	 * child_tab, hashed on (parent, frame), and its bit in indexed set. */
+	struct perfan__node *nodes;
+	size_t nnodes, node_cap;
+	uint64_t *indexed;
+	struct perfan__idtab child_tab;
+
+	struct column *cols;
+	size_t ncols;
+
+	/* children sorted by frame, valid while no node is added */
+	int children_ok;
+	uint32_t *child_start; /* nnodes + 1 */
+	uint32_t *child_list;  /* nnodes - 1 */
+	uint32_t *frame_rank;  /* frame id -> position in name order */
+
+	/* the last stack added: consecutive stacks mostly share their
+	 * callers, so the walk restarts where they part */
+	uint32_t *last_frames, *last_nodes;
+	size_t last_n, last_cap;
+
+	struct perfan_profile_sample *samples;
+	size_t nsamples, samples_cap;
+};
+
+/* Grow *P (of *CAP elements of SIZE) to hold at least NEED. */
+static int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return 0;
+	size_t n = *cap ? *cap : 16;
+	while (n < need) {
+		if (n > SIZE_MAX / 2 / size)
+			return PERFAN_ENOMEM;
+		n *= 2;
+	}
+	void *np = realloc(*p, n * size);
+	if (!np)
+		return PERFAN_ENOMEM;
+	*p = np;
+	*cap = n;
+	return 0;
+}
+
+static int nomem(void)
+{
+	return perfan__err(PERFAN_ENOMEM, "profile: out of memory");
+}
+
+int perfan_profile_new(perfan_profile **out,
+		       const struct perfan_profile_opts *opts)
+{
+	if (!out)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_profile_new: out is NULL");
+	*out = NULL;
+	perfan_profile *p = calloc(1, sizeof(*p));
+	if (!p)
+		return nomem();
+	if (opts &&
+	    opts->sz >= offsetof(struct perfan_profile_opts, keep_samples) +
+				sizeof(opts->keep_samples))
+		p->keep_samples = opts->keep_samples != 0;
+	/* the root */
+	p->node_cap = 1024;
+	p->nodes = malloc(p->node_cap * sizeof(*p->nodes));
+	p->indexed = calloc(p->node_cap / 64, sizeof(*p->indexed));
+	if (!p->nodes || !p->indexed) {
+		perfan_profile_free(p);
+		return nomem();
+	}
+	p->nodes[0] =
+		(struct perfan__node){PERFAN_ROOT_NODE, UINT32_MAX, 0, 0, 0};
+	p->nnodes = 1;
+	*out = p;
+	return 0;
+}
+
+void perfan_profile_free(perfan_profile *p)
+{
+	if (!p)
+		return;
+	perfan__arena_free(&p->arena);
+	perfan__idtab_free(&p->str_tab);
+	free(p->strs);
+	free(p->str_len);
+	for (size_t i = 0; i < p->nfchunks; i++)
+		free(p->fchunks[i]);
+	free(p->fchunks);
+	free(p->fname_len);
+	perfan__idtab_free(&p->frame_tab);
+	free(p->nodes);
+	free(p->indexed);
+	perfan__idtab_free(&p->child_tab);
+	for (size_t i = 0; i < p->ncols; i++) {
+		free(p->cols[i].name);
+		free(p->cols[i].unit);
+		free(p->cols[i].self);
+		free(p->cols[i].total);
+	}
+	free(p->cols);
+	free(p->child_start);
+	free(p->child_list);
+	free(p->frame_rank);
+	free(p->last_frames);
+	free(p->last_nodes);
+	free(p->samples);
+	free(p);
+}
+
+/* ---- columns ------------------------------------------------------------ */
+
+int perfan_profile_add_column(perfan_profile *p, const char *name,
+			      const char *unit)
+{
+	if (!p || !name)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_profile_add_column: %s is NULL",
+				   p ? "name" : "profile");
+	if (!unit)
+		unit = "samples";
+	for (size_t i = 0; i < p->ncols; i++)
+		if (!strcmp(p->cols[i].name, name) &&
+		    !strcmp(p->cols[i].unit, unit))
+			return (int)i;
+	if (p->ncols >= 65536)
+		return perfan__err(PERFAN_EINVAL, "profile: too many columns");
+	struct column *nc = realloc(p->cols, (p->ncols + 1) * sizeof(*nc));
+	if (!nc)
+		return nomem();
+	p->cols = nc;
+	struct column *c = &p->cols[p->ncols];
+	memset(c, 0, sizeof(*c));
+	c->name = strdup(name);
+	c->unit = strdup(unit);
+	c->self = calloc(p->node_cap, sizeof(*c->self));
+	if (!c->name || !c->unit || !c->self) {
+		free(c->name);
+		free(c->unit);
+		free(c->self);
+		return nomem();
+	}
+	return (int)p->ncols++;
+}
+
+size_t perfan_profile_nr_columns(const perfan_profile *p)
+{
+	return p ? p->ncols : 0;
+}
+
+const char *perfan_profile_column_name(const perfan_profile *p, size_t col)
+{
+	return p && col < p->ncols ? p->cols[col].name : NULL;
+}
+
+const char *perfan_profile_column_unit(const perfan_profile *p, size_t col)
+{
+	return p && col < p->ncols ? p->cols[col].unit : NULL;
+}
+
+/* ---- strings and frames -------------------------------------------------- */
+
+int perfan__profile_str(perfan_profile *p, const char *s, size_t len,
+			const char **out)
+{
+	if (len > UINT32_MAX - 1)
+		return perfan__err(PERFAN_EINVAL, "profile: string too long");
+	uint32_t h = perfan__hash32(perfan__hash_mem(s, len));
+	if (perfan__idtab_reserve(&p->str_tab))
+		return nomem();
+	size_t i = perfan__idtab_start(&p->str_tab, h);
+	for (;; i = perfan__idtab_step(&p->str_tab, i)) {
+		struct perfan__idslot *sl = &p->str_tab.slots[i];
+		if (!sl->id1)
+			break;
+		uint32_t id = sl->id1 - 1;
+		if (sl->hash == h && p->str_len[id] == len &&
+		    !memcmp(p->strs[id], s, len)) {
+			*out = p->strs[id];
+			return 0;
+		}
+	}
+	if (p->nstrs >= MAX_IDS)
+		return perfan__err(PERFAN_ENOMEM, "profile: too many strings");
+	size_t cap = p->strs_cap;
+	if (grow((void **)&p->strs, &cap, p->nstrs + 1, sizeof(*p->strs)))
+		return nomem();
+	cap = p->strs_cap;
+	if (grow((void **)&p->str_len, &cap, p->nstrs + 1, sizeof(*p->str_len)))
+		return nomem();
+	p->strs_cap = cap;
+	char *copy = perfan__arena_alloc(&p->arena, len + 1);
+	if (!copy)
+		return nomem();
+	memcpy(copy, s, len);
+	copy[len] = '\0';
+	uint32_t id = (uint32_t)p->nstrs++;
+	p->strs[id] = copy;
+	p->str_len[id] = (uint32_t)len;
+	perfan__idtab_put(&p->str_tab, i, id, h);
+	*out = copy;
+	return 0;
+}
+
+static inline struct perfan_frame *frame_at(const perfan_profile *p,
+					    perfan_frame_id id)
+{
+	return &p->fchunks[id >> FCHUNK_BITS][id & (FCHUNK - 1)];
+}
+
+/* Interned strings are unique, so a frame hashes and compares by the
+ * addresses of its strings. */
+static uint32_t frame_hash(const char *name, const char *module,
+			   const char *file, uint32_t line, uint32_t kind)
+{
+	uint64_t h = perfan__hash_u64((uintptr_t)name);
+	h = perfan__hash_u64(h ^ (uintptr_t)module);
+	h = perfan__hash_u64(h ^ (uintptr_t)file);
+	h = perfan__hash_u64(h ^ ((uint64_t)line << 8 | kind));
+	return perfan__hash32(h);
+}
+
+static int frame_intern(perfan_profile *p, perfan_frame_id *out,
+			const char *name, const char *module, const char *file,
+			uint32_t line, uint32_t kind)
+{
+	uint32_t h = frame_hash(name, module, file, line, kind);
+	if (perfan__idtab_reserve(&p->frame_tab))
+		return nomem();
+	size_t i = perfan__idtab_start(&p->frame_tab, h);
+	for (;; i = perfan__idtab_step(&p->frame_tab, i)) {
+		struct perfan__idslot *sl = &p->frame_tab.slots[i];
+		if (!sl->id1)
+			break;
+		if (sl->hash != h)
+			continue;
+		const struct perfan_frame *f = frame_at(p, sl->id1 - 1);
+		if (f->name == name && f->module == module && f->file == file &&
+		    f->line == line && f->kind == kind) {
+			*out = sl->id1 - 1;
+			return 0;
+		}
+	}
+	if (p->nframes >= MAX_IDS)
+		return perfan__err(PERFAN_ENOMEM, "profile: too many frames");
+	uint32_t id = (uint32_t)p->nframes;
+	if ((id & (FCHUNK - 1)) == 0) {
+		struct perfan_frame **nc =
+			realloc(p->fchunks, (p->nfchunks + 1) * sizeof(*nc));
+		if (!nc)
+			return nomem();
+		p->fchunks = nc;
+		nc[p->nfchunks] = malloc(FCHUNK * sizeof(**nc));
+		if (!nc[p->nfchunks])
+			return nomem();
+		p->nfchunks++;
+	}
+	if (grow((void **)&p->fname_len, &p->fname_cap, p->nframes + 1,
+		 sizeof(*p->fname_len)))
+		return nomem();
+	struct perfan_frame *f = frame_at(p, id);
+	f->name = name;
+	f->module = module;
+	f->file = file;
+	f->line = line;
+	f->kind = kind;
+	p->fname_len[id] = (uint32_t)strlen(name);
+	p->nframes++;
+	perfan__idtab_put(&p->frame_tab, i, id, h);
+	/* a new frame changes the name order */
+	p->children_ok = 0;
+	*out = id;
+	return 0;
+}
+
+int perfan_profile_frame(perfan_profile *p, perfan_frame_id *out,
+			 const char *name, const char *module, const char *file,
+			 uint32_t line, uint32_t kind)
+{
+	if (!p || !out || !name)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_profile_frame: %s is NULL",
+				   !p     ? "profile"
+				   : !out ? "out"
+					  : "name");
+	if (kind > PERFAN_FRAME_UNKNOWN)
+		return perfan__err(
+			PERFAN_EINVAL,
+			"perfan_profile_frame: unknown frame kind %u", kind);
+	const char *n, *m = NULL, *f = NULL;
+	int rc = perfan__profile_str(p, name, strlen(name), &n);
+	if (!rc && module)
+		rc = perfan__profile_str(p, module, strlen(module), &m);
+	if (!rc && file)
+		rc = perfan__profile_str(p, file, strlen(file), &f);
+	if (rc)
+		return rc;
+	return frame_intern(p, out, n, m, f, line, kind);
+}
+
+int perfan__profile_frame_n(perfan_profile *p, perfan_frame_id *out,
+			    const char *name, size_t name_len,
+			    const char *module, size_t module_len,
+			    uint32_t kind)
+{
+	const char *n, *m = NULL;
+	int rc = perfan__profile_str(p, name, name_len, &n);
+	if (!rc && module)
+		rc = perfan__profile_str(p, module, module_len, &m);
+	if (rc)
+		return rc;
+	return frame_intern(p, out, n, m, NULL, 0, kind);
+}
+
+uint64_t perfan__fcache_hash(const char *name, size_t name_len,
+			     const char *module, size_t module_len,
+			     uint32_t kind)
+{
+	uint64_t h = perfan__hash_mem(name, name_len);
+	if (module)
+		h ^= perfan__hash_u64(perfan__hash_mem(module, module_len) + 1);
+	return (h ^ kind) | 1; /* 0 marks an empty entry */
+}
+
+/* memcmp(a, b, n) == 0 for the short strings of frame names, without a
+ * call: 8 bytes at a time, the last 8 overlapping. */
+static inline int eq_bytes(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+	if (n < 8) {
+		for (size_t i = 0; i < n; i++)
+			if (a[i] != b[i])
+				return 0;
+		return 1;
+	}
+	for (size_t i = 0; i + 8 < n; i += 8) {
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			return 0;
+	}
+	memcpy(&x, a + n - 8, 8);
+	memcpy(&y, b + n - 8, 8);
+	return x == y;
+}
+
+static inline int fcache_hit(const struct perfan__fcache_entry *e,
+			     uint64_t hash, const char *name, size_t name_len,
+			     const char *module, size_t module_len,
+			     uint32_t kind)
+{
+	return e->hash == hash && e->len == name_len && e->kind == kind &&
+	       eq_bytes(e->name, name, name_len) &&
+	       (module ? e->module && e->mlen == module_len &&
+				 eq_bytes(e->module, module, module_len)
+		       : !e->module);
+}
+
+int perfan__profile_frame_cached(perfan_profile *p,
+				 struct perfan__fcache *cache, uint64_t hash,
+				 perfan_frame_id *out, const char *name,
+				 size_t name_len, const char *module,
+				 size_t module_len, uint32_t kind)
+{
+	/* two ways, the one used last first */
+	struct perfan__fcache_entry *e =
+		&cache->e[(hash >> 20) & (PERFAN__FCACHE_SIZE - 2)];
+	if (fcache_hit(&e[0], hash, name, name_len, module, module_len, kind)) {
+		*out = e[0].frame;
+		return 0;
+	}
+	if (fcache_hit(&e[1], hash, name, name_len, module, module_len, kind)) {
+		struct perfan__fcache_entry t = e[1];
+		e[1] = e[0];
+		e[0] = t;
+		*out = t.frame;
+		return 0;
+	}
+	int rc = perfan__profile_frame_n(p, out, name, name_len, module,
+					 module_len, kind);
+	if (rc)
+		return rc;
+	const struct perfan_frame *f = frame_at(p, *out);
+	e[1] = e[0];
+	e[0] = (struct perfan__fcache_entry){hash,
+					     f->name,
+					     f->module,
+					     (uint32_t)name_len,
+					     (uint32_t)module_len,
+					     kind,
+					     *out};
+	return 0;
+}
+
+const struct perfan_frame *perfan_profile_frame_get(const perfan_profile *p,
+						    perfan_frame_id id)
+{
+	if (!p || id >= p->nframes)
+		return NULL;
+	return frame_at(p, id);
+}
+
+size_t perfan__profile_frame_name_len(const perfan_profile *p,
+				      perfan_frame_id id)
+{
+	return p->fname_len[id];
+}
+
+size_t perfan_profile_nr_frames(const perfan_profile *p)
+{
+	return p ? p->nframes : 0;
+}
+
+/* ---- the trie ------------------------------------------------------------ */
+
+/* Families up to this size are searched along their sibling list, which
+ * costs nothing to build; larger ones are hashed. Most nodes have a few
+ * children, and a new node (most of the work when a profile is loaded)
+ * is then just appended. */
+#define SMALL_FAMILY 16
+
+static inline int is_indexed(const perfan_profile *p, uint32_t n)
+{
+	return (p->indexed[n >> 6] >> (n & 63)) & 1;
+}
+
+static uint32_t child_hash(uint32_t parent, uint32_t frame)
+{
+	return perfan__hash32(
+		perfan__hash_u64(((uint64_t)parent << 32) | frame));
+}
+
+static int grow_nodes(perfan_profile *p)
+{
+	if (p->nnodes < p->node_cap)
+		return 0;
+	if (p->nnodes >= MAX_IDS)
+		return perfan__err(PERFAN_ENOMEM,
+				   "profile: too many stack nodes");
+	size_t ncap = p->node_cap * 2;
+	struct perfan__node *nn = realloc(p->nodes, ncap * sizeof(*nn));
+	if (!nn)
+		return nomem();
+	p->nodes = nn;
+	uint64_t *ix = realloc(p->indexed, ncap / 64 * sizeof(*ix));
+	if (!ix)
+		return nomem();
+	memset(ix + p->node_cap / 64, 0,
+	       (ncap - p->node_cap) / 64 * sizeof(*ix));
+	p->indexed = ix;
+	for (size_t c = 0; c < p->ncols; c++) {
+		uint64_t *s = realloc(p->cols[c].self, ncap * sizeof(*s));
+		if (!s)
+			return nomem();
+		memset(s + p->node_cap, 0, (ncap - p->node_cap) * sizeof(*s));
+		p->cols[c].self = s;
+		/* totals are recomputed at full size when next asked */
+		free(p->cols[c].total);
+		p->cols[c].total = NULL;
+		p->cols[c].total_ok = 0;
+	}
+	p->node_cap = ncap;
+	return 0;
+}
+
+/* Put N into child_tab. */
+static int index_child(perfan_profile *p, uint32_t n)
+{
+	uint32_t h = child_hash(p->nodes[n].parent, p->nodes[n].frame);
+	if (perfan__idtab_reserve(&p->child_tab))
+		return nomem();
+	size_t i = perfan__idtab_start(&p->child_tab, h);
+	while (p->child_tab.slots[i].id1)
+		i = perfan__idtab_step(&p->child_tab, i);
+	perfan__idtab_put(&p->child_tab, i, n, h);
+	return 0;
+}
+
+static int new_child(perfan_profile *p, uint32_t parent, uint32_t frame,
+		     uint32_t *out)
+{
+	int rc = grow_nodes(p);
+	if (rc)
+		return rc;
+	uint32_t n = (uint32_t)p->nnodes++;
+	struct perfan__node *par = &p->nodes[parent];
+	p->nodes[n] = (struct perfan__node){parent, frame, 0, par->first_child,
+					    par->depth + 1};
+	par->first_child = n;
+	p->children_ok = 0;
+	*out = n;
+	return 0;
+}
+
+/* The child of PARENT with FRAME, created if absent. */
+static int child(perfan_profile *p, uint32_t parent, uint32_t frame,
+		 uint32_t *out)
+{
+	struct perfan__node *nodes = p->nodes;
+	if (is_indexed(p, parent)) {
+		uint32_t h = child_hash(parent, frame);
+		size_t i = perfan__idtab_start(&p->child_tab, h);
+		for (;; i = perfan__idtab_step(&p->child_tab, i)) {
+			struct perfan__idslot *sl = &p->child_tab.slots[i];
+			if (!sl->id1)
+				break;
+			uint32_t n = sl->id1 - 1;
+			if (sl->hash == h && nodes[n].parent == parent &&
+			    nodes[n].frame == frame) {
+				*out = n;
+				return 0;
+			}
+		}
+		int rc = new_child(p, parent, frame, out);
+		return rc ? rc : index_child(p, *out);
+	}
+	uint32_t prev = 0, count = 0;
+	for (uint32_t c = nodes[parent].first_child; c;
+	     prev = c, c = nodes[c].next_sibling, count++) {
+		if (nodes[c].frame != frame)
+			continue;
+		if (prev) { /* to the front: stacks repeat */
+			nodes[prev].next_sibling = nodes[c].next_sibling;
+			nodes[c].next_sibling = nodes[parent].first_child;
+			nodes[parent].first_child = c;
+		}
+		*out = c;
+		return 0;
+	}
+	int rc = new_child(p, parent, frame, out);
+	if (rc || count + 1 <= SMALL_FAMILY)
+		return rc;
+	/* the family outgrew its list */
+	for (uint32_t c = p->nodes[parent].first_child; c;
+	     c = p->nodes[c].next_sibling)
+		if ((rc = index_child(p, c)))
+			return rc;
+	p->indexed[parent >> 6] |= (uint64_t)1 << (parent & 63);
+	return 0;
+}
+
+int perfan_profile_add(perfan_profile *p, const perfan_frame_id *frames,
+		       size_t n, size_t col, uint64_t weight,
+		       const struct perfan_sample_meta *meta,
+		       perfan_node_id *leaf)
+{
+	if (!p || (n && !frames))
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_profile_add: %s is NULL",
+				   p ? "frames" : "profile");
+	if (col >= p->ncols)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_profile_add: column %zu of %zu", col,
+				   p->ncols);
+	if (n > UINT32_MAX - 1)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_profile_add: stack too deep");
+	size_t k = 0, lim = n < p->last_n ? n : p->last_n;
+	while (k < lim && frames[k] == p->last_frames[k])
+		k++;
+	for (size_t i = k; i < n; i++)
+		if (frames[i] >= p->nframes)
+			return perfan__err(
+				PERFAN_EINVAL,
+				"perfan_profile_add: frame %u of %zu",
+				frames[i], p->nframes);
+	size_t cap = p->last_cap;
+	if (grow((void **)&p->last_frames, &cap, n, sizeof(uint32_t)))
+		return nomem();
+	cap = p->last_cap;
+	if (grow((void **)&p->last_nodes, &cap, n, sizeof(uint32_t)))
+		return nomem();
+	p->last_cap = cap;
+	uint32_t node = k ? p->last_nodes[k - 1] : PERFAN_ROOT_NODE;
+	for (size_t i = k; i < n; i++) {
+		int rc = child(p, node, frames[i], &node);
+		if (rc) {
+			p->last_n = i; /* what is cached is still right */
+			return rc;
+		}
+		p->last_frames[i] = frames[i];
+		p->last_nodes[i] = node;
+	}
+	p->last_n = n;
+	struct column *c = &p->cols[col];
+	c->self[node] = perfan__sat_add(c->self[node], weight);
+	c->total_ok = 0;
+	if (p->keep_samples) {
+		if (grow((void **)&p->samples, &p->samples_cap, p->nsamples + 1,
+			 sizeof(*p->samples)))
+			return nomem();
+		struct perfan_profile_sample *s = &p->samples[p->nsamples++];
+		s->leaf = node;
+		s->col = (uint32_t)col;
+		s->weight = weight;
+		if (meta) {
+			s->meta = *meta;
+		} else {
+			s->meta.time = 0;
+			s->meta.pid = s->meta.tid = s->meta.cpu = -1;
+		}
+	}
+	if (leaf)
+		*leaf = node;
+	return 0;
+}
+
+size_t perfan_profile_nr_nodes(const perfan_profile *p)
+{
+	return p ? p->nnodes : 0;
+}
+
+perfan_frame_id perfan_profile_node_frame(const perfan_profile *p,
+					  perfan_node_id n)
+{
+	if (!p || n >= p->nnodes)
+		return UINT32_MAX;
+	return p->nodes[n].frame;
+}
+
+perfan_node_id perfan_profile_node_parent(const perfan_profile *p,
+					  perfan_node_id n)
+{
+	if (!p || n >= p->nnodes)
+		return PERFAN_ROOT_NODE;
+	return p->nodes[n].parent;
+}
+
+uint32_t perfan_profile_node_depth(const perfan_profile *p, perfan_node_id n)
+{
+	if (!p || n >= p->nnodes)
+		return 0;
+	return p->nodes[n].depth;
+}
+
+uint64_t perfan_profile_node_self(const perfan_profile *p, perfan_node_id n,
+				  size_t col)
+{
+	if (!p || n >= p->nnodes || col >= p->ncols)
+		return 0;
+	return p->cols[col].self[n];
+}
+
+/* Totals in one pass from the last node back: a child's id is always
+ * larger than its parent's. The cache is logically const. */
+static const uint64_t *totals(const perfan_profile *cp, size_t col)
+{
+	perfan_profile *p = (perfan_profile *)cp;
+	struct column *c = &p->cols[col];
+	if (c->total_ok)
+		return c->total;
+	if (!c->total) {
+		c->total = malloc(p->node_cap * sizeof(*c->total));
+		if (!c->total)
+			return NULL;
+	}
+	memcpy(c->total, c->self, p->nnodes * sizeof(*c->total));
+	for (size_t n = p->nnodes - 1; n > 0; n--) {
+		uint32_t par = p->nodes[n].parent;
+		c->total[par] = perfan__sat_add(c->total[par], c->total[n]);
+	}
+	c->total_ok = 1;
+	return c->total;
+}
+
+uint64_t perfan_profile_node_total(const perfan_profile *p, perfan_node_id n,
+				   size_t col)
+{
+	if (!p || n >= p->nnodes || col >= p->ncols)
+		return 0;
+	const uint64_t *t = totals(p, col);
+	if (!t) {
+		perfan__err(PERFAN_ENOMEM, "profile: out of memory");
+		return 0;
+	}
+	return t[n];
+}
+
+uint64_t perfan_profile_total(const perfan_profile *p, size_t col)
+{
+	return perfan_profile_node_total(p, PERFAN_ROOT_NODE, col);
+}
+
+/* ---- sorted children ------------------------------------------------------ */
+
+static int cmp_str(const char *a, const char *b)
+{
+	if (a == b)
+		return 0;
+	if (!a)
+		return -1;
+	if (!b)
+		return 1;
+	return strcmp(a, b);
+}
+
+struct fref {
+	const struct perfan_frame *f;
+	uint32_t id;
+};
+
+static int cmp_frame(const void *va, const void *vb)
+{
+	const struct fref *a = va, *b = vb;
+	int r = strcmp(a->f->name, b->f->name);
+	if (!r)
+		r = cmp_str(a->f->module, b->f->module);
+	if (!r)
+		r = cmp_str(a->f->file, b->f->file);
+	if (!r)
+		r = a->f->line < b->f->line ? -1 : a->f->line > b->f->line;
+	if (!r)
+		r = a->f->kind < b->f->kind ? -1 : a->f->kind > b->f->kind;
+	return r;
+}
+
+static int cmp_u64(const void *va, const void *vb)
+{
+	uint64_t a = *(const uint64_t *)va, b = *(const uint64_t *)vb;
+	return a < b ? -1 : a > b;
+}
+
+static int build_children(perfan_profile *p)
+{
+	size_t nf = p->nframes, nn = p->nnodes;
+	struct fref *refs = malloc((nf ? nf : 1) * sizeof(*refs));
+	uint32_t *rank = realloc(p->frame_rank, (nf ? nf : 1) * sizeof(*rank));
+	if (rank)
+		p->frame_rank = rank;
+	uint32_t *start = realloc(p->child_start, (nn + 1) * sizeof(*start));
+	if (start)
+		p->child_start = start;
+	uint32_t *list = realloc(p->child_list, nn * sizeof(*list));
+	if (list)
+		p->child_list = list;
+	uint64_t *keys = NULL;
+	if (!refs || !rank || !start || !list)
+		goto oom;
+	for (size_t i = 0; i < nf; i++) {
+		refs[i].f = frame_at(p, (uint32_t)i);
+		refs[i].id = (uint32_t)i;
+	}
+	qsort(refs, nf, sizeof(*refs), cmp_frame);
+	for (size_t i = 0; i < nf; i++)
+		rank[refs[i].id] = (uint32_t)i;
+	free(refs);
+	refs = NULL;
+
+	/* counting sort by parent, then each family by frame rank */
+	memset(start, 0, (nn + 1) * sizeof(*start));
+	for (size_t n = 1; n < nn; n++)
+		start[p->nodes[n].parent + 1]++;
+	for (size_t n = 0; n < nn; n++)
+		start[n + 1] += start[n];
+	size_t maxfam = 0;
+	for (size_t n = 0; n < nn; n++) {
+		size_t fam = start[n + 1] - start[n];
+		if (fam > maxfam)
+			maxfam = fam;
+	}
+	keys = malloc((maxfam ? maxfam : 1) * sizeof(*keys));
+	if (!keys)
+		goto oom;
+	/* fill using start[] as cursors, then shift back */
+	for (size_t n = 1; n < nn; n++)
+		list[start[p->nodes[n].parent]++] = (uint32_t)n;
+	for (size_t n = nn; n > 0; n--)
+		start[n] = start[n - 1];
+	start[0] = 0;
+	for (size_t n = 0; n < nn; n++) {
+		uint32_t b = start[n], e = start[n + 1];
+		if (e - b < 2)
+			continue;
+		for (uint32_t i = b; i < e; i++)
+			keys[i - b] = (uint64_t)rank[p->nodes[list[i]].frame]
+					      << 32 |
+				      list[i];
+		qsort(keys, e - b, sizeof(*keys), cmp_u64);
+		for (uint32_t i = b; i < e; i++)
+			list[i] = (uint32_t)keys[i - b];
+	}
+	free(keys);
+	p->children_ok = 1;
+	return 0;
+oom:
+	free(refs);
+	free(keys);
+	return nomem();
+}
+
+size_t perfan_profile_node_children(const perfan_profile *cp, perfan_node_id n,
+				    const perfan_node_id **out)
+{
+	perfan_profile *p = (perfan_profile *)cp;
+	if (out)
+		*out = NULL;
+	if (!p || n >= p->nnodes || !out)
+		return 0;
+	if (!p->children_ok && build_children(p))
+		return 0;
+	*out = p->child_list + p->child_start[n];
+	return p->child_start[n + 1] - p->child_start[n];
+}
+
+/* ---- samples --------------------------------------------------------------- */
+
+size_t perfan_profile_nr_samples(const perfan_profile *p)
+{
+	return p ? p->nsamples : 0;
+}
+
+const struct perfan_profile_sample *
+perfan_profile_sample_get(const perfan_profile *p, size_t i)
+{
+	if (!p || i >= p->nsamples)
+		return NULL;
+	return &p->samples[i];
+}
+
+/* ---- for the readers and writers of this folder ----------------------------- */
+
+const struct perfan__node *perfan__profile_nodes(const perfan_profile *p)
+{
+	return p->nodes;
+}
+
+const uint64_t *perfan__profile_self(const perfan_profile *p, size_t col)
+{
+	return col < p->ncols ? p->cols[col].self : NULL;
+}

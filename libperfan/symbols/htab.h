@@ -1,0 +1,33 @@
+/* symbols/htab.h: an open-addressing hash table from 64-bit keys to 64-bit
+ * values, for the resolver's lookups (threads by tid, addresses to cached
+ * frames, ...). */
+#ifndef PERFAN_SYMBOLS_HTAB_H
+#define PERFAN_SYMBOLS_HTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct perfan__htab {
+	uint64_t *keys;
+	uint64_t *vals;
+	uint8_t *used;
+	size_t cap; /* 0 or a power of two */
+	size_t n;
+};
+
+/* The value stored for KEY, or NULL. Valid until the next put or del. */
+uint64_t *perfan__htab_get(const struct perfan__htab *h, uint64_t key);
+/* Insert or replace. Returns 0 or PERFAN_ENOMEM. */
+int perfan__htab_put(struct perfan__htab *h, uint64_t key, uint64_t val);
+/* Remove KEY if present; returns 1 if it was. */
+int perfan__htab_del(struct perfan__htab *h, uint64_t key);
+/* Walk: start with *pos = 0; returns 1 and sets key/val while items
+ * remain. The table must not change during the walk. */
+int perfan__htab_next(const struct perfan__htab *h, size_t *pos, uint64_t *key,
+		      uint64_t *val);
+void perfan__htab_free(struct perfan__htab *h);
+
+/* 64-bit hash of a string and of a byte range (FNV-1a, then mixed). */
+uint64_t perfan__hash_bytes(const void *p, size_t n, uint64_t seed);
+
+#endif

@@ -1,0 +1,101 @@
+/* util/lines.c: lines handed out in place from one growing buffer of block
+ * reads. (Mapping a regular file instead saves no time here and counts
+ * the whole file in the process's resident memory.) */
+#include "util/lines.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+
+#define BLOCK (1u << 20)
+
+int perfan__lines_init(struct perfan__lines *l, FILE *fp, const char *name,
+		       size_t max_line)
+{
+	memset(l, 0, sizeof(*l));
+	l->fp = fp;
+	l->name = name ? name : "input";
+	l->max_line = max_line ? max_line : ((size_t)64 << 20);
+	l->cap = BLOCK;
+	l->buf = malloc(l->cap);
+	if (!l->buf)
+		return perfan__err(PERFAN_ENOMEM, "%s: out of memory", l->name);
+	return 0;
+}
+
+void perfan__lines_free(struct perfan__lines *l)
+{
+	free(l->buf);
+	l->buf = NULL;
+}
+
+static int too_long(struct perfan__lines *l)
+{
+	return perfan__err(PERFAN_EFORMAT,
+			   "%s:%llu: line longer than %zu bytes", l->name,
+			   (unsigned long long)l->lineno + 1, l->max_line);
+}
+
+/* Read more after the unread bytes, moved to the front. Returns bytes read
+ * (0 at the end) or a negative error. */
+static long fill(struct perfan__lines *l)
+{
+	if (l->start) {
+		memmove(l->buf, l->buf + l->start, l->end - l->start);
+		l->end -= l->start;
+		l->start = 0;
+	}
+	if (l->end == l->cap) {
+		if (l->cap > l->max_line)
+			return too_long(l);
+		size_t ncap = l->cap * 2;
+		char *nb = realloc(l->buf, ncap);
+		if (!nb)
+			return perfan__err(PERFAN_ENOMEM, "%s: out of memory",
+					   l->name);
+		l->buf = nb;
+		l->cap = ncap;
+	}
+	size_t n = fread(l->buf + l->end, 1, l->cap - l->end, l->fp);
+	if (n == 0 && ferror(l->fp))
+		return perfan__err(PERFAN_EIO, "%s: read error: %s", l->name,
+				   strerror(errno));
+	l->end += n;
+	return (long)n;
+}
+
+int perfan__lines_next(struct perfan__lines *l, const char **line, size_t *len)
+{
+	for (;;) {
+		const char *s = l->buf + l->start;
+		const char *nl = memchr(s, '\n', l->end - l->start);
+		if (nl) {
+			*line = s;
+			*len = (size_t)(nl - s);
+			if (*len > l->max_line)
+				return too_long(l);
+			l->start += *len + 1;
+			l->lineno++;
+			return 1;
+		}
+		if (l->eof) {
+			if (l->start == l->end)
+				return 0;
+			/* a last line without '\n' */
+			*line = s;
+			*len = l->end - l->start;
+			if (*len > l->max_line)
+				return too_long(l);
+			l->start = l->end;
+			l->lineno++;
+			return 1;
+		}
+		long n = fill(l);
+		if (n < 0)
+			return (int)n;
+		if (n == 0)
+			l->eof = 1;
+	}
+}

@@ -1,0 +1,33 @@
+/* util/lines.h: reading text input line by line from a FILE * in large
+ * blocks, with line numbers for messages and a bound on line length so
+ * that a stream without newlines cannot take all memory. */
+#ifndef PERFAN_UTIL_LINES_H
+#define PERFAN_UTIL_LINES_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+struct perfan__lines {
+	FILE *fp;
+	const char *name; /* for messages */
+	char *buf;
+	size_t cap, start, end;
+	size_t max_line;
+	uint64_t lineno; /* of the line last returned, from 1 */
+	int eof;
+};
+
+/* MAX_LINE 0 means 64 MiB. NAME is borrowed. Reading starts at FP's
+ * current position. Returns 0 or PERFAN_ENOMEM. */
+int perfan__lines_init(struct perfan__lines *l, FILE *fp, const char *name,
+		       size_t max_line);
+
+/* The next line, without its '\n' (a '\r' before it is kept; the line is
+ * not NUL-terminated), valid until the next call. Returns 1, 0 at the end
+ * of input, or a negative error (read failure, line too long) with the
+ * message set. */
+int perfan__lines_next(struct perfan__lines *l, const char **line, size_t *len);
+
+void perfan__lines_free(struct perfan__lines *l);
+
+#endif

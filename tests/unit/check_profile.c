@@ -1,0 +1,760 @@
+/* check_profile.c: the profile model (interning, the stack trie, lazy
+ * totals, children order, kept samples), folded stacks in and out, and the
+ * perf script reader against stackcollapse-perf.pl's outputs in the peer
+ * data. */
+#define _GNU_SOURCE /* fmemopen, open_memstream */
+#include <perfan/perfan.h>
+
+#include <dirent.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+static perfan_profile *new_profile(int keep)
+{
+	struct perfan_profile_opts o =
+		PERFAN_OPTS_INIT(struct perfan_profile_opts);
+	o.keep_samples = keep;
+	perfan_profile *p = NULL;
+	ck_assert_int_eq(perfan_profile_new(&p, &o), 0);
+	ck_assert_ptr_nonnull(p);
+	return p;
+}
+
+static perfan_frame_id frame(perfan_profile *p, const char *name,
+			     const char *module, uint32_t kind)
+{
+	perfan_frame_id id;
+	ck_assert_int_eq(
+		perfan_profile_frame(p, &id, name, module, NULL, 0, kind), 0);
+	return id;
+}
+
+/* The whole of a file, or NULL. */
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *m = open_memstream(&buf, &n);
+	char tmp[65536];
+	size_t k;
+	while ((k = fread(tmp, 1, sizeof(tmp), f)) > 0)
+		fwrite(tmp, 1, k, m);
+	fclose(f);
+	fclose(m);
+	if (len)
+		*len = n;
+	return buf;
+}
+
+/* perfan_folded_write of P into a string. */
+static char *folded(const perfan_profile *p,
+		    const struct perfan_folded_write_opts *o)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *m = open_memstream(&buf, &n);
+	ck_assert_int_eq(perfan_folded_write(p, m, o), 0);
+	fclose(m);
+	return buf;
+}
+
+/* Read TEXT as folded stacks into a new profile. */
+static int read_folded_text(perfan_profile *p, const char *text,
+			    const struct perfan_folded_read_opts *o)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	ck_assert_ptr_nonnull(f);
+	int rc = perfan_folded_read(p, f, "t.folded", NULL, o);
+	fclose(f);
+	return rc;
+}
+
+/* ---- interning -------------------------------------------------------- */
+
+START_TEST(test_frames_interned)
+{
+	perfan_profile *p = new_profile(0);
+	char name[16] = "main";
+	perfan_frame_id a = frame(p, name, "prog", PERFAN_FRAME_NATIVE);
+	strcpy(name, "xxxx"); /* the profile keeps its own copy */
+	ck_assert_uint_eq(frame(p, "main", "prog", PERFAN_FRAME_NATIVE), a);
+	ck_assert_uint_ne(frame(p, "main", NULL, PERFAN_FRAME_NATIVE), a);
+	ck_assert_uint_ne(frame(p, "main", "", PERFAN_FRAME_NATIVE), a);
+	ck_assert_uint_ne(frame(p, "main", "prog", PERFAN_FRAME_INLINED), a);
+	perfan_frame_id f1, f2;
+	ck_assert_int_eq(perfan_profile_frame(p, &f1, "main", "prog", "a.c", 3,
+					      PERFAN_FRAME_NATIVE),
+			 0);
+	ck_assert_int_eq(perfan_profile_frame(p, &f2, "main", "prog", "a.c", 4,
+					      PERFAN_FRAME_NATIVE),
+			 0);
+	ck_assert_uint_ne(f1, f2);
+	ck_assert_uint_ne(f1, a);
+	ck_assert_uint_eq(perfan_profile_nr_frames(p), 6);
+
+	const struct perfan_frame *f = perfan_profile_frame_get(p, f1);
+	ck_assert_str_eq(f->name, "main");
+	ck_assert_str_eq(f->module, "prog");
+	ck_assert_str_eq(f->file, "a.c");
+	ck_assert_uint_eq(f->line, 3);
+	/* interned strings: equal names share their storage */
+	ck_assert_ptr_eq(f->name, perfan_profile_frame_get(p, a)->name);
+	ck_assert_ptr_null(perfan_profile_frame_get(p, 999));
+
+	/* a frame's pointer outlives later interning */
+	for (int i = 0; i < 20000; i++) {
+		char n[32];
+		snprintf(n, sizeof(n), "f%d", i);
+		frame(p, n, NULL, PERFAN_FRAME_NATIVE);
+	}
+	ck_assert_str_eq(f->name, "main");
+	ck_assert_ptr_eq(perfan_profile_frame_get(p, f1), f);
+
+	perfan_frame_id bad;
+	ck_assert_int_eq(perfan_profile_frame(p, &bad, NULL, NULL, NULL, 0, 0),
+			 PERFAN_EINVAL);
+	ck_assert_int_eq(perfan_profile_frame(p, &bad, "x", NULL, NULL, 0, 99),
+			 PERFAN_EINVAL);
+	perfan_profile_free(p);
+	perfan_profile_free(NULL);
+}
+END_TEST
+
+START_TEST(test_columns)
+{
+	perfan_profile *p = new_profile(0);
+	ck_assert_uint_eq(perfan_profile_nr_columns(p), 0);
+	ck_assert_int_eq(perfan_profile_add_column(p, "cycles", "samples"), 0);
+	ck_assert_int_eq(perfan_profile_add_column(p, "cycles", "period"), 1);
+	ck_assert_int_eq(perfan_profile_add_column(p, "cycles", "samples"), 0);
+	ck_assert_int_eq(perfan_profile_add_column(p, "instructions", NULL), 2);
+	ck_assert_uint_eq(perfan_profile_nr_columns(p), 3);
+	ck_assert_str_eq(perfan_profile_column_name(p, 1), "cycles");
+	ck_assert_str_eq(perfan_profile_column_unit(p, 1), "period");
+	ck_assert_str_eq(perfan_profile_column_unit(p, 2), "samples");
+	ck_assert_ptr_null(perfan_profile_column_name(p, 3));
+	ck_assert_int_eq(perfan_profile_add_column(p, NULL, NULL),
+			 PERFAN_EINVAL);
+	perfan_profile_free(p);
+}
+END_TEST
+
+/* ---- the trie ----------------------------------------------------------- */
+
+START_TEST(test_trie_and_totals)
+{
+	perfan_profile *p = new_profile(0);
+	int c0 = perfan_profile_add_column(p, "cpu-clock", "samples");
+	int c1 = perfan_profile_add_column(p, "cpu-clock", "period");
+	perfan_frame_id m = frame(p, "main", NULL, 0);
+	perfan_frame_id a = frame(p, "a", NULL, 0);
+	perfan_frame_id b = frame(p, "b", NULL, 0);
+	perfan_node_id leaf1, leaf2, leaf3;
+	perfan_frame_id s1[] = {m, a, b};
+	perfan_frame_id s2[] = {m, a};
+	perfan_frame_id s3[] = {m, b};
+	ck_assert_int_eq(perfan_profile_add(p, s1, 3, c0, 2, NULL, &leaf1), 0);
+	ck_assert_int_eq(perfan_profile_add(p, s2, 2, c0, 3, NULL, &leaf2), 0);
+	ck_assert_int_eq(perfan_profile_add(p, s3, 2, c1, 1000, NULL, &leaf3),
+			 0);
+	ck_assert_int_eq(perfan_profile_add(p, s1, 3, c0, 5, NULL, NULL), 0);
+	/* root, main, main;a, main;a;b, main;b */
+	ck_assert_uint_eq(perfan_profile_nr_nodes(p), 5);
+	ck_assert_uint_eq(perfan_profile_node_depth(p, leaf1), 3);
+	ck_assert_uint_eq(perfan_profile_node_frame(p, leaf1), b);
+	ck_assert_uint_eq(perfan_profile_node_parent(p, leaf1), leaf2);
+	perfan_node_id mn = perfan_profile_node_parent(p, leaf2);
+	ck_assert_uint_eq(perfan_profile_node_parent(p, mn), PERFAN_ROOT_NODE);
+	ck_assert_uint_eq(perfan_profile_node_parent(p, leaf3), mn);
+	ck_assert_uint_eq(perfan_profile_node_depth(p, PERFAN_ROOT_NODE), 0);
+
+	ck_assert_uint_eq(perfan_profile_node_self(p, leaf1, c0), 7);
+	ck_assert_uint_eq(perfan_profile_node_self(p, leaf2, c0), 3);
+	ck_assert_uint_eq(perfan_profile_node_self(p, mn, c0), 0);
+	ck_assert_uint_eq(perfan_profile_node_total(p, leaf2, c0), 10);
+	ck_assert_uint_eq(perfan_profile_node_total(p, mn, c0), 10);
+	ck_assert_uint_eq(perfan_profile_node_total(p, mn, c1), 1000);
+	ck_assert_uint_eq(perfan_profile_total(p, c0), 10);
+	ck_assert_uint_eq(perfan_profile_total(p, c1), 1000);
+
+	/* totals follow later adds */
+	ck_assert_int_eq(perfan_profile_add(p, s3, 2, c0, 1, NULL, NULL), 0);
+	ck_assert_uint_eq(perfan_profile_total(p, c0), 11);
+	ck_assert_uint_eq(perfan_profile_node_total(p, mn, c0), 11);
+	/* an empty stack weighs on the root */
+	ck_assert_int_eq(perfan_profile_add(p, NULL, 0, c0, 4, NULL, &leaf1),
+			 0);
+	ck_assert_uint_eq(leaf1, PERFAN_ROOT_NODE);
+	ck_assert_uint_eq(perfan_profile_total(p, c0), 15);
+	ck_assert_uint_eq(perfan_profile_node_self(p, PERFAN_ROOT_NODE, c0), 4);
+
+	/* bad arguments change nothing */
+	perfan_frame_id bad[] = {m, 12345};
+	ck_assert_int_eq(perfan_profile_add(p, bad, 2, c0, 1, NULL, NULL),
+			 PERFAN_EINVAL);
+	ck_assert_int_eq(perfan_profile_add(p, s1, 3, 7, 1, NULL, NULL),
+			 PERFAN_EINVAL);
+	ck_assert_uint_eq(perfan_profile_nr_nodes(p), 5);
+	ck_assert_uint_eq(perfan_profile_total(p, c0), 15);
+	/* out of range reads are zero */
+	ck_assert_uint_eq(perfan_profile_node_self(p, 99, c0), 0);
+	ck_assert_uint_eq(perfan_profile_node_total(p, 1, 9), 0);
+
+	/* weights saturate instead of wrapping */
+	ck_assert_int_eq(
+		perfan_profile_add(p, s2, 2, c1, UINT64_MAX, NULL, NULL), 0);
+	ck_assert_uint_eq(perfan_profile_total(p, c1), UINT64_MAX);
+	perfan_profile_free(p);
+}
+END_TEST
+
+START_TEST(test_children_sorted)
+{
+	perfan_profile *p = new_profile(0);
+	int col = perfan_profile_add_column(p, "x", NULL);
+	const char *names[] = {"zeta",  "alpha", "mid",
+			       "alpha", "Beta",  "alpha"};
+	const char *mods[] = {NULL, "libz", NULL, "liba", NULL, NULL};
+	perfan_frame_id root = frame(p, "root", NULL, 0);
+	for (int i = 0; i < 6; i++) {
+		perfan_frame_id st[] = {root, frame(p, names[i], mods[i], 0)};
+		ck_assert_int_eq(
+			perfan_profile_add(p, st, 2, col, 1, NULL, NULL), 0);
+	}
+	const perfan_node_id *kids;
+	ck_assert_uint_eq(
+		perfan_profile_node_children(p, PERFAN_ROOT_NODE, &kids), 1);
+	perfan_node_id r = kids[0];
+	size_t n = perfan_profile_node_children(p, r, &kids);
+	ck_assert_uint_eq(n, 6);
+	/* by name (bytes: upper case first), then module (none first) */
+	const char *want_n[] = {"Beta",  "alpha", "alpha",
+				"alpha", "mid",   "zeta"};
+	const char *want_m[] = {NULL, NULL, "liba", "libz", NULL, NULL};
+	for (size_t i = 0; i < n; i++) {
+		const struct perfan_frame *f = perfan_profile_frame_get(
+			p, perfan_profile_node_frame(p, kids[i]));
+		ck_assert_str_eq(f->name, want_n[i]);
+		if (want_m[i])
+			ck_assert_str_eq(f->module, want_m[i]);
+		else
+			ck_assert_ptr_null(f->module);
+		ck_assert_uint_eq(perfan_profile_node_parent(p, kids[i]), r);
+	}
+	/* a new child shows up in its place */
+	perfan_frame_id st[] = {root, frame(p, "beta", NULL, 0)};
+	ck_assert_int_eq(perfan_profile_add(p, st, 2, col, 1, NULL, NULL), 0);
+	n = perfan_profile_node_children(p, r, &kids);
+	ck_assert_uint_eq(n, 7);
+	ck_assert_str_eq(perfan_profile_frame_get(
+				 p, perfan_profile_node_frame(p, kids[4]))
+				 ->name,
+			 "beta");
+	ck_assert_uint_eq(perfan_profile_node_children(p, kids[0], &kids), 0);
+	perfan_profile_free(p);
+}
+END_TEST
+
+/* Families beyond the sibling-list size are hashed: lookups must find the
+ * same nodes before and after, in any order of adds. */
+START_TEST(test_large_families)
+{
+	perfan_profile *p = new_profile(0);
+	int col = perfan_profile_add_column(p, "x", NULL);
+	enum { N = 3000 };
+	static perfan_frame_id fr[N];
+	for (int i = 0; i < N; i++) {
+		char n[16];
+		snprintf(n, sizeof(n), "f%04d", i);
+		fr[i] = frame(p, n, NULL, 0);
+	}
+	for (int pass = 0; pass < 3; pass++) {
+		for (int i = 0; i < N; i++) {
+			int k = pass == 1 ? N - 1 - i : (i * 7919) % N;
+			perfan_frame_id st[] = {fr[0], fr[k], fr[(k + 1) % N]};
+			ck_assert_int_eq(perfan_profile_add(p, st, 3, col, 1,
+							    NULL, NULL),
+					 0);
+		}
+	}
+	/* root, fr[0], N children of it, one grandchild each */
+	ck_assert_uint_eq(perfan_profile_nr_nodes(p), 2 + 2 * N);
+	ck_assert_uint_eq(perfan_profile_total(p, col), 3 * N);
+	const perfan_node_id *kids;
+	perfan_profile_node_children(p, PERFAN_ROOT_NODE, &kids);
+	perfan_node_id top = kids[0];
+	ck_assert_uint_eq(perfan_profile_node_children(p, top, &kids), N);
+	for (int i = 0; i < N; i++) {
+		ck_assert_uint_eq(perfan_profile_node_frame(p, kids[i]), fr[i]);
+		ck_assert_uint_eq(perfan_profile_node_total(p, kids[i], col),
+				  3);
+	}
+	perfan_profile_free(p);
+}
+END_TEST
+
+START_TEST(test_keep_samples)
+{
+	perfan_profile *p = new_profile(1);
+	int col = perfan_profile_add_column(p, "x", NULL);
+	perfan_frame_id st[] = {frame(p, "a", NULL, 0), frame(p, "b", NULL, 0)};
+	struct perfan_sample_meta m = {
+		.time = 42, .pid = 1, .tid = 2, .cpu = 3};
+	perfan_node_id leaf;
+	ck_assert_int_eq(perfan_profile_add(p, st, 2, col, 5, &m, &leaf), 0);
+	ck_assert_int_eq(perfan_profile_add(p, st, 1, col, 6, NULL, NULL), 0);
+	ck_assert_uint_eq(perfan_profile_nr_samples(p), 2);
+	const struct perfan_profile_sample *s = perfan_profile_sample_get(p, 0);
+	ck_assert_uint_eq(s->leaf, leaf);
+	ck_assert_uint_eq(s->weight, 5);
+	ck_assert_uint_eq(s->meta.time, 42);
+	ck_assert_int_eq(s->meta.tid, 2);
+	ck_assert_int_eq(s->meta.cpu, 3);
+	s = perfan_profile_sample_get(p, 1);
+	ck_assert_uint_eq(s->leaf, perfan_profile_node_parent(p, leaf));
+	ck_assert_int_eq(s->meta.pid, -1);
+	ck_assert_ptr_null(perfan_profile_sample_get(p, 2));
+	perfan_profile_free(p);
+
+	p = new_profile(0);
+	col = perfan_profile_add_column(p, "x", NULL);
+	st[0] = frame(p, "a", NULL, 0);
+	ck_assert_int_eq(perfan_profile_add(p, st, 1, col, 5, &m, NULL), 0);
+	ck_assert_uint_eq(perfan_profile_nr_samples(p), 0);
+	perfan_profile_free(p);
+}
+END_TEST
+
+/* ---- folded ------------------------------------------------------------- */
+
+START_TEST(test_folded_tolerant)
+{
+	perfan_profile *p = new_profile(0);
+	ck_assert_int_eq(read_folded_text(p,
+					  "b;c 2\r\n"
+					  "\n"
+					  "a;b 3  \n"
+					  "   \t\n"
+					  "b;c\t5\n"
+					  "a 1\n"
+					  "sp ace;x 4\n"
+					  "a;;b 1",
+					  NULL),
+			 0);
+	char *out = folded(p, NULL);
+	ck_assert_str_eq(out, "a 1\na;;b 1\na;b 3\nb;c 7\nsp ace;x 4\n");
+	free(out);
+	ck_assert_str_eq(perfan_profile_column_name(p, 0), "samples");
+	ck_assert_str_eq(perfan_profile_column_unit(p, 0), "samples");
+	ck_assert_uint_eq(perfan_profile_total(p, 0), 16);
+	perfan_profile_free(p);
+	/* one blank parts stack and count: more belong to the last frame,
+	 * as flamegraph.pl reads them */
+	p = new_profile(0);
+	ck_assert_int_eq(read_folded_text(p, "a;  3\n", NULL), 0);
+	out = folded(p, NULL);
+	ck_assert_str_eq(out, "a;  3\n");
+	free(out);
+	perfan_profile_free(p);
+}
+END_TEST
+
+START_TEST(test_folded_errors)
+{
+	static const struct {
+		const char *text, *msg;
+	} cases[] = {
+		{"a;b 1\na;b\n", "t.folded:2: "},
+		{"a;b 1x\n", "t.folded:1: "},
+		{"a;b 1\n\nx;y 1.5\n", "t.folded:3: "},
+		{" 7\n", "t.folded:1: no stack"},
+		{"a 99999999999999999999999\n", "t.folded:1: count too large"},
+		{"a;b12\n", "t.folded:1: "},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		perfan_profile *p = new_profile(0);
+		int rc = read_folded_text(p, cases[i].text, NULL);
+		ck_assert_msg(rc == PERFAN_EFORMAT, "case %zu: rc %d", i, rc);
+		ck_assert_msg(strstr(perfan_error_last(), cases[i].msg),
+			      "case %zu: '%s' lacks '%s'", i,
+			      perfan_error_last(), cases[i].msg);
+		perfan_profile_free(p);
+	}
+	/* the lines before a bad one are kept */
+	perfan_profile *p = new_profile(0);
+	ck_assert_int_eq(read_folded_text(p, "a;b 1\nc 2\nbad\n", NULL),
+			 PERFAN_EFORMAT);
+	ck_assert_uint_eq(perfan_profile_total(p, 0), 3);
+	ck_assert_int_eq(perfan_folded_read_path(p, "/nonexistent/x", NULL,
+						 NULL),
+			 PERFAN_ENOTFOUND);
+	ck_assert_ptr_nonnull(strstr(perfan_error_last(), "/nonexistent/x"));
+	perfan_profile_free(p);
+}
+END_TEST
+
+START_TEST(test_folded_kinds)
+{
+	struct perfan_folded_read_opts ro =
+		PERFAN_OPTS_INIT(struct perfan_folded_read_opts);
+	ro.process_root = 1;
+	ro.annotations = 1;
+	perfan_profile *p = new_profile(0);
+	ck_assert_int_eq(read_folded_text(p,
+					  "java-1;main;work_[j];copy_[k] 2\n"
+					  "java-2;main;work_[j];inl_[i] 3\n"
+					  "java-1;main;x_[q] 1\n",
+					  &ro),
+			 0);
+	const perfan_node_id *kids;
+	ck_assert_uint_eq(
+		perfan_profile_node_children(p, PERFAN_ROOT_NODE, &kids), 2);
+	ck_assert_uint_eq(perfan_profile_frame_get(
+				  p, perfan_profile_node_frame(p, kids[0]))
+				  ->kind,
+			  PERFAN_FRAME_PROCESS);
+	/* plain: suffixes gone, the kinds kept */
+	char *out = folded(p, NULL);
+	ck_assert_str_eq(out, "java-1;main;work;copy 2\n"
+			      "java-1;main;x_[q] 1\n"
+			      "java-2;main;work;inl 3\n");
+	free(out);
+	/* annotated again, and without the process: lines merge */
+	struct perfan_folded_write_opts wo =
+		PERFAN_OPTS_INIT(struct perfan_folded_write_opts);
+	wo.annotate = PERFAN_FOLDED_KERNEL | PERFAN_FOLDED_JIT |
+		      PERFAN_FOLDED_INLINED;
+	wo.no_process = 1;
+	out = folded(p, &wo);
+	ck_assert_str_eq(out, "main;work_[j];copy_[k] 2\n"
+			      "main;work_[j];inl_[i] 3\n"
+			      "main;x_[q] 1\n");
+	free(out);
+	wo.annotate = PERFAN_FOLDED_KERNEL;
+	wo.no_process = 1;
+	out = folded(p, &wo);
+	ck_assert_str_eq(out, "main;work;copy_[k] 2\n"
+			      "main;work;inl 3\n"
+			      "main;x_[q] 1\n");
+	free(out);
+	/* a column the profile lacks */
+	wo.column = 3;
+	FILE *null = fopen("/dev/null", "w");
+	ck_assert_int_eq(perfan_folded_write(p, null, &wo), PERFAN_EINVAL);
+	fclose(null);
+	perfan_profile_free(p);
+}
+END_TEST
+
+/* Output order is byte order of the whole stack text, also where a name is
+ * a prefix of its sibling's ("f1;x" after "f10"), and frames whose text is
+ * the same (other module, other kind) make one line. */
+START_TEST(test_folded_order_and_merge)
+{
+	perfan_profile *p = new_profile(0);
+	int col = perfan_profile_add_column(p, "x", NULL);
+	perfan_frame_id r = frame(p, "r", NULL, 0);
+	perfan_frame_id f1 = frame(p, "f1", NULL, 0);
+	perfan_frame_id f1m = frame(p, "f1", "lib", 0);
+	perfan_frame_id f10 = frame(p, "f10", NULL, 0);
+	perfan_frame_id fb = frame(p, "f1!", NULL, 0);
+	perfan_frame_id x = frame(p, "x", NULL, 0);
+	perfan_frame_id xm = frame(p, "x", "m", PERFAN_FRAME_KERNEL);
+	perfan_frame_id stacks[][3] = {
+		{r, f1, x}, {r, f10, x}, {r, fb, x},  {r, f1m, xm},
+		{r, f1, 0}, {r, f1m, 0}, {r, f10, 0},
+	};
+	size_t lens[] = {3, 3, 3, 3, 2, 2, 2};
+	for (size_t i = 0; i < 7; i++)
+		ck_assert_int_eq(perfan_profile_add(p, stacks[i], lens[i], col,
+						    i + 1, NULL, NULL),
+				 0);
+	char *out = folded(p, NULL);
+	ck_assert_str_eq(out, "r;f1 11\n"
+			      "r;f1!;x 3\n"
+			      "r;f10 7\n"
+			      "r;f10;x 2\n"
+			      "r;f1;x 5\n");
+	free(out);
+	/* the same through sorting whole lines (a name with ';') */
+	frame(p, "semi;colon", NULL, 0);
+	out = folded(p, NULL);
+	ck_assert_str_eq(out, "r;f1 11\n"
+			      "r;f1!;x 3\n"
+			      "r;f10 7\n"
+			      "r;f10;x 2\n"
+			      "r;f1;x 5\n");
+	free(out);
+	perfan_profile_free(p);
+}
+END_TEST
+
+/* Every stackcollapse-perf.pl output in the peer data reads and writes
+ * back byte for byte: they are sorted as perfan sorts. */
+START_TEST(test_folded_round_trip_peer)
+{
+	TU_REQUIRE_PEERDATA("perf-script/results-laststack");
+	const char *dir = tu_peerdata("perf-script/results-laststack");
+	DIR *d = opendir(dir);
+	ck_assert_ptr_nonnull(d);
+	struct dirent *e;
+	int n = 0;
+	while ((e = readdir(d))) {
+		if (!strstr(e->d_name, ".txt"))
+			continue;
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		size_t len;
+		char *want = slurp(path, &len);
+		ck_assert_ptr_nonnull(want);
+		perfan_profile *p = new_profile(0);
+		ck_assert_msg(perfan_folded_read_path(p, path, "x", NULL) == 0,
+			      "%s: %s", path, perfan_error_last());
+		char *got = folded(p, NULL);
+		ck_assert_msg(!strcmp(got, want), "%s does not round-trip",
+			      e->d_name);
+		free(got);
+		free(want);
+		perfan_profile_free(p);
+		n++;
+	}
+	closedir(d);
+	ck_assert_int_eq(n, 78);
+}
+END_TEST
+
+/* ---- perf script ------------------------------------------------------------ */
+
+static const char *opt_names[] = {"pid", "tid", "kernel",
+				  "jit", "all", "addrs"};
+
+/* perfan_script_read with stackcollapse-perf.pl's options gives its
+ * outputs, all 78 cases. */
+START_TEST(test_script_compat_peer)
+{
+	TU_REQUIRE_PEERDATA("perf-script/results-laststack");
+	const char *dir = tu_peerdata("perf-script");
+	DIR *d = opendir(dir);
+	ck_assert_ptr_nonnull(d);
+	struct dirent *e;
+	int n = 0, bad = 0;
+	while ((e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+		if (l < 5 || strcmp(e->d_name + l - 4, ".txt"))
+			continue;
+		for (size_t k = 0; k < 6; k++) {
+			char in[4096], res[4096];
+			snprintf(in, sizeof(in), "%s/%s", dir, e->d_name);
+			snprintf(res, sizeof(res),
+				 "%s/results-laststack/%.*s-collapsed-%s.txt",
+				 dir, (int)(l - 4), e->d_name, opt_names[k]);
+			struct perfan_script_opts so =
+				PERFAN_OPTS_INIT(struct perfan_script_opts);
+			so.pid = k == 0;
+			so.tid = k == 1;
+			so.kernel = k == 2 || k == 4;
+			so.jit = k == 3 || k == 4;
+			so.addrs = k == 5;
+			perfan_profile *p = new_profile(0);
+			struct perfan_script_stats st;
+			ck_assert_int_eq(
+				perfan_script_read_path(p, in, &so, &st), 0);
+			struct perfan_folded_write_opts wo = PERFAN_OPTS_INIT(
+				struct perfan_folded_write_opts);
+			wo.column = st.column < 0 ? 0 : (size_t)st.column;
+			char *got = folded(p, &wo);
+			char *want = slurp(res, NULL);
+			ck_assert_ptr_nonnull(want);
+			if (strcmp(got, want)) {
+				printf("FAIL: %s --%s\n", e->d_name,
+				       opt_names[k]);
+				bad++;
+			}
+			free(got);
+			free(want);
+			perfan_profile_free(p);
+			n++;
+		}
+	}
+	closedir(d);
+	ck_assert_int_eq(n, 78);
+	ck_assert_int_eq(bad, 0);
+}
+END_TEST
+
+static int read_script_text(perfan_profile *p, const char *text,
+			    const struct perfan_script_opts *o,
+			    struct perfan_script_stats *st)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	ck_assert_ptr_nonnull(f);
+	int rc = perfan_script_read(p, f, "t.script", o, st);
+	fclose(f);
+	return rc;
+}
+
+static int nwarn;
+static void count_warn(enum perfan_log_level l, const char *m, void *pl)
+{
+	(void)l;
+	(void)m;
+	(void)pl;
+	nwarn++;
+}
+
+START_TEST(test_script_forms)
+{
+	/* call chains, a period, a second event, CRLF, no blank line at the
+	 * end */
+	static const char text[] =
+		"# comment\n"
+		"prog 10/11 [000] 1.000001:     250 cpu-clock: \n"
+		"\t 11cc hot+0x2c (/bin/prog)\n"
+		"\t 1080 main+0x10 (/bin/prog)\n"
+		"\n"
+		"prog 10/12 [001] 1.000002:     7 page-faults: \n"
+		"\t 1080 main+0x10 (/bin/prog)\n"
+		"\n"
+		"my prog 10/11 [000] 1.000003:     250 cpu-clock: \r\n"
+		"\tffffffff81000000 schedule ([kernel.kallsyms])\r\n"
+		"\t 1080 main+0x10 (/bin/prog)\r\n"
+		"\r\n"
+		"what is this\n"
+		"prog 10/11 [000] 1.000004:     250 cpu-clock: \n"
+		"\t 11cc hot+0x2c (/bin/prog)\n"
+		"\t 1080 main+0x10 (/bin/prog)\n";
+	perfan_profile *p = new_profile(1);
+	struct perfan_script_opts so =
+		PERFAN_OPTS_INIT(struct perfan_script_opts);
+	so.tid = 1;
+	so.kernel = 1;
+	so.log = count_warn;
+	struct perfan_script_stats st;
+	nwarn = 0;
+	ck_assert_int_eq(read_script_text(p, text, &so, &st), 0);
+	ck_assert_uint_eq(st.samples, 3);
+	ck_assert_uint_eq(st.samples_filtered, 1);
+	ck_assert_uint_eq(st.lines_unrecognized, 1);
+	ck_assert_int_eq(nwarn, 2); /* the other event, the odd line */
+	ck_assert_int_eq(st.column, 0);
+	ck_assert_str_eq(perfan_profile_column_name(p, 0), "cpu-clock");
+	ck_assert_str_eq(perfan_profile_column_unit(p, 0), "period");
+	char *out = folded(p, NULL);
+	ck_assert_str_eq(out, "my_prog-10/11;main;schedule_[k] 250\n"
+			      "prog-10/11;main;hot 500\n");
+	free(out);
+	/* the samples, in order, with what the headers say */
+	ck_assert_uint_eq(perfan_profile_nr_samples(p), 3);
+	const struct perfan_profile_sample *s = perfan_profile_sample_get(p, 1);
+	ck_assert_uint_eq(s->meta.time, 1000003000ull);
+	ck_assert_int_eq(s->meta.pid, 10);
+	ck_assert_int_eq(s->meta.tid, 11);
+	ck_assert_int_eq(s->meta.cpu, 0);
+	ck_assert_uint_eq(s->weight, 250);
+	perfan_profile_free(p);
+
+	/* the other event, counted per sample */
+	p = new_profile(0);
+	so = (struct perfan_script_opts)PERFAN_OPTS_INIT(
+		struct perfan_script_opts);
+	so.event = "page-faults";
+	so.count_samples = 1;
+	ck_assert_int_eq(read_script_text(p, text, &so, &st), 0);
+	ck_assert_uint_eq(st.samples, 1);
+	ck_assert_str_eq(perfan_profile_column_unit(p, 0), "samples");
+	out = folded(p, NULL);
+	ck_assert_str_eq(out, "prog;main 1\n");
+	free(out);
+	perfan_profile_free(p);
+}
+END_TEST
+
+/* Without call chains perf script prints one line per sample. */
+START_TEST(test_script_one_line)
+{
+	static const char text[] =
+		"prog 11 [000] 1.000001:     250 cpu-clock:  11cc hot+0x2c (/bin/prog)\n"
+		"prog 11 [000] 1.000002:     250 cpu-clock:  11cc hot+0x2d (/bin/prog)\n"
+		"prog 11 [000] 1.000003:     250 cpu-clock:  ffffffff81000000 schedule ([kernel.kallsyms])\n"
+		"prog 11 [000] 1.000004:       1 faults:  1080 main+0x10 (/bin/prog)\n"
+		"sh 12 [000] 1.000005:     250 cpu-clock:  7f00 [unknown] ([unknown])\n";
+	perfan_profile *p = new_profile(0);
+	struct perfan_script_stats st;
+	ck_assert_int_eq(read_script_text(p, text, NULL, &st), 0);
+	ck_assert_uint_eq(st.samples, 4);
+	ck_assert_uint_eq(st.samples_filtered, 1);
+	char *out = folded(p, NULL);
+	ck_assert_str_eq(out,
+			 "prog;hot 500\nprog;schedule 250\nsh;[unknown] 250\n");
+	free(out);
+	perfan_profile_free(p);
+}
+END_TEST
+
+START_TEST(test_detect)
+{
+	ck_assert_int_eq(perfan_input_detect("PERFILE2\x68", 9),
+			 PERFAN_INPUT_PERFDATA);
+	ck_assert_int_eq(perfan_input_detect("2ELIFREP", 8),
+			 PERFAN_INPUT_PERFDATA);
+	ck_assert_int_eq(perfan_input_detect("", 0), PERFAN_INPUT_UNKNOWN);
+	ck_assert_int_eq(perfan_input_detect("ab\0cd", 5),
+			 PERFAN_INPUT_UNKNOWN);
+	const char *folded_text = "a;b;c 12\nmain 3\r\n\nx;y z 1\n";
+	ck_assert_int_eq(perfan_input_detect(folded_text, strlen(folded_text)),
+			 PERFAN_INPUT_FOLDED);
+	const char *script = "prog 7010   486.913945:    1001001 cpu-clock: \n"
+			     "\t 11cc hot_a+0x2c (/x/prog)\n\n";
+	ck_assert_int_eq(perfan_input_detect(script, strlen(script)),
+			 PERFAN_INPUT_SCRIPT);
+	/* a header line alone that ends in a number is still script */
+	const char *tp =
+		"sched 7 [000] 496.947751: sched:sched_switch: x 120\n";
+	ck_assert_int_eq(perfan_input_detect(tp, strlen(tp)),
+			 PERFAN_INPUT_SCRIPT);
+	const char *hdr = "# ========\n# captured on: x\n";
+	ck_assert_int_eq(perfan_input_detect(hdr, strlen(hdr)),
+			 PERFAN_INPUT_SCRIPT);
+	/* a cut last line does not count */
+	const char *cut = "a;b 1\nc;d 2\nprog 1 [0";
+	ck_assert_int_eq(perfan_input_detect(cut, strlen(cut)),
+			 PERFAN_INPUT_FOLDED);
+}
+END_TEST
+
+static Suite *profile_suite(void)
+{
+	Suite *s = suite_create("profile");
+	TCase *tc = tcase_create("model");
+	tcase_add_test(tc, test_frames_interned);
+	tcase_add_test(tc, test_columns);
+	tcase_add_test(tc, test_trie_and_totals);
+	tcase_add_test(tc, test_children_sorted);
+	tcase_add_test(tc, test_large_families);
+	tcase_add_test(tc, test_keep_samples);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("folded");
+	tcase_add_test(tc, test_folded_tolerant);
+	tcase_add_test(tc, test_folded_errors);
+	tcase_add_test(tc, test_folded_kinds);
+	tcase_add_test(tc, test_folded_order_and_merge);
+	tcase_add_test(tc, test_folded_round_trip_peer);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("script");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_script_compat_peer);
+	tcase_add_test(tc, test_script_forms);
+	tcase_add_test(tc, test_script_one_line);
+	tcase_add_test(tc, test_detect);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+PERFAN_TEST_MAIN(profile_suite)

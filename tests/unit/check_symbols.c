@@ -1,0 +1,558 @@
+/* check_symbols.c: the resolver's parts on their own: the hash table, map
+ * lists (overlaps, copy-on-write), threads over fork and exec, kallsyms
+ * parsing and perf's size and alias rules, demangling, ELF symbol tables
+ * (perf's choice of symbols, PLT slots, offsets to addresses) and DWARF
+ * lines, on testdata's binaries. */
+#define _GNU_SOURCE
+#include <perfan/perfan.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "symbols/symbols.h"
+#include "testutil.h"
+
+START_TEST(test_htab)
+{
+	struct perfan__htab h = {0};
+	for (uint64_t k = 0; k < 20000; k++)
+		ck_assert_int_eq(perfan__htab_put(&h, k * 4096, k + 1), 0);
+	ck_assert_uint_eq(h.n, 20000);
+	for (uint64_t k = 0; k < 20000; k += 2)
+		ck_assert_int_eq(perfan__htab_del(&h, k * 4096), 1);
+	ck_assert_int_eq(perfan__htab_del(&h, 12345), 0);
+	for (uint64_t k = 0; k < 20000; k++) {
+		uint64_t *v = perfan__htab_get(&h, k * 4096);
+		if (k % 2 == 0) {
+			ck_assert_ptr_null(v);
+		} else {
+			ck_assert_ptr_nonnull(v);
+			ck_assert_uint_eq(*v, k + 1);
+		}
+	}
+	ck_assert_int_eq(perfan__htab_put(&h, 4096, 7), 0); /* replace */
+	ck_assert_uint_eq(*perfan__htab_get(&h, 4096), 7);
+	size_t pos = 0, n = 0;
+	uint64_t key, val;
+	while (perfan__htab_next(&h, &pos, &key, &val))
+		n++;
+	ck_assert_uint_eq(n, h.n);
+	perfan__htab_free(&h);
+	ck_assert_ptr_null(perfan__htab_get(&h, 1));
+}
+END_TEST
+
+static struct perfan__dso file_dso = {.kind = PERFAN__DSO_FILE};
+static struct perfan__dso other_dso = {.kind = PERFAN__DSO_FILE};
+
+static void insert(struct perfan__maps **m, uint64_t start, uint64_t end,
+		   uint64_t pgoff, struct perfan__dso *d)
+{
+	struct perfan__map map = {start, end, pgoff, d, 0, 0};
+	ck_assert_int_eq(perfan__maps_insert(m, &map), 0);
+}
+
+START_TEST(test_maps_overlaps)
+{
+	struct perfan__maps *m = perfan__maps_new();
+	insert(&m, 0x1000, 0x5000, 0, &file_dso);
+	/* a map in the middle splits the old one, the tail keeps its file
+	 * offset */
+	insert(&m, 0x2000, 0x3000, 0x100000, &other_dso);
+	ck_assert_uint_eq(m->n, 3);
+	const struct perfan__map *f = perfan__maps_find(m, 0x1fff);
+	ck_assert_ptr_eq(f->dso, &file_dso);
+	ck_assert_uint_eq(f->end, 0x2000);
+	f = perfan__maps_find(m, 0x2000);
+	ck_assert_ptr_eq(f->dso, &other_dso);
+	f = perfan__maps_find(m, 0x3000);
+	ck_assert_ptr_eq(f->dso, &file_dso);
+	ck_assert_uint_eq(f->pgoff, 0x2000);
+	ck_assert_uint_eq(perfan__map_ip(f, 0x3010), 0x2010);
+	ck_assert_ptr_null(perfan__maps_find(m, 0x5000));
+	ck_assert_ptr_null(perfan__maps_find(m, 0xfff));
+
+	/* one map over several replaces them and cuts the edges */
+	insert(&m, 0x1800, 0x4000, 0, &other_dso);
+	ck_assert_uint_eq(m->n, 3);
+	ck_assert_uint_eq(perfan__maps_find(m, 0x17ff)->end, 0x1800);
+	ck_assert_uint_eq(perfan__maps_find(m, 0x3fff)->start, 0x1800);
+	ck_assert_uint_eq(perfan__maps_find(m, 0x4000)->pgoff, 0x3000);
+	/* the same range again: replaced, not duplicated */
+	insert(&m, 0x1800, 0x4000, 0x10, &file_dso);
+	ck_assert_uint_eq(m->n, 3);
+	ck_assert_uint_eq(perfan__maps_find(m, 0x2000)->pgoff, 0x10);
+	/* empty maps are ignored */
+	insert(&m, 0x9000, 0x9000, 0, &file_dso);
+	ck_assert_uint_eq(m->n, 3);
+
+	/* copy on write: a shared list is copied before a change */
+	struct perfan__maps *child = perfan__maps_get(m);
+	ck_assert_ptr_eq(child, m);
+	insert(&child, 0x8000, 0x9000, 0, &file_dso);
+	ck_assert_ptr_ne(child, m);
+	ck_assert_uint_eq(child->n, 4);
+	ck_assert_uint_eq(m->n, 3);
+	ck_assert_ptr_null(perfan__maps_find(m, 0x8000));
+	ck_assert_ptr_nonnull(perfan__maps_find(child, 0x8000));
+	perfan__maps_put(child);
+	perfan__maps_put(m);
+}
+END_TEST
+
+START_TEST(test_maps_many)
+{
+	struct perfan__maps *m = perfan__maps_new();
+	for (uint64_t i = 0; i < 1000; i++)
+		insert(&m, 0x100000 + i * 0x2000,
+		       0x100000 + i * 0x2000 + 0x1000, i, &file_dso);
+	for (uint64_t i = 0; i < 1000; i++) {
+		uint64_t a = 0x100000 + i * 0x2000;
+		ck_assert_uint_eq(perfan__maps_find(m, a + 0xfff)->pgoff, i);
+		ck_assert_ptr_null(perfan__maps_find(m, a + 0x1000));
+	}
+	/* one map over all of them */
+	insert(&m, 0x100000, 0x100000 + 1000 * 0x2000, 7, &other_dso);
+	ck_assert_uint_eq(m->n, 1);
+	perfan__maps_put(m);
+}
+END_TEST
+
+START_TEST(test_ksymbols)
+{
+	struct perfan__ksymbols k = {0};
+	ck_assert_int_eq(perfan__ksymbols_add(&k, 0x2000, 0x100, "bpf_b"), 0);
+	ck_assert_int_eq(perfan__ksymbols_add(&k, 0x1000, 0x100, "bpf_a"), 0);
+	ck_assert_str_eq(perfan__ksymbols_find(&k, 0x10ff)->name, "bpf_a");
+	ck_assert_ptr_null(perfan__ksymbols_find(&k, 0x1100));
+	ck_assert_str_eq(perfan__ksymbols_find(&k, 0x2000)->name, "bpf_b");
+	/* reuse of an address replaces */
+	ck_assert_int_eq(perfan__ksymbols_add(&k, 0x2080, 0x100, "bpf_c"), 0);
+	ck_assert_uint_eq(k.n, 2);
+	ck_assert_str_eq(perfan__ksymbols_find(&k, 0x2100)->name, "bpf_c");
+	perfan__ksymbols_del(&k, 0x1000);
+	ck_assert_ptr_null(perfan__ksymbols_find(&k, 0x1000));
+	perfan__ksymbols_free(&k);
+}
+END_TEST
+
+START_TEST(test_threads)
+{
+	struct perfan__threads ts = {0};
+	struct perfan__dso d = {.kind = PERFAN__DSO_FILE};
+	/* parent 100 with a map, a thread 101, a forked child 200 */
+	ck_assert_int_eq(perfan__threads_comm(&ts, 100, 100, "parent", 0), 0);
+	struct perfan__thread *p = perfan__thread_findnew(&ts, 100, 100);
+	insert(&p->proc->maps, 0x1000, 0x2000, 0, &d);
+	ck_assert_int_eq(perfan__threads_fork(&ts, 100, 100, 101, 100), 0);
+	struct perfan__thread *t = perfan__thread_findnew(&ts, 100, 101);
+	ck_assert_ptr_eq(t->proc, p->proc); /* same address space */
+	ck_assert_str_eq(t->comm, "parent");
+	ck_assert_int_eq(perfan__threads_comm(&ts, 100, 101, "worker", 0), 0);
+	ck_assert_str_eq(t->comm, "worker");
+	ck_assert_str_eq(p->comm, "parent");
+
+	ck_assert_int_eq(perfan__threads_fork(&ts, 200, 100, 200, 100), 0);
+	struct perfan__thread *c = perfan__thread_findnew(&ts, 200, 200);
+	ck_assert_ptr_ne(c->proc, p->proc);
+	ck_assert_str_eq(c->comm, "parent");
+	ck_assert_ptr_nonnull(perfan__maps_find(c->proc->maps, 0x1800));
+	/* the child's new map is its own */
+	insert(&c->proc->maps, 0x3000, 0x4000, 0, &d);
+	ck_assert_ptr_null(perfan__maps_find(p->proc->maps, 0x3000));
+	/* a map the parent adds later is not the child's */
+	insert(&p->proc->maps, 0x5000, 0x6000, 0, &d);
+	ck_assert_ptr_null(perfan__maps_find(c->proc->maps, 0x5000));
+
+	/* exec: a new address space; the old one only under it */
+	ck_assert_int_eq(perfan__threads_comm(&ts, 200, 200, "true", 1), 0);
+	ck_assert_str_eq(c->comm, "true");
+	ck_assert_ptr_null(perfan__maps_find(c->proc->maps, 0x1800));
+	ck_assert_ptr_nonnull(perfan__maps_find(c->proc->old_maps, 0x1800));
+	ck_assert_ptr_nonnull(perfan__maps_find(p->proc->maps, 0x1800));
+
+	/* exit keeps the thread for late samples; a new process with the
+	 * same tid replaces it */
+	perfan__threads_exit(&ts, 200, 200);
+	ck_assert_ptr_eq(perfan__thread_findnew(&ts, 200, 200), c);
+	ck_assert_int_eq(perfan__threads_fork(&ts, 200, 100, 200, 100), 0);
+	c = perfan__thread_findnew(&ts, 200, 200);
+	ck_assert_str_eq(c->comm, "parent");
+	ck_assert_ptr_nonnull(perfan__maps_find(c->proc->maps, 0x5000));
+
+	/* a thread never named: no comm (":tid" when shown) */
+	t = perfan__thread_findnew(&ts, 300, 301);
+	ck_assert_ptr_null(t->comm);
+	ck_assert_int_eq(t->proc->pid, 300);
+	/* the tid taken by another process */
+	t = perfan__thread_findnew(&ts, 400, 301);
+	ck_assert_int_eq(t->pid, 400);
+
+	/* many short processes: memory stays bounded */
+	for (int i = 0; i < 20000; i++) {
+		ck_assert_int_eq(perfan__threads_fork(&ts, 1000 + i, 100,
+						      1000 + i, 100),
+				 0);
+		perfan__threads_exit(&ts, 1000 + i, 1000 + i);
+	}
+	ck_assert_uint_lt(ts.by_tid.n, 10000);
+	ck_assert_uint_lt(ts.procs.n, 10000);
+	perfan__threads_free(&ts);
+}
+END_TEST
+
+static const char *write_tmp(const char *text)
+{
+	static char path[64];
+	snprintf(path, sizeof(path), "/tmp/perfan-check-symbols-XXXXXX");
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return path;
+}
+
+START_TEST(test_kallsyms)
+{
+	const char *path = write_tmp("ffffffff81000000 T _stext\n"
+				     "ffffffff81000000 T _text\n"
+				     "ffffffff81000100 t foo\n"
+				     "ffffffff81000100 T foo_alias\n"
+				     "ffffffff81000200 D some_data\n"
+				     "ffffffff81000280 A absolute\n"
+				     "ffffffff81000300 r rodata\n"
+				     "ffffffff81000400 W last_kernel\n"
+				     "garbage line\n"
+				     "ffffffffc0000100 t mod_fn2\t[my_mod]\n"
+				     "ffffffffc0000000 t mod_fn\t[my_mod]\n");
+	struct perfan__kallsyms k;
+	ck_assert_int_eq(perfan__kallsyms_load(&k, path, NULL, 0), 0);
+	/* one per address: the last one listed, as perf's fix-ups leave */
+	ck_assert_uint_eq(k.n, 6);
+	ck_assert_str_eq(perfan__kallsyms_find(&k, 0xffffffff81000050)->name,
+			 "_text");
+	ck_assert_str_eq(perfan__kallsyms_find(&k, 0xffffffff81000150)->name,
+			 "foo_alias");
+	/* 'A' and 'r' are not kept: the data symbol runs on */
+	ck_assert_str_eq(perfan__kallsyms_find(&k, 0xffffffff810003ff)->name,
+			 "some_data");
+	/* before a module: a page past the page it starts in */
+	const struct perfan__ksym *s =
+		perfan__kallsyms_find(&k, 0xffffffff81001fff);
+	ck_assert_str_eq(s->name, "last_kernel");
+	ck_assert_ptr_null(s->module);
+	ck_assert_ptr_null(perfan__kallsyms_find(&k, 0xffffffff81002000));
+	ck_assert_ptr_null(perfan__kallsyms_find(&k, 0xffffffff80ffffff));
+	s = perfan__kallsyms_find(&k, 0xffffffffc0000050);
+	ck_assert_str_eq(s->name, "mod_fn");
+	ck_assert_str_eq(s->module, "[my_mod]");
+	ck_assert_str_eq(perfan__kallsyms_find(&k, 0xffffffffc0000fff)->name,
+			 "mod_fn2");
+	perfan__kallsyms_free(&k);
+
+	/* another boot: _text moved by KASLR, the kernel's symbols follow */
+	ck_assert_int_eq(perfan__kallsyms_load(&k, path, "_text",
+					       0xffffffff91000000),
+			 0);
+	ck_assert_str_eq(perfan__kallsyms_find(&k, 0xffffffff91000150)->name,
+			 "foo_alias");
+	ck_assert_ptr_null(perfan__kallsyms_find(&k, 0xffffffff81000150));
+	ck_assert_str_eq(perfan__kallsyms_find(&k, 0xffffffffc0000050)->name,
+			 "mod_fn");
+	perfan__kallsyms_free(&k);
+	unlink(path);
+
+	/* kptr_restrict: every address 0 */
+	path = write_tmp("0000000000000000 T _text\n0000000000000000 T foo\n");
+	ck_assert_int_eq(perfan__kallsyms_load(&k, path, NULL, 0),
+			 PERFAN_EUNSUPPORTED);
+	ck_assert_ptr_nonnull(strstr(perfan_error_last(), path));
+	unlink(path);
+	ck_assert_int_eq(perfan__kallsyms_load(&k, "/nonexistent/kallsyms",
+					       NULL, 0),
+			 PERFAN_ENOTFOUND);
+}
+END_TEST
+
+static void demangles(const char *in, const char *out)
+{
+	char *d = perfan__demangle(in);
+	if (!out) {
+		ck_assert_msg(d == NULL, "%s -> %s", in, d);
+		return;
+	}
+	ck_assert_msg(d != NULL, "%s not demangled", in);
+	ck_assert_str_eq(d, out);
+	free(d);
+}
+
+START_TEST(test_demangle)
+{
+	demangles("main", NULL);
+	demangles("_start", NULL);
+	demangles("clock_nanosleep@GLIBC_2.2.5", NULL);
+	/* C++ without parameter lists, as perf shows it */
+	demangles("_ZN3foo3barEi", "foo::bar");
+	demangles("_ZNSt6vectorIiSaIiEE9push_backERKi",
+		  "std::vector<int, std::allocator<int> >::push_back");
+	demangles("_ZN12_GLOBAL__N_13bazEv", "(anonymous namespace)::baz");
+	/* suffixes stay */
+	demangles("_ZN3foo3barEv@plt", "foo::bar@plt");
+	demangles("_Znwm@GLIBCXX_3.4", "operator new@GLIBCXX_3.4");
+	/* Rust: legacy (hash dropped, escapes decoded) and v0 */
+	demangles("_ZN4core3fmt5write17h0123456789abcdefE", "core::fmt::write");
+	demangles(
+		"_ZN58_$LT$alloc..string..String$u20$as$u20$core..fmt..Debug$GT$3fmt17h3f32b6dabd6a3b4fE",
+		"<alloc::string::String as core::fmt::Debug>::fmt");
+	demangles("_RNvC6_123foo3bar", "123foo::bar");
+	/* not valid: left alone */
+	demangles("_Zfoo", NULL);
+}
+END_TEST
+
+static struct perfan__elf *open_testdata(const char *rel)
+{
+	struct perfan__elf *e;
+	ck_assert_int_eq(perfan__elf_open(&e, tu_testdata(rel)), 0);
+	return e;
+}
+
+START_TEST(test_elf_files)
+{
+	struct perfan__elf *e = open_testdata("fp/prog");
+	char hex[41];
+	ck_assert_str_eq(perfan__buildid_hex(e->build_id, e->build_id_size,
+					     hex),
+			 "228966694bdd4aef97825e766724b423ce7c7d6c");
+	ck_assert(e->has_symtab);
+	ck_assert(e->has_dynsym);
+	ck_assert(e->has_debug_info);
+	ck_assert_ptr_null(e->debuglink);
+	perfan__elf_close(e);
+
+	ck_assert_int_eq(perfan__elf_open(&e, "/nonexistent/prog"),
+			 PERFAN_ENOTFOUND);
+	ck_assert_int_eq(perfan__elf_open(&e, tu_testdata("fp/prog.c")),
+			 PERFAN_EFORMAT);
+	/* a FIFO must not block */
+	char fifo[] = "/tmp/perfan-check-fifo-XXXXXX";
+	int fd = mkstemp(fifo);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	unlink(fifo);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	ck_assert_int_eq(perfan__elf_open(&e, fifo), PERFAN_EFORMAT);
+	unlink(fifo);
+}
+END_TEST
+
+START_TEST(test_symtab)
+{
+	struct perfan__elf *e = open_testdata("fp/prog");
+	struct perfan__symtab st;
+	ck_assert_int_eq(perfan__symtab_load(&st, e, e), 0);
+	/* perf script: "11cc hot_a+0x2c" */
+	uint64_t a = perfan__symtab_off2addr(&st, 0x11cc);
+	ck_assert_uint_eq(a, 0x11cc);
+	const struct perfan__sym *s = perfan__symtab_find(&st, a);
+	ck_assert_str_eq(s->name, "hot_a");
+	ck_assert_uint_eq(s->start, 0x11a0);
+	ck_assert_uint_eq(s->end, 0x11a0 + 73);
+	/* the data segment's file offset differs from its address */
+	ck_assert_uint_eq(perfan__symtab_off2addr(&st, 0x2dd8), 0x3dd8);
+	ck_assert_str_eq(perfan__symtab_find(&st, 0x108a)->name, "main");
+	perfan__symtab_free(&st);
+	perfan__elf_close(e);
+
+	e = open_testdata("sched/sched");
+	ck_assert_int_eq(perfan__symtab_load(&st, e, e), 0);
+	/* just past main: perf script shows "113e [unknown]" */
+	ck_assert_ptr_null(perfan__symtab_find(&st, 0x113e));
+	ck_assert_str_eq(perfan__symtab_find(&st, 0x113d)->name, "main");
+	/* PLT slots, as perf names them */
+	ck_assert_str_eq(perfan__symtab_find(&st, 0x1040)->name, "printf@plt");
+	ck_assert_str_eq(perfan__symtab_find(&st, 0x108f)->name, "perror@plt");
+	ck_assert_str_eq(perfan__symtab_find(&st, 0x1020)->name, ".plt");
+	/* a zero-size symbol reaches the next one */
+	s = perfan__symtab_find(&st, 0x1170);
+	ck_assert_str_eq(s->name, "deregister_tm_clones");
+	ck_assert_uint_eq(s->end, 0x11a0);
+	perfan__symtab_free(&st);
+	perfan__elf_close(e);
+}
+END_TEST
+
+START_TEST(test_dwarf_lines)
+{
+	struct perfan__elf *e = open_testdata("fp/prog");
+	struct perfan__dwarf *d = perfan__dwarf_open(e);
+	ck_assert_ptr_nonnull(d);
+	struct perfan__srcframe f[8];
+	size_t n = perfan__dwarf_frames(d, 0x11cc, 1, 1, f, 8);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(f[0].name, "hot_a");
+	ck_assert_int_eq(f[0].inlined, 0);
+	ck_assert_ptr_nonnull(f[0].file);
+	ck_assert_ptr_nonnull(strstr(f[0].file, "prog.c"));
+	ck_assert_uint_gt(f[0].line, 30);
+	ck_assert_uint_lt(f[0].line, 50);
+	ck_assert_uint_eq(perfan__dwarf_frames(d, 0x10, 1, 1, f, 8), 0);
+	perfan__dwarf_close(d);
+	perfan__elf_close(e);
+}
+END_TEST
+
+static void hex2bin(const char *hex, uint8_t *out)
+{
+	for (size_t i = 0; i < 20; i++) {
+		unsigned v;
+		ck_assert_int_eq(sscanf(hex + 2 * i, "%2x", &v), 1);
+		out[i] = (uint8_t)v;
+	}
+}
+
+/* Finding a DSO's files: --symfs (by the recorded path, then by name),
+ * perf's build-id cache, debug files by build-id; another build-id is
+ * never used. */
+START_TEST(test_dso_files)
+{
+	struct perfan__symctx ctx;
+	struct perfan_resolve_stats st;
+	memset(&ctx, 0, sizeof(ctx));
+	memset(&st, 0, sizeof(st));
+	ctx.stats = &st;
+	char symfs[4096];
+	snprintf(symfs, sizeof(symfs), "%s", tu_testdata("fp"));
+	ctx.symfs = symfs;
+	uint8_t fp_id[20], other_id[20];
+	hex2bin("228966694bdd4aef97825e766724b423ce7c7d6c", fp_id);
+	hex2bin("b8e693cb4a33e4d0d15bf75443b9000c820a728a", other_id);
+
+	/* the recorded path does not exist under symfs: found by name */
+	struct perfan__dso *d =
+		perfan__dso_get(&ctx, "/elsewhere/fp/prog", fp_id, 20, 0);
+	ck_assert_ptr_nonnull(d);
+	ck_assert_str_eq(d->short_name, "prog");
+	ck_assert_ptr_eq(
+		perfan__dso_get(&ctx, "/elsewhere/fp/prog", fp_id, 20, 0), d);
+	perfan__dso_load(&ctx, d);
+	ck_assert(d->has_symtab);
+	ck_assert_ptr_nonnull(d->runtime);
+	ck_assert_ptr_nonnull(perfan__dso_dwarf(d));
+	ck_assert_uint_eq(st.buildid_mismatches, 0);
+
+	/* another build-id recorded: not symbolized, counted */
+	d = perfan__dso_get(&ctx, "/elsewhere/fp/prog", other_id, 20, 0);
+	perfan__dso_load(&ctx, d);
+	ck_assert(!d->has_symtab);
+	ck_assert(d->mismatch);
+	ck_assert_uint_eq(st.buildid_mismatches, 1);
+
+	/* none recorded: used, unverified; a build-id arriving later that
+	 * differs is reported */
+	d = perfan__dso_get(&ctx, "/nowhere/prog", NULL, 0, 0);
+	perfan__dso_load(&ctx, d);
+	ck_assert(d->has_symtab);
+	perfan__dso_check_late_buildid(&ctx, "/nowhere/prog", fp_id, 20);
+	ck_assert_uint_eq(st.buildid_mismatches, 1);
+	perfan__dso_check_late_buildid(&ctx, "/nowhere/prog", other_id, 20);
+	ck_assert_uint_eq(st.buildid_mismatches, 2);
+
+	/* pseudo files */
+	d = perfan__dso_get(&ctx, "[vdso]", NULL, 0, 0);
+	ck_assert_int_eq(d->kind, PERFAN__DSO_VDSO);
+	ck_assert_str_eq(d->short_name, "[vdso]");
+	d = perfan__dso_get(&ctx, "/tmp/perf-42.map", NULL, 0, 42);
+	ck_assert_int_eq(d->kind, PERFAN__DSO_ANON);
+	ck_assert_str_eq(d->short_name, "perf-42.map");
+	perfan__dso_load(&ctx, d);
+	ck_assert(!d->has_symtab);
+
+	/* perf's build-id cache and a debug root, with no symfs */
+	char dir[] = "/tmp/perfan-check-dso-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char p[4200], target[4096];
+	snprintf(target, sizeof(target), "%s", tu_testdata("fp/prog"));
+	if (target[0] != '/') {
+		char cwd[2048];
+		ck_assert_ptr_nonnull(getcwd(cwd, sizeof(cwd)));
+		snprintf(target, sizeof(target), "%s/%s", cwd,
+			 tu_testdata("fp/prog"));
+	}
+	snprintf(p, sizeof(p), "%s/cache", dir);
+	ck_assert_int_eq(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/cache/.build-id", dir);
+	ck_assert_int_eq(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/cache/.build-id/22", dir);
+	ck_assert_int_eq(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p),
+		 "%s/cache/.build-id/22/8966694bdd4aef97825e766724b423ce7c7d6c",
+		 dir);
+	ck_assert_int_eq(mkdir(p, 0700), 0);
+	snprintf(
+		p, sizeof(p),
+		"%s/cache/.build-id/22/8966694bdd4aef97825e766724b423ce7c7d6c/elf",
+		dir);
+	ck_assert_int_eq(symlink(target, p), 0);
+	char cache[4200];
+	snprintf(cache, sizeof(cache), "%s/cache", dir);
+	ctx.symfs = "";
+	ctx.buildid_dir = cache;
+	d = perfan__dso_get(&ctx, "/not/here/prog", fp_id, 20, 0);
+	perfan__dso_load(&ctx, d);
+	ck_assert(d->has_symtab);
+	ck_assert_ptr_nonnull(strstr(d->runtime->path, "/cache/.build-id/"));
+	unlink(p);
+
+	/* a debug file by build-id under --debug-dir, the binary absent */
+	ctx.buildid_dir = NULL;
+	char debug[4200];
+	snprintf(debug, sizeof(debug), "%s/debug", dir);
+	ctx.debug_dir = debug;
+	snprintf(p, sizeof(p), "%s/debug", dir);
+	ck_assert_int_eq(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/debug/.build-id", dir);
+	ck_assert_int_eq(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/debug/.build-id/22", dir);
+	ck_assert_int_eq(mkdir(p, 0700), 0);
+	snprintf(
+		p, sizeof(p),
+		"%s/debug/.build-id/22/8966694bdd4aef97825e766724b423ce7c7d6c.debug",
+		dir);
+	ck_assert_int_eq(symlink(target, p), 0);
+	d = perfan__dso_get(&ctx, "/not/here/either/prog", fp_id, 20, 0);
+	perfan__dso_load(&ctx, d);
+	ck_assert_ptr_null(d->runtime);
+	ck_assert_ptr_nonnull(d->debug);
+	ck_assert(d->has_symtab);
+	unlink(p);
+
+	char cmd[4300];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+	perfan__dsos_free(&ctx);
+}
+END_TEST
+
+static Suite *symbols_suite(void)
+{
+	Suite *s = suite_create("symbols");
+	TCase *tc = tcase_create("parts");
+	tcase_add_test(tc, test_htab);
+	tcase_add_test(tc, test_maps_overlaps);
+	tcase_add_test(tc, test_maps_many);
+	tcase_add_test(tc, test_ksymbols);
+	tcase_add_test(tc, test_threads);
+	tcase_add_test(tc, test_kallsyms);
+	tcase_add_test(tc, test_demangle);
+	tcase_add_test(tc, test_elf_files);
+	tcase_add_test(tc, test_symtab);
+	tcase_add_test(tc, test_dwarf_lines);
+	tcase_add_test(tc, test_dso_files);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+PERFAN_TEST_MAIN(symbols_suite)
