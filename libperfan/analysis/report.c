@@ -10,6 +10,7 @@
 #include <perfan/resolve.h>
 
 #include "util/error.h"
+#include "util/grow.h"
 #include "util/hash.h"
 
 #define NONE UINT32_MAX
@@ -80,24 +81,6 @@ static int nomem(void)
 	return perfan__err(PERFAN_ENOMEM, "report: out of memory");
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return 0;
-	size_t n = *cap ? *cap : 64;
-	while (n < need) {
-		if (n > SIZE_MAX / 2 / size)
-			return PERFAN_ENOMEM;
-		n *= 2;
-	}
-	void *np = realloc(*p, n * size);
-	if (!np)
-		return PERFAN_ENOMEM;
-	*p = np;
-	*cap = n;
-	return 0;
-}
-
 /* ---- strings ---------------------------------------------------------- */
 
 /* The id of the string S (LEN bytes); COPY: S is not stable, keep a copy. */
@@ -118,8 +101,8 @@ static int str_id(perfan_report *r, const char *s, size_t len, int copy,
 			return 0;
 		}
 	}
-	if (grow((void **)&r->strs, &r->strs_cap, r->nstrs + 1,
-		 sizeof(*r->strs)))
+	if (perfan__grow((void **)&r->strs, &r->strs_cap, r->nstrs + 1,
+			 sizeof(*r->strs)))
 		return nomem();
 	const char *keep = s;
 	if (copy || s[len]) {
@@ -414,7 +397,7 @@ static int assign_rows(perfan_report *r)
 	int err = 0;
 	if (!r->node_row || !r->node_selfrow || !r->node_outer ||
 	    !r->frame_dso || !r->frame_sym || !cache_row || !cache_gen ||
-	    grow((void **)&st, &st_cap, 1, sizeof(*st))) {
+	    perfan__grow((void **)&st, &st_cap, 1, sizeof(*st))) {
 		err = nomem();
 		goto out;
 	}
@@ -475,8 +458,9 @@ static int assign_rows(perfan_report *r)
 		if (row != NONE) {
 			if (r->nrows_all > nactive) {
 				size_t cap = nactive;
-				if (grow((void **)&active, &cap, r->nrows_all,
-					 sizeof(*active))) {
+				if (perfan__grow((void **)&active, &cap,
+						 r->nrows_all,
+						 sizeof(*active))) {
 					err = nomem();
 					goto out;
 				}
@@ -487,7 +471,7 @@ static int assign_rows(perfan_report *r)
 			r->node_outer[n] = active[row] == 0;
 			active[row]++;
 		}
-		if (grow((void **)&st, &st_cap, nst + 1, sizeof(*st))) {
+		if (perfan__grow((void **)&st, &st_cap, nst + 1, sizeof(*st))) {
 			err = nomem();
 			goto out;
 		}
@@ -941,7 +925,7 @@ static int add_path_to(struct gtree *g, perfan_node_id n, uint64_t w,
 	for (perfan_node_id m = n;
 	     m != PERFAN_ROOT_NODE && !is_process(g->p, m);
 	     m = perfan_profile_node_parent(g->p, m)) {
-		if (grow((void **)buf, cap, k + 1, sizeof(**buf)))
+		if (perfan__grow((void **)buf, cap, k + 1, sizeof(**buf)))
 			return nomem();
 		(*buf)[k++] = m;
 	}
@@ -967,7 +951,7 @@ static int add_callees(struct gtree *g, perfan_node_id n, uint32_t at,
 	} *st = NULL;
 	size_t nst = 0, cap = 0;
 	int err = 0;
-	if (grow((void **)&st, &cap, 1, sizeof(*st)))
+	if (perfan__grow((void **)&st, &cap, 1, sizeof(*st)))
 		return nomem();
 	st[nst].n = n;
 	st[nst].at = at;
@@ -990,7 +974,8 @@ static int add_callees(struct gtree *g, perfan_node_id n, uint32_t at,
 					  w, &kat);
 			if (err)
 				break;
-			if (grow((void **)&st, &cap, nst + 1, sizeof(*st))) {
+			if (perfan__grow((void **)&st, &cap, nst + 1,
+					 sizeof(*st))) {
 				err = nomem();
 				break;
 			}
@@ -1193,7 +1178,7 @@ struct prefix {
 
 static int prefix_put(struct prefix *pf, const char *s, size_t n)
 {
-	if (grow((void **)&pf->s, &pf->cap, pf->n + n + 1, 1))
+	if (perfan__grow((void **)&pf->s, &pf->cap, pf->n + n + 1, 1))
 		return nomem();
 	memcpy(pf->s + pf->n, s, n);
 	pf->n += n;

@@ -10,6 +10,7 @@
 #include "profile/internal.h"
 #include "util/arena.h"
 #include "util/error.h"
+#include "util/grow.h"
 #include "util/hash.h"
 
 /* Frames live in fixed chunks so that pointers from
@@ -69,25 +70,6 @@ struct perfan_profile {
 	struct perfan_profile_sample *samples;
 	size_t nsamples, samples_cap;
 };
-
-/* Grow *P (of *CAP elements of SIZE) to hold at least NEED. */
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return 0;
-	size_t n = *cap ? *cap : 16;
-	while (n < need) {
-		if (n > SIZE_MAX / 2 / size)
-			return PERFAN_ENOMEM;
-		n *= 2;
-	}
-	void *np = realloc(*p, n * size);
-	if (!np)
-		return PERFAN_ENOMEM;
-	*p = np;
-	*cap = n;
-	return 0;
-}
 
 static int nomem(void)
 {
@@ -230,10 +212,12 @@ int perfan__profile_str(perfan_profile *p, const char *s, size_t len,
 	if (p->nstrs >= MAX_IDS)
 		return perfan__err(PERFAN_ENOMEM, "profile: too many strings");
 	size_t cap = p->strs_cap;
-	if (grow((void **)&p->strs, &cap, p->nstrs + 1, sizeof(*p->strs)))
+	if (perfan__grow((void **)&p->strs, &cap, p->nstrs + 1,
+			 sizeof(*p->strs)))
 		return nomem();
 	cap = p->strs_cap;
-	if (grow((void **)&p->str_len, &cap, p->nstrs + 1, sizeof(*p->str_len)))
+	if (perfan__grow((void **)&p->str_len, &cap, p->nstrs + 1,
+			 sizeof(*p->str_len)))
 		return nomem();
 	p->strs_cap = cap;
 	char *copy = perfan__arena_alloc(&p->arena, len + 1);
@@ -302,8 +286,8 @@ static int frame_intern(perfan_profile *p, perfan_frame_id *out,
 			return nomem();
 		p->nfchunks++;
 	}
-	if (grow((void **)&p->fname_len, &p->fname_cap, p->nframes + 1,
-		 sizeof(*p->fname_len)))
+	if (perfan__grow((void **)&p->fname_len, &p->fname_cap, p->nframes + 1,
+			 sizeof(*p->fname_len)))
 		return nomem();
 	struct perfan_frame *f = frame_at(p, id);
 	f->name = name;
@@ -612,10 +596,10 @@ int perfan_profile_add(perfan_profile *p, const perfan_frame_id *frames,
 				"perfan_profile_add: frame %u of %zu",
 				frames[i], p->nframes);
 	size_t cap = p->last_cap;
-	if (grow((void **)&p->last_frames, &cap, n, sizeof(uint32_t)))
+	if (perfan__grow((void **)&p->last_frames, &cap, n, sizeof(uint32_t)))
 		return nomem();
 	cap = p->last_cap;
-	if (grow((void **)&p->last_nodes, &cap, n, sizeof(uint32_t)))
+	if (perfan__grow((void **)&p->last_nodes, &cap, n, sizeof(uint32_t)))
 		return nomem();
 	p->last_cap = cap;
 	uint32_t node = k ? p->last_nodes[k - 1] : PERFAN_ROOT_NODE;
@@ -633,8 +617,8 @@ int perfan_profile_add(perfan_profile *p, const perfan_frame_id *frames,
 	c->self[node] = perfan__sat_add(c->self[node], weight);
 	c->total_ok = 0;
 	if (p->keep_samples) {
-		if (grow((void **)&p->samples, &p->samples_cap, p->nsamples + 1,
-			 sizeof(*p->samples)))
+		if (perfan__grow((void **)&p->samples, &p->samples_cap,
+				 p->nsamples + 1, sizeof(*p->samples)))
 			return nomem();
 		struct perfan_profile_sample *s = &p->samples[p->nsamples++];
 		s->leaf = node;

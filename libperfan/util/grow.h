@@ -1,0 +1,11 @@
+/* util/grow.h: growing a malloc'd array by doubling. */
+#ifndef PERFAN_UTIL_GROW_H
+#define PERFAN_UTIL_GROW_H
+
+#include <stddef.h>
+
+/* Grow *P (of *CAP elements of SIZE bytes) to hold at least NEED elements,
+ * doubling from 16. Returns 0, or PERFAN_ENOMEM with *P unchanged. */
+int perfan__grow(void **p, size_t *cap, size_t need, size_t size);
+
+#endif
