@@ -15,6 +15,7 @@
 #include <perfan/perfan.h>
 
 #include "cli.h"
+#include "input.h"
 
 #define CMD "collapse"
 
@@ -58,82 +59,6 @@ static void on_log(enum perfan_log_level level, const char *msg, void *payload)
 	(void)payload;
 	if (level <= PERFAN_LOG_WARN)
 		fprintf(stderr, "perfan " CMD ": warning: %s\n", msg);
-}
-
-/* ---- input: the first bytes tell what it is -------------------------------- */
-
-#define PEEK (64 * 1024)
-
-struct input {
-	FILE *fp; /* the file as opened */
-	const char *name;
-	char *peek;
-	size_t npeek, off; /* peeked bytes, and how many were replayed */
-	int pipe_fd;       /* the read end a feeder thread writes to, or -1 */
-};
-
-/* A FILE that gives the peeked bytes again, then the rest of the input. */
-static ssize_t replay_read(void *cookie, char *buf, size_t size)
-{
-	struct input *in = cookie;
-	if (in->off < in->npeek) {
-		size_t n = in->npeek - in->off;
-		if (n > size)
-			n = size;
-		memcpy(buf, in->peek + in->off, n);
-		in->off += n;
-		return (ssize_t)n;
-	}
-	size_t n = fread(buf, 1, size, in->fp);
-	if (n == 0 && ferror(in->fp))
-		return -1;
-	return (ssize_t)n;
-}
-
-/* The text stream from the start: the file itself when it can seek. */
-static FILE *text_stream(struct input *in)
-{
-	if (fseeko(in->fp, 0, SEEK_SET) == 0)
-		return in->fp;
-	clearerr(in->fp);
-	cookie_io_functions_t io = {.read = replay_read};
-	return fopencookie(in, "r", io);
-}
-
-/* perf.data from a pipe: a thread writes the peeked bytes and the rest
- * into a new pipe that the reader takes as its descriptor. */
-struct feeder {
-	struct input *in;
-	int fd;
-};
-
-static void *feed(void *arg)
-{
-	struct feeder *f = arg;
-	char *buf = malloc(PEEK);
-	size_t n = f->in->npeek;
-	const char *p = f->in->peek;
-	for (;;) {
-		while (n) {
-			ssize_t w = write(f->fd, p, n);
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0)
-				goto done; /* the reader stopped */
-			p += w;
-			n -= (size_t)w;
-		}
-		if (!buf)
-			break;
-		n = fread(buf, 1, PEEK, f->in->fp);
-		if (!n)
-			break;
-		p = buf;
-	}
-done:
-	free(buf);
-	close(f->fd);
-	return NULL;
 }
 
 /* ---- the three inputs ------------------------------------------------------- */
@@ -214,71 +139,34 @@ static size_t pick_column(perfan_profile *p, const struct opts *o,
 	return pick == n ? 0 : pick;
 }
 
-static int from_perfdata(perfan_profile *p, struct input *in, int is_stdin,
+static int from_perfdata(perfan_profile *p, struct cli_input *in,
 			 const struct opts *o, size_t *col)
 {
 	struct perfan_perfdata_opts po =
 		PERFAN_OPTS_INIT(struct perfan_perfdata_opts);
 	po.log = on_log;
 	perfan_perfdata *pd = NULL;
-	pthread_t th;
-	struct feeder f = {in, -1};
-	int threaded = 0, rc;
-	if (!is_stdin) {
-		fclose(in->fp);
-		in->fp = NULL;
-		rc = perfan_perfdata_open(&pd, in->name, &po);
-	} else if (lseek(0, 0, SEEK_SET) == 0) {
-		rc = perfan_perfdata_open_fd(&pd, 0, in->name, &po);
-	} else {
-		int fds[2];
-		if (pipe(fds)) {
-			fprintf(stderr, "perfan " CMD ": pipe: %s\n",
-				strerror(errno));
-			return -1;
-		}
-		signal(SIGPIPE, SIG_IGN); /* the feeder sees EPIPE instead */
-		f.fd = fds[1];
-		if (pthread_create(&th, NULL, feed, &f)) {
-			close(fds[0]);
-			close(fds[1]);
-			fprintf(stderr,
-				"perfan " CMD ": cannot start a thread\n");
-			return -1;
-		}
-		threaded = 1;
-		rc = perfan_perfdata_open_fd(&pd, fds[0], in->name, &po);
-		if (rc) {
-			close(fds[0]);
-			pthread_join(th, NULL);
-			return rc;
-		}
-		/* the descriptor is the reader's to read, ours to close */
-		in->pipe_fd = fds[0];
+	int rc = cli_input_perfdata(in, &pd, &po, CMD);
+	if (rc == -1)
+		return REPORTED;
+	if (!rc) {
+		struct perfan_resolve_opts ro = PERFAN_RESOLVE_OPTS_INIT;
+		ro.symfs = o->symfs;
+		ro.debug_dir = o->debug_dir;
+		ro.buildid_dir = o->buildid_dir;
+		ro.kallsyms = o->kallsyms;
+		ro.inline_frames = o->inline_frames;
+		ro.addrs = o->addrs;
+		ro.root = o->tid   ? PERFAN_ROOT_PID_TID
+			  : o->pid ? PERFAN_ROOT_PID
+				   : PERFAN_ROOT_COMM;
+		ro.weight = o->samples ? PERFAN_WEIGHT_SAMPLES
+				       : PERFAN_WEIGHT_PERIOD;
+		ro.event = o->event;
+		ro.log = on_log;
+		rc = perfan_resolve_perfdata(p, pd, &ro, NULL);
 	}
-	if (rc)
-		return rc;
-	struct perfan_resolve_opts ro =
-		PERFAN_OPTS_INIT(struct perfan_resolve_opts);
-	ro.symfs = o->symfs;
-	ro.debug_dir = o->debug_dir;
-	ro.buildid_dir = o->buildid_dir;
-	ro.kallsyms = o->kallsyms;
-	ro.inline_frames = o->inline_frames;
-	ro.addrs = o->addrs;
-	ro.root = o->tid   ? PERFAN_ROOT_PID_TID
-		  : o->pid ? PERFAN_ROOT_PID
-			   : PERFAN_ROOT_COMM;
-	ro.weight = o->samples ? PERFAN_WEIGHT_SAMPLES : PERFAN_WEIGHT_PERIOD;
-	ro.pid = ro.tid = ro.cpu = -1;
-	ro.event = o->event;
-	ro.log = on_log;
-	rc = perfan_resolve_perfdata(p, pd, &ro, NULL);
 	perfan_perfdata_free(pd);
-	if (threaded) {
-		close(in->pipe_fd);
-		pthread_join(th, NULL);
-	}
 	*col = pick_column(p, o, in->name);
 	return rc;
 }
@@ -353,34 +241,17 @@ int cmd_collapse(int argc, char **argv)
 		return 2;
 	}
 	const char *path = optind < argc ? argv[optind] : "perf.data";
-	int is_stdin = !strcmp(path, "-");
-
-	struct input in;
-	memset(&in, 0, sizeof(in));
-	in.pipe_fd = -1;
-	in.name = is_stdin ? "<stdin>" : path;
-	in.fp = is_stdin ? stdin : fopen(path, "rb");
-	if (!in.fp) {
-		cli_error(CMD, "%s: %s", path, strerror(errno));
+	struct cli_input in;
+	if (cli_input_open(&in, path, CMD)) {
+		cli_input_close(&in);
 		return 1;
 	}
-	in.peek = malloc(PEEK);
-	if (!in.peek) {
-		cli_error(CMD, "out of memory");
-		return 1;
-	}
-	in.npeek = fread(in.peek, 1, PEEK, in.fp);
-	if (!in.npeek && ferror(in.fp)) {
-		cli_error(CMD, "%s: %s", in.name, strerror(errno));
-		free(in.peek);
-		return 1;
-	}
-	int kind = perfan_input_detect(in.peek, in.npeek);
+	int kind = in.kind;
 
 	perfan_profile *p;
 	if (perfan_profile_new(&p, NULL)) {
 		cli_error(CMD, "%s", perfan_error_last());
-		free(in.peek);
+		cli_input_close(&in);
 		return 1;
 	}
 	size_t col = 0;
@@ -388,11 +259,12 @@ int cmd_collapse(int argc, char **argv)
 	FILE *text = NULL;
 	switch (kind) {
 	case PERFAN_INPUT_PERFDATA:
-		rc = from_perfdata(p, &in, is_stdin, &o, &col);
+		rc = from_perfdata(p, &in, &o, &col);
+		reported = rc == REPORTED;
 		break;
 	case PERFAN_INPUT_SCRIPT:
 	case PERFAN_INPUT_FOLDED:
-		text = text_stream(&in);
+		text = cli_input_text(&in);
 		if (!text) {
 			cli_error(CMD, "%s: %s", in.name, strerror(errno));
 			rc = -1;
@@ -442,11 +314,7 @@ int cmd_collapse(int argc, char **argv)
 			status = 1;
 		}
 	}
-	if (text && text != in.fp)
-		fclose(text);
-	if (in.fp && in.fp != stdin)
-		fclose(in.fp);
-	free(in.peek);
+	cli_input_close(&in);
 	perfan_profile_free(p);
 	return status;
 }

@@ -18,6 +18,7 @@
 #include <perfan/perfan.h>
 
 #include "cli.h"
+#include "input.h"
 
 #define CMD "report"
 
@@ -198,81 +199,10 @@ static void on_log(enum perfan_log_level level, const char *msg, void *payload)
 	pthread_mutex_unlock(&prog.lock);
 }
 
-/* ---- input: the first bytes tell what it is ------------------------------ */
-
-#define PEEK (64 * 1024)
-
-struct input {
-	FILE *fp; /* as opened */
-	const char *name;
-	int is_stdin;
-	char *peek;
-	size_t npeek, off; /* peeked bytes, and how many were given again */
-	uint64_t size;     /* of a regular file, else 0 */
-};
-
-/* Text from the start: the peeked bytes again (a pipe cannot seek), then
- * the rest, counting what was read for the progress line. */
-static ssize_t text_read(void *cookie, char *buf, size_t size)
+/* Bytes of input read, for the progress line. */
+static void count_read(size_t n)
 {
-	struct input *in = cookie;
-	size_t n;
-	if (in->off < in->npeek) {
-		n = in->npeek - in->off;
-		if (n > size)
-			n = size;
-		memcpy(buf, in->peek + in->off, n);
-		in->off += n;
-	} else {
-		n = fread(buf, 1, size, in->fp);
-		if (n == 0 && ferror(in->fp))
-			return -1;
-	}
 	atomic_fetch_add(&prog.done, n);
-	return (ssize_t)n;
-}
-
-static FILE *text_stream(struct input *in)
-{
-	cookie_io_functions_t io = {.read = text_read};
-	return fopencookie(in, "r", io);
-}
-
-/* A pipe-mode perf.data on a pipe: a thread writes the peeked bytes and
- * the rest into a new pipe, which the reader reads as its stream. */
-struct feeder {
-	struct input *in;
-	int fd;
-};
-
-static void *feed(void *arg)
-{
-	struct feeder *f = arg;
-	char *buf = malloc(PEEK);
-	size_t n = f->in->npeek;
-	const char *p = f->in->peek;
-	for (;;) {
-		while (n) {
-			ssize_t w = write(f->fd, p, n);
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0)
-				goto done; /* the reader stopped */
-			p += w;
-			n -= (size_t)w;
-		}
-		if (!buf)
-			break;
-		n = fread(buf, 1, PEEK, f->in->fp);
-		if (!n)
-			break;
-		atomic_fetch_add(&prog.done, n);
-		p = buf;
-	}
-done:
-	free(buf);
-	close(f->fd);
-	return NULL;
 }
 
 /* ---- the three inputs ------------------------------------------------------ */
@@ -296,7 +226,7 @@ static void resolve_opts(struct perfan_resolve_opts *ro, const struct opts *o,
 	ro->log = on_log;
 }
 
-static int from_perfdata(perfan_profile *p, struct input *in,
+static int from_perfdata(perfan_profile *p, struct cli_input *in,
 			 const struct opts *o, int root,
 			 struct perfan_resolve_stats *st)
 {
@@ -304,50 +234,23 @@ static int from_perfdata(perfan_profile *p, struct input *in,
 		PERFAN_OPTS_INIT(struct perfan_perfdata_opts);
 	po.log = on_log;
 	perfan_perfdata *pd = NULL;
-	pthread_t th;
-	struct feeder f = {in, -1};
-	int threaded = 0, rc, pipe_fd = -1;
-	if (!in->is_stdin) {
-		rc = perfan_perfdata_open(&pd, in->name, &po);
-	} else if (lseek(0, 0, SEEK_SET) == 0) {
-		rc = perfan_perfdata_open_fd(&pd, 0, in->name, &po);
-	} else {
-		int fds[2];
-		if (pipe(fds)) {
-			cli_error(CMD, "pipe: %s", strerror(errno));
-			return -2;
-		}
-		signal(SIGPIPE, SIG_IGN); /* the feeder sees EPIPE instead */
-		f.fd = fds[1];
-		if (pthread_create(&th, NULL, feed, &f)) {
-			close(fds[0]);
-			close(fds[1]);
-			cli_error(CMD, "cannot start a thread");
-			return -2;
-		}
-		threaded = 1;
-		pipe_fd = fds[0];
-		rc = perfan_perfdata_open_fd(&pd, pipe_fd, in->name, &po);
-	}
+	int rc = cli_input_perfdata(in, &pd, &po, CMD);
+	if (rc == -1)
+		return -2;
 	if (!rc) {
-		struct perfan_resolve_opts ro =
-			PERFAN_OPTS_INIT(struct perfan_resolve_opts);
+		struct perfan_resolve_opts ro = PERFAN_RESOLVE_OPTS_INIT;
 		resolve_opts(&ro, o, root);
 		rc = perfan_resolve_perfdata(p, pd, &ro, st);
 	}
 	perfan_perfdata_free(pd);
-	if (threaded) {
-		close(pipe_fd);
-		pthread_join(th, NULL);
-	}
 	return rc;
 }
 
-static int from_script(perfan_profile *p, struct input *in,
+static int from_script(perfan_profile *p, struct cli_input *in,
 		       const struct opts *o, int pid_key,
 		       struct perfan_script_stats *st)
 {
-	FILE *fp = text_stream(in);
+	FILE *fp = cli_input_text(in);
 	if (!fp) {
 		cli_error(CMD, "%s: %s", in->name, strerror(errno));
 		return -2;
@@ -357,14 +260,12 @@ static int from_script(perfan_profile *p, struct input *in,
 	so.tid = pid_key; /* "comm-PID/TID" roots */
 	so.count_samples = o->samples;
 	so.log = on_log;
-	int rc = perfan_script_read(p, fp, in->name, &so, st);
-	fclose(fp);
-	return rc;
+	return perfan_script_read(p, fp, in->name, &so, st);
 }
 
-static int from_folded(perfan_profile *p, struct input *in)
+static int from_folded(perfan_profile *p, struct cli_input *in)
 {
-	FILE *fp = text_stream(in);
+	FILE *fp = cli_input_text(in);
 	if (!fp) {
 		cli_error(CMD, "%s: %s", in->name, strerror(errno));
 		return -2;
@@ -373,9 +274,7 @@ static int from_folded(perfan_profile *p, struct input *in)
 		PERFAN_OPTS_INIT(struct perfan_folded_read_opts);
 	fo.process_root = 1; /* stackcollapse-perf.pl's first frame */
 	fo.annotations = 1;  /* _[k] kernel frames */
-	int rc = perfan_folded_read(p, fp, in->name, "samples", &fo);
-	fclose(fp);
-	return rc;
+	return perfan_folded_read(p, fp, in->name, "samples", &fo);
 }
 
 /* ---- options ------------------------------------------------------------- */
@@ -628,32 +527,12 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 
-	struct input in;
-	memset(&in, 0, sizeof(in));
-	in.is_stdin = !strcmp(path, "-");
-	in.name = in.is_stdin ? "<stdin>" : path;
-	in.fp = in.is_stdin ? stdin : fopen(path, "rb");
-	if (!in.fp) {
-		cli_error(CMD, "%s: %s", path, strerror(errno));
-		return 1;
-	}
-	struct stat sb;
-	if (!fstat(fileno(in.fp), &sb) && S_ISREG(sb.st_mode))
-		in.size = (uint64_t)sb.st_size;
-	in.peek = malloc(PEEK);
-	if (!in.peek) {
-		cli_error(CMD, "out of memory");
-		if (!in.is_stdin)
-			fclose(in.fp);
-		return 1;
-	}
-	in.npeek = fread(in.peek, 1, PEEK, in.fp);
+	struct cli_input in;
 	int status = 0;
-	if (!in.npeek && ferror(in.fp)) {
-		cli_error(CMD, "%s: %s", in.name, strerror(errno));
+	if (cli_input_open(&in, path, CMD))
 		status = 1;
-	}
-	int kind = perfan_input_detect(in.peek, in.npeek);
+	in.on_read = count_read;
+	int kind = in.kind;
 	if (!status && kind != PERFAN_INPUT_PERFDATA &&
 	    (o.pid >= 0 || o.tid >= 0 || o.cpu >= 0 || o.comm || o.time_set ||
 	     o.inline_frames || o.symfs || o.debug_dir || o.buildid_dir ||
@@ -679,10 +558,6 @@ int cmd_report(int argc, char **argv)
 		progress_start(in.name, in.size);
 		switch (kind) {
 		case PERFAN_INPUT_PERFDATA:
-			if (!in.is_stdin) {
-				fclose(in.fp);
-				in.fp = NULL;
-			}
 			rc = from_perfdata(p, &in, &o,
 					   pid_key ? PERFAN_ROOT_PID_TID
 						   : PERFAN_ROOT_COMM,
@@ -775,8 +650,6 @@ int cmd_report(int argc, char **argv)
 	}
 	perfan_report_free(r);
 	perfan_profile_free(p);
-	if (in.fp && in.fp != stdin)
-		fclose(in.fp);
-	free(in.peek);
+	cli_input_close(&in);
 	return status;
 }

@@ -1,0 +1,43 @@
+/* cli/input.h: the input of commands that take perf.data, perf script text
+ * or folded stacks: opened, its first bytes peeked to tell which, and then
+ * read from the start as a text stream or as a perf.data (a pipe included,
+ * through a thread that gives the peeked bytes back). */
+#ifndef PERFAN_CLI_INPUT_H
+#define PERFAN_CLI_INPUT_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <perfan/perfan.h>
+
+struct cli_input {
+	FILE *fp; /* as opened (NULL once a perf.data reader has the path) */
+	const char *name;
+	int is_stdin;
+	int kind;      /* PERFAN_INPUT_* of perfan_input_detect */
+	uint64_t size; /* of a regular file, else 0 */
+	char *peek;
+	size_t npeek, off; /* peeked bytes, and how many were given again */
+	/* called with the bytes read past the peek (progress), may be NULL */
+	void (*on_read)(size_t n);
+	pthread_t feeder;
+	int feeding, feed_fd, pipe_fd;
+	FILE *text;
+};
+
+/* Open PATH ("-": standard input), peek and detect. Errors are printed as
+ * "perfan CMD: ..."; returns 0 or -1. */
+int cli_input_open(struct cli_input *in, const char *path, const char *cmd);
+/* The text from its first byte (NULL and errno on failure); closed by
+ * cli_input_close. */
+FILE *cli_input_text(struct cli_input *in);
+/* Open the perf.data reader on it. Returns a PERFAN_E* code (message in
+ * perfan_error_last) or -1 after printing an error itself. */
+int cli_input_perfdata(struct cli_input *in, perfan_perfdata **pd,
+		       const struct perfan_perfdata_opts *opts,
+		       const char *cmd);
+/* Release everything; call after perfan_perfdata_free. */
+void cli_input_close(struct cli_input *in);
+
+#endif
