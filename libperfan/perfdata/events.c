@@ -7,65 +7,18 @@
 
 #define MAX_EVENTS 65536
 
-static size_t id_hash(uint64_t id, size_t cap)
-{
-	id *= 0x9e3779b97f4a7c15ull;
-	return (size_t)(id >> 17) & (cap - 1);
-}
-
 int perfan__event_map_id(struct perfan_perfdata *pd, uint64_t id, size_t idx)
 {
-	if ((pd->id_count + 1) * 2 > pd->id_cap) {
-		size_t ncap = pd->id_cap ? pd->id_cap * 2 : 64;
-		uint64_t *nk = calloc(ncap, sizeof(*nk));
-		uint32_t *nv = calloc(ncap, sizeof(*nv));
-		if (!nk || !nv) {
-			free(nk);
-			free(nv);
-			return PD_ERR(pd, PERFAN_ENOMEM, pd->pos,
-				      "out of memory");
-		}
-		for (size_t i = 0; i < pd->id_cap; i++) {
-			if (!pd->id_vals[i])
-				continue;
-			size_t h = id_hash(pd->id_keys[i], ncap);
-			while (nv[h])
-				h = (h + 1) & (ncap - 1);
-			nk[h] = pd->id_keys[i];
-			nv[h] = pd->id_vals[i];
-		}
-		free(pd->id_keys);
-		free(pd->id_vals);
-		pd->id_keys = nk;
-		pd->id_vals = nv;
-		pd->id_cap = ncap;
-	}
-	size_t h = id_hash(id, pd->id_cap);
-	while (pd->id_vals[h]) {
-		if (pd->id_keys[h] == id) {
-			pd->id_vals[h] = (uint32_t)idx + 1;
-			return 0;
-		}
-		h = (h + 1) & (pd->id_cap - 1);
-	}
-	pd->id_keys[h] = id;
-	pd->id_vals[h] = (uint32_t)idx + 1;
-	pd->id_count++;
+	if (perfan__htab_put(&pd->ids, id, idx))
+		return PD_ERR(pd, PERFAN_ENOMEM, pd->pos, "out of memory");
 	return 0;
 }
 
 static const struct perfan_event *lookup(const struct perfan_perfdata *pd,
 					 uint64_t id)
 {
-	if (!pd->id_cap)
-		return NULL;
-	size_t h = id_hash(id, pd->id_cap);
-	while (pd->id_vals[h]) {
-		if (pd->id_keys[h] == id)
-			return &pd->events[pd->id_vals[h] - 1];
-		h = (h + 1) & (pd->id_cap - 1);
-	}
-	return NULL;
+	const uint64_t *idx = perfan__htab_get(&pd->ids, id);
+	return idx ? &pd->events[*idx] : NULL;
 }
 
 const struct perfan_event *
@@ -197,11 +150,8 @@ void perfan__events_finish(struct perfan_perfdata *pd)
 void perfan__events_free(struct perfan_perfdata *pd)
 {
 	free(pd->events);
-	free(pd->id_keys);
-	free(pd->id_vals);
+	perfan__htab_free(&pd->ids);
 	pd->events = NULL;
-	pd->id_keys = NULL;
-	pd->id_vals = NULL;
 }
 
 const struct perfan_event *perfan__event_for_sample(struct perfan_perfdata *pd,

@@ -7,6 +7,7 @@
 #include "util/arena.h"
 #include "util/bytes.h"
 #include "util/error.h"
+#include "util/htab.h"
 
 /* Input bytes: a mapped file, or a buffered stream (pipe, stdin). */
 struct perfan__source {
@@ -70,10 +71,8 @@ struct perfan_perfdata {
 
 	struct perfan_event *events;
 	size_t nr_events, cap_events;
-	uint64_t *id_keys; /* open-addressing map id -> event index + 1 */
-	uint32_t *id_vals;
-	size_t id_cap, id_count;
-	int id_pos, is_pos; /* where the id sits in samples / trailers */
+	struct perfan__htab ids; /* sample id -> event index */
+	int id_pos, is_pos;      /* where the id sits in samples / trailers */
 
 	struct perfan_features feat;
 	struct perfan__arena arena; /* names, ids, features */

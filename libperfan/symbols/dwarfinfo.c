@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "symbols/htab.h"
+#include "util/htab.h"
 #include "symbols/symbols.h"
 
 /* Depth of nested inlining followed. */

@@ -9,8 +9,9 @@
 
 #include <perfan/resolve.h>
 
-#include "symbols/htab.h"
 #include "util/arena.h"
+#include "util/hash.h"
+#include "util/htab.h"
 
 struct perfan__symctx;
 

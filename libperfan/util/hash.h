@@ -23,6 +23,13 @@ static inline uint64_t perfan__hash_u64(uint64_t x)
 	return x;
 }
 
+/* 64-bit hash of N bytes at P, chained from SEED (0 to start). */
+static inline uint64_t perfan__hash_bytes(const void *p, size_t n,
+					  uint64_t seed)
+{
+	return perfan__hash_u64(perfan__hash_mem(p, n) ^ seed);
+}
+
 /* Fold a 64-bit hash to the 32 bits the table keeps. */
 static inline uint32_t perfan__hash32(uint64_t h)
 {

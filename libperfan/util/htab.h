@@ -1,8 +1,8 @@
-/* symbols/htab.h: an open-addressing hash table from 64-bit keys to 64-bit
+/* util/htab.h: an open-addressing hash table from 64-bit keys to 64-bit
  * values, for the resolver's lookups (threads by tid, addresses to cached
  * frames, ...). */
-#ifndef PERFAN_SYMBOLS_HTAB_H
-#define PERFAN_SYMBOLS_HTAB_H
+#ifndef PERFAN_UTIL_HTAB_H
+#define PERFAN_UTIL_HTAB_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -26,8 +26,5 @@ int perfan__htab_del(struct perfan__htab *h, uint64_t key);
 int perfan__htab_next(const struct perfan__htab *h, size_t *pos, uint64_t *key,
 		      uint64_t *val);
 void perfan__htab_free(struct perfan__htab *h);
-
-/* 64-bit hash of a string and of a byte range (FNV-1a, then mixed). */
-uint64_t perfan__hash_bytes(const void *p, size_t n, uint64_t seed);
 
 #endif

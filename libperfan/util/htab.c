@@ -1,39 +1,19 @@
-/* symbols/htab.c: open addressing with linear probing and backward-shift
+/* util/htab.c: open addressing with linear probing and backward-shift
  * deletion; grows at 3/4 load. */
-#include "symbols/htab.h"
+#include "util/htab.h"
+
+#include "util/hash.h"
 
 #include <stdlib.h>
 
 #include <perfan/common.h>
-
-static uint64_t mix(uint64_t x)
-{
-	/* splitmix64's finalizer: every key bit reaches the low bits. */
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ull;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebull;
-	x ^= x >> 31;
-	return x;
-}
-
-uint64_t perfan__hash_bytes(const void *p, size_t n, uint64_t seed)
-{
-	const unsigned char *b = p;
-	uint64_t h = 0xcbf29ce484222325ull ^ seed;
-	for (size_t i = 0; i < n; i++) {
-		h ^= b[i];
-		h *= 0x100000001b3ull;
-	}
-	return mix(h);
-}
 
 uint64_t *perfan__htab_get(const struct perfan__htab *h, uint64_t key)
 {
 	if (!h->cap)
 		return NULL;
 	size_t mask = h->cap - 1;
-	for (size_t i = mix(key) & mask;; i = (i + 1) & mask) {
+	for (size_t i = perfan__hash_u64(key) & mask;; i = (i + 1) & mask) {
 		if (!h->used[i])
 			return NULL;
 		if (h->keys[i] == key)
@@ -58,7 +38,7 @@ static int grow(struct perfan__htab *h)
 	for (size_t i = 0; i < h->cap; i++) {
 		if (!h->used[i])
 			continue;
-		size_t j = mix(h->keys[i]) & (cap - 1);
+		size_t j = perfan__hash_u64(h->keys[i]) & (cap - 1);
 		while (n.used[j])
 			j = (j + 1) & (cap - 1);
 		n.used[j] = 1;
@@ -84,7 +64,7 @@ int perfan__htab_put(struct perfan__htab *h, uint64_t key, uint64_t val)
 			return err;
 	}
 	size_t mask = h->cap - 1;
-	size_t i = mix(key) & mask;
+	size_t i = perfan__hash_u64(key) & mask;
 	while (h->used[i])
 		i = (i + 1) & mask;
 	h->used[i] = 1;
@@ -99,7 +79,7 @@ int perfan__htab_del(struct perfan__htab *h, uint64_t key)
 	if (!h->cap)
 		return 0;
 	size_t mask = h->cap - 1;
-	size_t i = mix(key) & mask;
+	size_t i = perfan__hash_u64(key) & mask;
 	for (;; i = (i + 1) & mask) {
 		if (!h->used[i])
 			return 0;
@@ -112,7 +92,7 @@ int perfan__htab_del(struct perfan__htab *h, uint64_t key)
 		j = (j + 1) & mask;
 		if (!h->used[j])
 			break;
-		size_t home = mix(h->keys[j]) & mask;
+		size_t home = perfan__hash_u64(h->keys[j]) & mask;
 		/* Move j to i unless its home lies cyclically in (i, j]. */
 		if ((j > i && (home <= i || home > j)) ||
 		    (j < i && (home <= i && home > j))) {
