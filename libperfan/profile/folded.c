@@ -261,6 +261,8 @@ struct text {
 
 static int text_put(struct text *t, const char *s, size_t n)
 {
+	if (!n)
+		return 0;
 	if (t->len + n > t->cap) {
 		size_t cap = t->cap ? t->cap : 1 << 12;
 		while (cap < t->len + n) {

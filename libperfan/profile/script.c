@@ -410,8 +410,9 @@ static int add_frames(struct sc *c, const struct frameline *fl)
 			    reserve((void **)&c->fr, &c->fr_cap,
 				    c->nfr + lc->nfr, sizeof(*c->fr)))
 				return oom(c);
-			memcpy(c->fr + c->nfr, lc->fr,
-			       lc->nfr * sizeof(*lc->fr));
+			if (lc->nfr)
+				memcpy(c->fr + c->nfr, lc->fr,
+				       lc->nfr * sizeof(*lc->fr));
 			c->nfr += lc->nfr;
 			return 0;
 		}
@@ -590,7 +591,9 @@ static int add_frames(struct sc *c, const struct frameline *fl)
 		lc->mlen = mlen;
 		lc->java = c->java;
 		lc->nfr = (uint32_t)made;
-		memcpy(lc->fr, c->fr + first_fr, made * sizeof(*lc->fr));
+		if (made)
+			memcpy(lc->fr, c->fr + first_fr,
+			       made * sizeof(*lc->fr));
 	}
 	return 0;
 }
@@ -706,7 +709,7 @@ static int is_tracepoint(struct span ev)
 	if (!c)
 		return 0;
 	for (const char *q = c + 1; q < ev.s + ev.n; q++)
-		if (!strchr("ukhIGHpPSDeW", *q))
+		if (!memchr("ukhIGHpPSDeW", *q, 12))
 			return 1;
 	return 0;
 }
@@ -719,8 +722,10 @@ static void parse_tail(const char *s, size_t n, size_t i, struct tail *t)
 	if (e - i >= 3 && s[i] == '[' && s[e - 1] == ']') {
 		t->cpu = (struct span){s + i + 1, e - i - 2};
 		for (size_t k = 0; k < t->cpu.n; k++)
-			if (!pl_digit((unsigned char)t->cpu.s[k]))
+			if (!pl_digit((unsigned char)t->cpu.s[k])) {
 				t->cpu.s = NULL;
+				break;
+			}
 		i = skip_ws(s, n, e);
 		e = tok_end(s, n, i);
 	}
