@@ -205,6 +205,13 @@ static void count_read(size_t n)
 	atomic_fetch_add(&prog.done, n);
 }
 
+/* The perf.data reader's position, for the progress line. */
+static void at_offset(uint64_t off, void *payload)
+{
+	(void)payload;
+	atomic_store(&prog.done, off);
+}
+
 /* ---- the three inputs ------------------------------------------------------ */
 
 static void resolve_opts(struct perfan_resolve_opts *ro, const struct opts *o,
@@ -224,6 +231,7 @@ static void resolve_opts(struct perfan_resolve_opts *ro, const struct opts *o,
 	ro->time_start = o->time_start;
 	ro->time_end = o->time_end;
 	ro->log = on_log;
+	ro->progress = at_offset;
 }
 
 static int from_perfdata(perfan_profile *p, struct cli_input *in,

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -24,6 +25,13 @@ int cli_output_open(struct cli_output *o, const char *out_path)
 		o->fp = stdout;
 		return 0;
 	}
+	/* Only a regular file is replaced by renaming a temporary over it:
+	 * /dev/null, a FIFO or a terminal is written to as it is. */
+	struct stat st;
+	if (!stat(out_path, &st) && !S_ISREG(st.st_mode)) {
+		o->fp = fopen(out_path, "w");
+		return o->fp ? 0 : -1;
+	}
 	size_t n = strlen(out_path) + 16;
 	o->path = strdup(out_path);
 	o->tmp = malloc(n);
@@ -33,6 +41,10 @@ int cli_output_open(struct cli_output *o, const char *out_path)
 	int fd = mkstemp(o->tmp);
 	if (fd < 0)
 		return -1;
+	/* the permissions a plain fopen would give, not mkstemp's 0600 */
+	mode_t um = umask(0);
+	umask(um);
+	fchmod(fd, 0666 & ~um);
 	o->fp = fdopen(fd, "w");
 	if (!o->fp) {
 		close(fd);
@@ -47,6 +59,9 @@ int cli_output_close(struct cli_output *o, int ok)
 	int rc = 0;
 	if (o->fp == stdout) {
 		if (fflush(stdout) != 0)
+			rc = -1;
+	} else if (o->fp && !o->tmp) {
+		if (fclose(o->fp) != 0)
 			rc = -1;
 	} else if (o->fp) {
 		if (fclose(o->fp) != 0)

@@ -89,6 +89,10 @@ perfan_perfdata_features(const perfan_perfdata *pd);
  * "FEATURE", ...) or NULL for a type perf has no name for. */
 PERFAN_API const char *perfan_record_type_name(uint32_t type);
 
+/* How far the reader has read: the file offset of the next record (for
+ * progress displays; records held for time ordering are behind it). */
+PERFAN_API uint64_t perfan_perfdata_offset(const perfan_perfdata *pd);
+
 /* The file path or stream name given at open. */
 PERFAN_API const char *perfan_perfdata_name(const perfan_perfdata *pd);
 

@@ -46,6 +46,10 @@ struct perfan_resolve_opts {
 	const char *event;             /* only this event's samples */
 	perfan_log_fn log;
 	void *log_payload;
+	/* Called now and then (every 4096 records) with the reader's offset
+	 * (perfan_perfdata_offset), for a progress display. */
+	void (*progress)(uint64_t offset, void *payload);
+	void *progress_payload;
 };
 
 /* Options with every filter off (pid, tid and cpu -1). */

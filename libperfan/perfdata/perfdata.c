@@ -94,6 +94,11 @@ const char *perfan_record_type_name(uint32_t type)
 	return type < PERFAN_REC_MAX ? type_names[type] : NULL;
 }
 
+uint64_t perfan_perfdata_offset(const perfan_perfdata *pd)
+{
+	return pd->pos;
+}
+
 const char *perfan_perfdata_name(const perfan_perfdata *pd)
 {
 	return pd->name;

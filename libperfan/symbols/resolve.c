@@ -895,7 +895,11 @@ int perfan_resolve_perfdata(perfan_profile *p, perfan_perfdata *pd,
 		perfan__err(err, "%s: out of memory", perfan_perfdata_name(pd));
 	}
 	const struct perfan_record *rec = NULL;
+	uint64_t nrec = 0;
 	while (!err) {
+		if (opts && opts->progress && !(++nrec & 4095))
+			opts->progress(perfan_perfdata_offset(pd),
+				       opts->progress_payload);
 		err = perfan_perfdata_next(pd, &rec);
 		if (err == PERFAN_ITEROVER) {
 			err = 0;

@@ -217,5 +217,22 @@ else
 	[ "$npeer" -ge 36 ] || fail "only $npeer peer perf.data files"
 fi
 
+# -o on something that is not a regular file writes to it, never renames a
+# temporary over it (that would replace /dev/null with a file)
+fifo=$(mktemp -u)
+mkfifo "$fifo"
+timeout 20 cat "$fifo" >"$fifo.out" &
+reader=$!
+"$PERFAN_BIN" stats -o "$fifo" $TESTDATA/fp/perf.data
+wait "$reader"
+[ -p "$fifo" ] || fail "-o replaced a FIFO with a file"
+cmp -s "$fifo.out" $TESTDATA/fp/stats.txt || fail "-o FIFO: wrong content"
+rm -f "$fifo" "$fifo.out"
+# and a new file gets the usual permissions, not a temporary's 0600
+(umask 022 && "$PERFAN_BIN" stats -o "$tmp/perm.txt" $TESTDATA/fp/perf.data)
+[ "$(stat -c %a "$tmp/perm.txt")" = 644 ] ||
+	fail "-o FILE has mode $(stat -c %a "$tmp/perm.txt"), not 644"
+checks=$((checks + 2))
+
 echo "$checks checks, $fails failed"
 [ $fails -eq 0 ]
