@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/htab.h"
 #include "symbols/symbols.h"
+#include "util/htab.h"
 
 /* Depth of nested inlining followed. */
 #define MAX_DEPTH 64
