@@ -14,24 +14,6 @@
 
 #include "testutil.h"
 
-/* snprintf for paths: too long a path stops the run rather than test the
- * wrong file. */
-static void fmt(char *out, size_t n, const char *f, ...)
-	__attribute__((format(printf, 3, 4)));
-static void fmt(char *out, size_t n, const char *f, ...)
-{
-	va_list ap;
-	int len;
-
-	va_start(ap, f);
-	len = vsnprintf(out, n, f, ap);
-	va_end(ap);
-	if (len < 0 || (size_t)len >= n) {
-		fprintf(stderr, "path too long: %s\n", out);
-		abort();
-	}
-}
-
 struct u64s {
 	uint64_t *v;
 	size_t n, cap;
@@ -199,8 +181,8 @@ static void add_case(const char *data, const char *script)
 	cases = realloc(cases, (ncases + 1) * sizeof(*cases));
 	if (!cases)
 		abort();
-	fmt(cases[ncases].data, PATH_MAX, "%s", data);
-	fmt(cases[ncases].script, PATH_MAX, "%s", script);
+	tu_fmt(cases[ncases].data, PATH_MAX, "%s", data);
+	tu_fmt(cases[ncases].script, PATH_MAX, "%s", script);
 	ncases++;
 }
 
@@ -213,12 +195,12 @@ static void find_cases(void)
 	char root[PATH_MAX];
 	int nd, nf;
 
-	fmt(root, sizeof(root), "%s", tu_testdata(""));
+	tu_fmt(root, sizeof(root), "%s", tu_testdata(""));
 	nd = scandir(root, &dirs, NULL, alphasort);
 	for (int i = 0; i < nd; i++) {
 		char dir[PATH_MAX];
 
-		fmt(dir, sizeof(dir), "%s/%s", root, dirs[i]->d_name);
+		tu_fmt(dir, sizeof(dir), "%s/%s", root, dirs[i]->d_name);
 		nf = dirs[i]->d_name[0] == '.'
 			     ? -1
 			     : scandir(dir, &files, NULL, alphasort);
@@ -231,22 +213,22 @@ static void find_cases(void)
 
 			script[0] = '\0';
 			if (!strcmp(f, "perf.data"))
-				fmt(script, sizeof(script), "%s/script.txt",
-				    dir);
+				tu_fmt(script, sizeof(script), "%s/script.txt",
+				       dir);
 			else if (len > 10 && !strncmp(f, "perf.", 5) &&
 				 !strcmp(f + len - 5, ".data"))
-				fmt(script, sizeof(script),
-				    "%s/script.%.*s.txt", dir, (int)(len - 10),
-				    f + 5);
+				tu_fmt(script, sizeof(script),
+				       "%s/script.%.*s.txt", dir,
+				       (int)(len - 10), f + 5);
 			else {
 				free(files[j]);
 				continue;
 			}
-			fmt(data, sizeof(data), "%s/%s", dir, f);
+			tu_fmt(data, sizeof(data), "%s/%s", dir, f);
 			/* only recordings perf read (with a stats oracle):
 			 * one it cannot read may be corrupt on purpose */
-			fmt(stats, sizeof(stats), "%s/stats%s", dir,
-			    script + strlen(dir) + 7);
+			tu_fmt(stats, sizeof(stats), "%s/stats%s", dir,
+			       script + strlen(dir) + 7);
 			fp = fopen(stats, "r");
 			if (!fp) {
 				free(files[j]);
@@ -280,8 +262,8 @@ static void find_cases(void)
 
 		/* corrupt on purpose: check_stats covers it */
 		if (f[0] != '.' && !strstr(f, "corrupted")) {
-			fmt(data, sizeof(data), "%s/%s",
-			    tu_peerdata("perf.data"), f);
+			tu_fmt(data, sizeof(data), "%s/%s",
+			       tu_peerdata("perf.data"), f);
 			add_case(data, "");
 		}
 		free(files[j]);

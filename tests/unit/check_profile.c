@@ -695,6 +695,24 @@ START_TEST(test_script_one_line)
 			 "prog;hot 500\nprog;schedule 250\nsh;[unknown] 250\n");
 	free(out);
 	perfan_profile_free(p);
+
+	/* as perf prints it: the command padded on the left */
+	static const char padded[] =
+		"            prog  7010   486.913945:    1001001 cpu-clock:      5611c326d1cc hot_a+0x2c (/x/prog)\n"
+		"            prog  7010   486.914944:    1001001 cpu-clock:      5611c326d1c9 hot_a+0x29 (/x/prog)\n"
+		"     V8 Worker  7011   486.915944:    1001001 cpu-clock:  ffffffff81000000 schedule ([kernel.kallsyms])\n";
+	p = new_profile(0);
+	struct perfan_script_opts so =
+		PERFAN_OPTS_INIT(struct perfan_script_opts);
+	so.pid = 1;
+	so.kernel = 1;
+	ck_assert_int_eq(read_script_text(p, padded, &so, &st), 0);
+	ck_assert_uint_eq(st.samples, 3);
+	out = folded(p, NULL);
+	ck_assert_str_eq(out, "V8_Worker-?;schedule_[k] 1001001\n"
+			      "prog-?;hot_a 2002002\n");
+	free(out);
+	perfan_profile_free(p);
 }
 END_TEST
 

@@ -46,24 +46,6 @@ struct oracle {
 	} ev[MAX_EVENTS];
 };
 
-/* snprintf for paths: too long a path stops the run rather than test the
- * wrong file. */
-static void fmt(char *out, size_t n, const char *f, ...)
-	__attribute__((format(printf, 3, 4)));
-static void fmt(char *out, size_t n, const char *f, ...)
-{
-	va_list ap;
-	int len;
-
-	va_start(ap, f);
-	len = vsnprintf(out, n, f, ap);
-	va_end(ap);
-	if (len < 0 || (size_t)len >= n) {
-		fprintf(stderr, "path too long: %s\n", out);
-		abort();
-	}
-}
-
 /* Copy a message or name, cut to fit. */
 static void copy_str(char *out, size_t n, const char *s)
 {
@@ -180,8 +162,8 @@ static void parse_oracle(const char *path, int structure, struct oracle *o)
 			continue;
 		if (len > 7 && !strcmp(line + len - 7, " stats:")) {
 			ck_assert_msg(o->nev < MAX_EVENTS, "%s: events", path);
-			fmt(o->ev[o->nev].name, sizeof(o->ev[0].name), "%.*s",
-			    (int)(len - 7), line);
+			tu_fmt(o->ev[o->nev].name, sizeof(o->ev[0].name),
+			       "%.*s", (int)(len - 7), line);
 			o->nev++;
 			in_event = 1;
 			continue;
@@ -207,8 +189,8 @@ static void parse_oracle(const char *path, int structure, struct oracle *o)
 		if (structure && !strcmp(name, "HEADER_ATTR"))
 			strcpy(name, "ATTR");
 		ck_assert_msg(o->ntypes < MAX_TYPES, "%s: types", path);
-		fmt(o->types[o->ntypes].name, sizeof(o->types[0].name), "%s",
-		    name);
+		tu_fmt(o->types[o->ntypes].name, sizeof(o->types[0].name), "%s",
+		       name);
 		o->types[o->ntypes].n = n;
 		o->ntypes++;
 		if (structure)
@@ -329,8 +311,8 @@ static void add_case(struct scase **v, size_t *n, const char *data,
 	if (!*v)
 		abort();
 	c = &(*v)[(*n)++];
-	fmt(c->data, sizeof(c->data), "%s", data);
-	fmt(c->oracle, sizeof(c->oracle), "%s", oracle);
+	tu_fmt(c->data, sizeof(c->data), "%s", data);
+	tu_fmt(c->oracle, sizeof(c->oracle), "%s", oracle);
 	c->kind = kind;
 }
 
@@ -351,13 +333,13 @@ static void find_testdata_cases(void)
 	char root[PATH_MAX];
 	int nd;
 
-	fmt(root, sizeof(root), "%s", tu_testdata(""));
+	tu_fmt(root, sizeof(root), "%s", tu_testdata(""));
 	nd = scandir(root, &dirs, NULL, alphasort);
 	for (int i = 0; i < nd; i++) {
 		char dir[PATH_MAX];
 		int nf;
 
-		fmt(dir, sizeof(dir), "%s/%s", root, dirs[i]->d_name);
+		tu_fmt(dir, sizeof(dir), "%s/%s", root, dirs[i]->d_name);
 		nf = dirs[i]->d_name[0] == '.'
 			     ? -1
 			     : scandir(dir, &files, NULL, alphasort);
@@ -367,15 +349,16 @@ static void find_testdata_cases(void)
 			char data[PATH_MAX], oracle[PATH_MAX];
 
 			if (!strcmp(f, "perf.data"))
-				fmt(oracle, sizeof(oracle), "%s/stats.txt",
-				    dir);
+				tu_fmt(oracle, sizeof(oracle), "%s/stats.txt",
+				       dir);
 			else if (len > 10 && !strncmp(f, "perf.", 5) &&
 				 !strcmp(f + len - 5, ".data"))
-				fmt(oracle, sizeof(oracle), "%s/stats.%.*s.txt",
-				    dir, (int)(len - 10), f + 5);
+				tu_fmt(oracle, sizeof(oracle),
+				       "%s/stats.%.*s.txt", dir,
+				       (int)(len - 10), f + 5);
 			else
 				oracle[0] = '\0';
-			fmt(data, sizeof(data), "%s/%s", dir, f);
+			tu_fmt(data, sizeof(data), "%s/%s", dir, f);
 			if (oracle[0] && is_file(oracle))
 				add_case(&testdata_cases, &n_testdata_cases,
 					 data, oracle, KIND_NORMAL);
@@ -395,23 +378,23 @@ static void find_peer_cases(void)
 	char dir[PATH_MAX], sdir[PATH_MAX];
 	int nf;
 
-	fmt(dir, sizeof(dir), "%s", tu_peerdata("perf.data"));
-	fmt(sdir, sizeof(sdir), "%s", tu_peerdata("perf.data-stats"));
+	tu_fmt(dir, sizeof(dir), "%s", tu_peerdata("perf.data"));
+	tu_fmt(sdir, sizeof(sdir), "%s", tu_peerdata("perf.data-stats"));
 	nf = scandir(dir, &files, NULL, alphasort);
 	for (int j = 0; j < nf; j++) {
 		const char *f = files[j]->d_name;
 		char data[PATH_MAX], oracle[PATH_MAX];
 		enum kind kind = KIND_NORMAL;
 
-		fmt(data, sizeof(data), "%s/%s", dir, f);
-		fmt(oracle, sizeof(oracle), "%s/%s.stats.txt", sdir, f);
+		tu_fmt(data, sizeof(data), "%s/%s", dir, f);
+		tu_fmt(oracle, sizeof(oracle), "%s/%s.stats.txt", sdir, f);
 		if (!strcmp(f,
 			    "perf.data.piped.corrupted.zero_size_sample-3.2"))
 			kind = KIND_ZERO_SIZE;
 		else if (!strcmp(f, "perf.data.piped.intel_pt-4.14")) {
 			kind = KIND_STRUCTURE;
-			fmt(oracle, sizeof(oracle), "%s/%s.structure.txt", sdir,
-			    f);
+			tu_fmt(oracle, sizeof(oracle), "%s/%s.structure.txt",
+			       sdir, f);
 		} else if (!strcmp(f,
 				   "perf.data.piped.header_feautres_group_desc-6.8"))
 			kind = KIND_RECORDED_NAMES;

@@ -4,6 +4,7 @@
 #define PERFAN_TESTUTIL_H
 
 #include <check.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -57,6 +58,24 @@ static inline const char *tu_peerdata(const char *rel)
 }
 
 /* Check has no skip: say why on stdout and leave the test, which passes. */
+/* snprintf for paths: too long a path stops the run rather than test the
+ * wrong file. */
+static inline void tu_fmt(char *out, size_t n, const char *f, ...)
+	__attribute__((format(printf, 3, 4)));
+static inline void tu_fmt(char *out, size_t n, const char *f, ...)
+{
+	va_list ap;
+	int len;
+
+	va_start(ap, f);
+	len = vsnprintf(out, n, f, ap);
+	va_end(ap);
+	if (len < 0 || (size_t)len >= n) {
+		fprintf(stderr, "path too long: %s\n", out);
+		abort();
+	}
+}
+
 #define TU_SKIP(...)                                                           \
 	do {                                                                   \
 		printf("SKIP: %s: ", __func__);                                \
