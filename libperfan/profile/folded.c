@@ -456,41 +456,52 @@ static int cmp_item(const void *va, const void *vb)
 	return (unsigned char)a->s[n] < ';' ? -1 : 1;
 }
 
+/* The levels of the walk keep their items on one stack: a level is
+ * built on top of its parent's, which stays below it until it is done. So
+ * memory follows the families along one path, not the depth times a
+ * buffer. */
 struct level {
-	struct item *items;
-	size_t n, cap, at;
-	size_t prefix_len; /* the text before this level's names */
-	int has_text;      /* it holds a frame */
+	size_t base, n, at; /* its items: items[base .. base + n) */
+	size_t prefix_len;  /* the text before this level's names */
+	int has_text;       /* it holds a frame */
 };
 
-static int push_item(struct level *l, const struct dname *d, uint32_t sub,
+struct walk {
+	struct item *items;
+	size_t nitems, cap;
+	struct level *lv;
+	size_t nlv, cap_lv;
+};
+
+static int push_item(struct walk *k, const struct dname *d, uint32_t sub,
 		     uint32_t node)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 16;
-		struct item *ni = realloc(l->items, cap * sizeof(*ni));
+	if (k->nitems == k->cap) {
+		size_t cap = k->cap ? k->cap * 2 : 256;
+		struct item *ni = realloc(k->items, cap * sizeof(*ni));
 		if (!ni)
 			return PERFAN_ENOMEM;
-		l->items = ni;
-		l->cap = cap;
+		k->items = ni;
+		k->cap = cap;
 	}
-	l->items[l->n++] = (struct item){d->s, d->len, sub, node};
+	k->items[k->nitems++] = (struct item){d->s, d->len, sub, node};
 	return 0;
 }
 
-/* The items of the children of X (through left-out process frames). */
-static int add_children(struct writer *w, struct level *l, uint32_t x)
+/* The items of the children of X (through left-out process frames), on
+ * top of the stack. */
+static int add_children(struct writer *w, struct walk *k, uint32_t x)
 {
 	for (uint32_t c = w->nodes[x].first_child; c;
 	     c = w->nodes[c].next_sibling) {
 		const struct dname *d = &w->names[w->nodes[c].frame];
 		int rc = 0;
 		if (d->skip)
-			rc = add_children(w, l, c);
+			rc = add_children(w, k, c);
 		else if (w->self[c] || w->any_skip)
-			rc = push_item(l, d, 0, c);
+			rc = push_item(k, d, 0, c);
 		if (!rc && !d->skip && w->nodes[c].first_child)
-			rc = push_item(l, d, 1, c);
+			rc = push_item(k, d, 1, c);
 		if (rc)
 			return rc;
 	}
@@ -499,87 +510,82 @@ static int add_children(struct writer *w, struct level *l, uint32_t x)
 
 /* qsort, unless the items are in order already (a family of one child,
  * or a walk that found them so). */
-static void sort_items(struct level *l)
+static void sort_items(struct item *it, size_t n)
 {
-	for (size_t i = 1; i < l->n; i++)
-		if (cmp_item(&l->items[i - 1], &l->items[i]) > 0) {
-			qsort(l->items, l->n, sizeof(*l->items), cmp_item);
+	for (size_t i = 1; i < n; i++)
+		if (cmp_item(&it[i - 1], &it[i]) > 0) {
+			qsort(it, n, sizeof(*it), cmp_item);
 			return;
 		}
 }
 
+/* A new level on top, for the children of the nodes of items
+ * [FROM, TO) of the level below (or of the root). */
+static int push_level(struct writer *w, struct walk *k, size_t from, size_t to,
+		      int root)
+{
+	if (k->nlv == k->cap_lv) {
+		size_t cap = k->cap_lv ? k->cap_lv * 2 : 64;
+		struct level *nl = realloc(k->lv, cap * sizeof(*nl));
+		if (!nl)
+			return PERFAN_ENOMEM;
+		k->lv = nl;
+		k->cap_lv = cap;
+	}
+	struct level *l = &k->lv[k->nlv];
+	l->base = k->nitems;
+	l->at = 0;
+	l->prefix_len = w->cur.len;
+	l->has_text = !root;
+	int rc = 0;
+	if (root)
+		rc = add_children(w, k, PERFAN_ROOT_NODE);
+	for (size_t i = from; i < to && !rc; i++)
+		rc = add_children(w, k, k->items[i].node);
+	if (rc)
+		return rc;
+	l->n = k->nitems - l->base;
+	sort_items(k->items + l->base, l->n);
+	k->nlv++;
+	return 0;
+}
+
 static int write_sorted(struct writer *w)
 {
-	struct level *lv = NULL;
-	size_t nlv = 0, depth = 0;
-	int rc = 0;
-#define LEVEL_AT(d)                                                            \
-	do {                                                                   \
-		if ((d) >= nlv) {                                              \
-			struct level *nl_ = realloc(lv, (nlv ? nlv * 2 : 16) * \
-								sizeof(*nl_)); \
-			if (!nl_) {                                            \
-				rc = PERFAN_ENOMEM;                            \
-				goto out;                                      \
-			}                                                      \
-			memset(nl_ + nlv, 0,                                   \
-			       ((nlv ? nlv * 2 : 16) - nlv) * sizeof(*nl_));   \
-			lv = nl_;                                              \
-			nlv = nlv ? nlv * 2 : 16;                              \
-		}                                                              \
-	} while (0)
-	LEVEL_AT(0);
-	lv[0].n = lv[0].at = lv[0].prefix_len = 0;
-	lv[0].has_text = 0;
-	if ((rc = add_children(w, &lv[0], PERFAN_ROOT_NODE)))
-		goto out;
-	sort_items(&lv[0]);
-	depth = 1;
-	while (depth) {
-		struct level *l = &lv[depth - 1];
+	struct walk k;
+	memset(&k, 0, sizeof(k));
+	w->cur.len = 0;
+	int rc = push_level(w, &k, 0, 0, 1);
+	while (!rc && k.nlv) {
+		struct level *l = &k.lv[k.nlv - 1];
 		if (l->at == l->n) {
-			depth--;
+			k.nitems = l->base;
+			k.nlv--;
 			continue;
 		}
+		const struct item *it = k.items + l->base;
 		size_t i = l->at, j = i + 1;
-		while (j < l->n && !cmp_item(&l->items[i], &l->items[j]))
+		while (j < l->n && !cmp_item(&it[i], &it[j]))
 			j++;
 		l->at = j;
-		const struct item *it = &l->items[i];
 		w->cur.len = l->prefix_len;
 		if ((l->has_text && (rc = text_put(&w->cur, ";", 1))) ||
-		    (rc = text_put(&w->cur, it->s, it->len)))
-			goto out;
-		if (!it->sub) {
-			uint64_t sum = 0;
-			for (size_t k = i; k < j; k++)
-				sum = perfan__sat_add(
-					sum, own_weight(w, l->items[k].node));
-			if (sum && w->cur.len &&
-			    put_line(&w->out, w->cur.buf, w->cur.len, sum)) {
-				rc = PERFAN_EIO;
-				goto out;
-			}
+		    (rc = text_put(&w->cur, it[i].s, it[i].len)))
+			break;
+		if (it[i].sub) {
+			rc = push_level(w, &k, l->base + i, l->base + j, 0);
 			continue;
 		}
-		LEVEL_AT(depth);
-		l = &lv[depth - 1]; /* lv may have moved */
-		struct level *nl = &lv[depth];
-		nl->n = nl->at = 0;
-		nl->prefix_len = w->cur.len;
-		nl->has_text = 1;
-		for (size_t k = i; k < j; k++)
-			if ((rc = add_children(w, nl, l->items[k].node)))
-				goto out;
-		sort_items(nl);
-		depth++;
+		uint64_t sum = 0;
+		for (size_t m = i; m < j; m++)
+			sum = perfan__sat_add(sum, own_weight(w, it[m].node));
+		if (sum && w->cur.len &&
+		    put_line(&w->out, w->cur.buf, w->cur.len, sum))
+			rc = PERFAN_EIO;
 	}
-out:
-	for (size_t k = 0; k < nlv; k++)
-		free(lv[k].items);
-	free(lv);
+	free(k.items);
+	free(k.lv);
 	return rc;
-#undef LEVEL_AT
 }
 
 /* ---- whole lines, sorted ---------------------------------------------------- */

@@ -873,6 +873,23 @@ static int header_line(struct sc *c, const char *s, size_t n,
 	return 0;
 }
 
+/* Is *S (N bytes, starting with white space) a one-line sample, the
+ * command padded on the left? If so *S and *N drop the padding and H is
+ * its header. */
+static int indented_sample(const char **s, size_t *n, struct header *h)
+{
+	size_t k = skip_ws(*s, *n, 0);
+	struct tail t;
+	if (k == *n || !match_header(*s + k, *n - k, h))
+		return 0;
+	parse_tail(*s + k, *n - k, h->end, &t);
+	if (!t.frame_at)
+		return 0;
+	*s += k;
+	*n -= k;
+	return 1;
+}
+
 static int script_line(struct sc *c, const char *s, size_t n)
 {
 	if (n && s[n - 1] == '\r') /* CRLF */
@@ -883,6 +900,13 @@ static int script_line(struct sc *c, const char *s, size_t n)
 	struct frameline fl;
 	int is_header = n && match_header(s, n, &h);
 	int is_frame = !n || is_header ? 0 : match_frame(s, n, &fl);
+	if (is_frame && pl_space((unsigned char)s[0]) &&
+	    (!c->have_pname || c->pending) && indented_sample(&s, &n, &h)) {
+		/* perf script without call chains pads the command on the
+		 * left: to Perl a frame line with no sample open, skipped */
+		is_header = 1;
+		is_frame = 0;
+	}
 	if (c->pending) {
 		if (is_frame) {
 			/* call chain lines follow: a header after all, and
@@ -1070,6 +1094,10 @@ int perfan_input_detect(const void *vbuf, size_t len)
 			continue;
 		if (!nl && content)
 			break; /* a cut last line says nothing */
+		/* a first line longer than the bytes given: a stack of
+		 * frames, or a header */
+		if (!nl && !k && !has_time_token(s, n) && memchr(s, ';', n))
+			return PERFAN_INPUT_FOLDED;
 		if (!content++) {
 			folded = folded_like(s, n);
 			if (!folded)

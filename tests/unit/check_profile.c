@@ -740,6 +740,10 @@ START_TEST(test_detect)
 	const char *hdr = "# ========\n# captured on: x\n";
 	ck_assert_int_eq(perfan_input_detect(hdr, strlen(hdr)),
 			 PERFAN_INPUT_SCRIPT);
+	/* a first line longer than the bytes given */
+	const char *long_line = "a;b;c;d;e;f;g;h";
+	ck_assert_int_eq(perfan_input_detect(long_line, strlen(long_line)),
+			 PERFAN_INPUT_FOLDED);
 	/* a cut last line does not count */
 	const char *cut = "a;b 1\nc;d 2\nprog 1 [0";
 	ck_assert_int_eq(perfan_input_detect(cut, strlen(cut)),
