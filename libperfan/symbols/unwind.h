@@ -1,7 +1,7 @@
 /* symbols/unwind.h: the hook for DWARF unwinding of a sample's copied user
  * stack (PERF_SAMPLE_REGS_USER + PERF_SAMPLE_STACK_USER). resolve.c calls it
  * for samples that carry a user stack and no user part in their callchain;
- * unwind.c implements it (unwind_stub.c, until then, finds nothing). */
+ * unwind.c implements it. */
 #ifndef PERFAN_SYMBOLS_UNWIND_H
 #define PERFAN_SYMBOLS_UNWIND_H
 
@@ -19,7 +19,9 @@ struct perfan__thread;
  * addresses to IPS, leaf first: the interrupted pc, then each caller's
  * address as perf's unwinder reports it (return address - 1, so that it
  * falls inside the call instruction). Sets *TRUNCATED to 1 when unwinding
- * stopped before the outermost frame (stack copy too small, no CFI).
+ * stopped before the outermost frame (stack copy too small, no CFI); when
+ * it stopped at a read outside the copied stack, a last address of
+ * (uint64_t)-1 stands for the frames lost, as perf shows "[unknown]".
  * Returns the number of addresses (0: nothing could be unwound). Per-resolve
  * state (CFI caches) may hang off CTX->unwind. Never prints; log through
  * perfan__symlog. */
