@@ -14,6 +14,7 @@ struct command {
 
 static const struct command commands[] = {
 	{"collapse", cmd_collapse, "fold stacks into lines for flame graphs"},
+	{"flamegraph", cmd_flamegraph, "draw an interactive SVG flame graph"},
 	{"header", cmd_header, "show the header and features of a perf.data"},
 	{"report", cmd_report, "top functions by self and total share"},
 	{"stats", cmd_stats, "count records per type and per event"},

@@ -23,6 +23,11 @@ struct perfan_folded_read_opts {
 	 * "_[j]", "_[i]" lose the suffix and get the kind it names (kernel,
 	 * jit, inlined). By default names are kept exactly as read. */
 	int annotations;
+	/* Lines may end in two counts, "STACK BEFORE AFTER", as
+	 * difffolded.pl writes them: BEFORE is added to this column (unit
+	 * "samples", created if P lacks it) and AFTER to COLUMN. A line
+	 * with one count adds to COLUMN only. NULL: one count per line. */
+	const char *before_column;
 };
 
 /* Add the stacks of the folded text in FP to P, in the column COLUMN

@@ -4,6 +4,7 @@
 
 #include <perfan/common.h>
 #include <perfan/features.h>
+#include <perfan/flamegraph.h>
 #include <perfan/folded.h>
 #include <perfan/perfdata.h>
 #include <perfan/profile.h>

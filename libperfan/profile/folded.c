@@ -11,17 +11,7 @@
 #include "profile/internal.h"
 #include "util/error.h"
 #include "util/lines.h"
-
-#define OPTS_COPY(dst, src)                                                    \
-	do {                                                                   \
-		memset(&(dst), 0, sizeof(dst));                                \
-		if (src) {                                                     \
-			size_t n_ = (src)->sz < sizeof(dst) ? (src)->sz        \
-							    : sizeof(dst);     \
-			memcpy(&(dst), (src), n_);                             \
-		}                                                              \
-		(dst).sz = sizeof(dst);                                        \
-	} while (0)
+#include "util/opts.h"
 
 static int is_blank(char c)
 {
@@ -34,7 +24,7 @@ struct reader {
 	perfan_profile *p;
 	struct perfan_folded_read_opts o;
 	const char *name;
-	int col;
+	int col, bcol; /* bcol: two-count lines' BEFORE, or -1 */
 	/* the previous stack: its text, its frames and where each ends */
 	char *prev;
 	size_t prev_len, prev_cap;
@@ -122,6 +112,23 @@ static int read_line(struct reader *r, const char *s, size_t len,
 	/* one space or tab parts stack and count; spaces before it belong
 	 * to the last frame, as flamegraph.pl reads it */
 	size_t n = d - 1;
+	uint64_t before = 0;
+	if (r->bcol >= 0) {
+		/* "STACK BEFORE AFTER": the stack ends in a count too */
+		size_t b = n;
+		while (b && s[b - 1] >= '0' && s[b - 1] <= '9')
+			b--;
+		if (b < n && b > 1 && (s[b - 1] == ' ' || s[b - 1] == '\t')) {
+			for (size_t i = b; i < n; i++) {
+				unsigned v = (unsigned)(s[i] - '0');
+				if (before > (UINT64_MAX - v) / 10)
+					return line_error(r, lineno,
+							  "count too large");
+				before = before * 10 + v;
+			}
+			n = b - 1;
+		}
+	}
 	if (!n)
 		return line_error(r, lineno, "no stack before the count");
 
@@ -185,6 +192,13 @@ static int read_line(struct reader *r, const char *s, size_t len,
 	}
 	memcpy(r->prev, s, n);
 	r->prev_len = n;
+	if (before) {
+		int rc = perfan_profile_add(r->p, r->frames, nf,
+					    (size_t)r->bcol, before, NULL,
+					    NULL);
+		if (rc)
+			return rc;
+	}
 	return perfan_profile_add(r->p, r->frames, nf, (size_t)r->col, count,
 				  NULL, NULL);
 }
@@ -199,13 +213,20 @@ int perfan_folded_read(perfan_profile *p, FILE *fp, const char *name,
 				   p ? "fp" : "profile");
 	struct reader r;
 	memset(&r, 0, sizeof(r));
-	OPTS_COPY(r.o, opts);
+	PERFAN__OPTS_COPY(r.o, opts);
 	r.p = p;
 	r.name = name ? name : "folded input";
 	r.col = perfan_profile_add_column(p, column ? column : "samples",
 					  "samples");
 	if (r.col < 0)
 		return r.col;
+	r.bcol = -1;
+	if (r.o.before_column) {
+		r.bcol = perfan_profile_add_column(p, r.o.before_column,
+						   "samples");
+		if (r.bcol < 0)
+			return r.bcol;
+	}
 	r.cache = calloc(1, sizeof(*r.cache));
 	if (!r.cache)
 		return perfan__err(PERFAN_ENOMEM, "%s: out of memory", r.name);
@@ -680,7 +701,7 @@ int perfan_folded_write(const perfan_profile *p, FILE *fp,
 				   "perfan_folded_write: %s is NULL",
 				   p ? "fp" : "profile");
 	struct perfan_folded_write_opts o;
-	OPTS_COPY(o, opts);
+	PERFAN__OPTS_COPY(o, opts);
 	size_t ncols = perfan_profile_nr_columns(p);
 	if (!ncols)
 		return 0;

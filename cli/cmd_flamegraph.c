@@ -1,0 +1,306 @@
+/* cli/cmd_flamegraph.c: perfan flamegraph: an interactive SVG flame graph
+ * of one or more perf.data, perf script or folded inputs, with the options
+ * of FlameGraph's flamegraph.pl and the filters of perfan report. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <perfan/perfan.h>
+
+#include "cli.h"
+#include "load.h"
+
+#define CMD "flamegraph"
+#define BEFORE "before" /* the column of two-count folded lines */
+
+static const char usage_text[] =
+	"usage: perfan flamegraph [options] [FILE...] > graph.svg\n"
+	"\n"
+	"Draw the stacks of the FILEs (default perf.data, '-' for standard\n"
+	"input; perf.data, `perf script` text or folded stacks, told apart by\n"
+	"their content, merged) as an interactive SVG flame graph: hover for a\n"
+	"frame's weight and share, click to zoom, Ctrl-F or Search for a\n"
+	"regular expression; zoom and search are kept in the URL. Colours say\n"
+	"what a frame is (kernel, native, Python, JIT, inlined), with a legend.\n"
+	"Folded lines with two counts (difffolded.pl's) give a differential\n"
+	"graph: widths from the second, red where a frame grew, blue where it\n"
+	"shrank.\n"
+	"\n"
+	"  --title TEXT       the title (default Flame Graph, Icicle Graph,\n"
+	"                     Flame Chart)\n"
+	"  --subtitle TEXT    a second line under the title\n"
+	"  --width PX         image width (default 1200)\n"
+	"  --height PX        height of each frame (default 16)\n"
+	"  --minwidth PX|PCT% merge frames narrower than this into one \"(other)\"\n"
+	"                     per parent (default 0.1 px)\n"
+	"  --fonttype FONT    font family (default Verdana)\n"
+	"  --fontsize PX      font size (default 12)\n"
+	"  --colors PALETTE   kind (default: by what a frame is), hot, mem, io,\n"
+	"                     wakeup, java, js, perl, python, red, green, blue,\n"
+	"                     aqua, yellow, purple, orange\n"
+	"  --hash             colours by flamegraph.pl's name hash (similar\n"
+	"                     names, similar colours)\n"
+	"  --bgcolors COLOR   background: yellow, blue, green, grey or #rrggbb\n"
+	"  --inverted         an icicle graph: roots at the top\n"
+	"  --reverse          stacks reversed: leaf functions at the bottom\n"
+	"  --flamechart       x is time: samples in time order (perf.data) or\n"
+	"                     input order, not merged by name\n"
+	"  --countname NAME   the unit of weights (default samples, or the\n"
+	"                     event's period)\n"
+	"  --nametype TEXT    what the details line calls a frame (default\n"
+	"                     Function:)\n"
+	"  --notes TEXT       a note kept in the SVG\n"
+	"  --negate           differential: swap red and blue\n" CLI_LOAD_HELP
+	"  -o, --output FILE  write to FILE (atomically) instead of stdout\n"
+	"  -h, --help         show this help\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "perfan " CMD ": ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, " (perfan " CMD " --help)\n");
+	return 2;
+}
+
+static int parse_px(const char *s, double max, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !(v > 0) || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* The column to draw: the event asked for, else the first with weight. */
+static size_t pick_column(const perfan_profile *p, const char *event,
+			  const char *name)
+{
+	size_t n = perfan_profile_nr_columns(p), pick = n, with = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *cname = perfan_profile_column_name(p, i);
+		if (!strcmp(cname, BEFORE))
+			continue;
+		if (event && !strcmp(cname, event))
+			return i;
+		if (perfan_profile_total(p, i)) {
+			with++;
+			if (pick == n)
+				pick = i;
+		}
+	}
+	if (with > 1)
+		fprintf(stderr,
+			"perfan " CMD ": warning: %s has samples of %zu "
+			"events; the graph is of %s (--event NAME for "
+			"another)\n",
+			name, with, perfan_profile_column_name(p, pick));
+	if (pick == n)
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(perfan_profile_column_name(p, i), BEFORE))
+				return i;
+	return pick == n ? 0 : pick;
+}
+
+static int find_column(const perfan_profile *p, const char *name)
+{
+	for (size_t i = 0; i < perfan_profile_nr_columns(p); i++)
+		if (!strcmp(perfan_profile_column_name(p, i), name))
+			return (int)i;
+	return -1;
+}
+
+int cmd_flamegraph(int argc, char **argv)
+{
+	enum {
+		O_TITLE = 256,
+		O_SUBTITLE,
+		O_WIDTH,
+		O_HEIGHT,
+		O_MINWIDTH,
+		O_FONTTYPE,
+		O_FONTSIZE,
+		O_COLORS,
+		O_HASH,
+		O_BGCOLORS,
+		O_INVERTED,
+		O_REVERSE,
+		O_FLAMECHART,
+		O_COUNTNAME,
+		O_NAMETYPE,
+		O_NOTES,
+		O_NEGATE,
+	};
+	static const struct option longopts[] = {
+		{"title", required_argument, NULL, O_TITLE},
+		{"subtitle", required_argument, NULL, O_SUBTITLE},
+		{"width", required_argument, NULL, O_WIDTH},
+		{"height", required_argument, NULL, O_HEIGHT},
+		{"minwidth", required_argument, NULL, O_MINWIDTH},
+		{"fonttype", required_argument, NULL, O_FONTTYPE},
+		{"fontsize", required_argument, NULL, O_FONTSIZE},
+		{"colors", required_argument, NULL, O_COLORS},
+		{"color", required_argument, NULL, O_COLORS},
+		{"hash", no_argument, NULL, O_HASH},
+		{"bgcolors", required_argument, NULL, O_BGCOLORS},
+		{"inverted", no_argument, NULL, O_INVERTED},
+		{"reverse", no_argument, NULL, O_REVERSE},
+		{"flamechart", no_argument, NULL, O_FLAMECHART},
+		{"countname", required_argument, NULL, O_COUNTNAME},
+		{"nametype", required_argument, NULL, O_NAMETYPE},
+		{"notes", required_argument, NULL, O_NOTES},
+		{"negate", no_argument, NULL, O_NEGATE},
+		CLI_LOAD_LONGOPTS,
+		{"output", required_argument, NULL, 'o'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct perfan_flamegraph_opts fo = PERFAN_FG_OPTS_INIT;
+	struct cli_load_opts lo;
+	cli_load_init(&lo);
+	const char *out_path = NULL;
+	int opt;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		int shared = cli_load_option(&lo, opt, optarg, CMD);
+		if (shared < 0) {
+			fprintf(stderr, "\n%s", usage_text);
+			return 2;
+		}
+		if (shared)
+			continue;
+		switch (opt) {
+		case O_TITLE: fo.title = optarg; break;
+		case O_SUBTITLE: fo.subtitle = optarg; break;
+		case O_WIDTH:
+			if (parse_px(optarg, 1e6, &fo.width))
+				return usage_error("--width: '%s' is not a "
+						   "width in pixels",
+						   optarg);
+			break;
+		case O_HEIGHT:
+			if (parse_px(optarg, 1e4, &fo.frame_height))
+				return usage_error("--height: '%s' is not a "
+						   "height in pixels",
+						   optarg);
+			break;
+		case O_MINWIDTH: {
+			char *end;
+			errno = 0;
+			double v = strtod(optarg, &end);
+			fo.minwidth_percent = *end == '%';
+			if (fo.minwidth_percent)
+				end++;
+			if (errno || end == optarg || *end || !(v >= 0) ||
+			    (fo.minwidth_percent && v > 100))
+				return usage_error("--minwidth: '%s' is not "
+						   "pixels or a percentage",
+						   optarg);
+			fo.minwidth = v;
+			break;
+		}
+		case O_FONTTYPE: fo.fonttype = optarg; break;
+		case O_FONTSIZE:
+			if (parse_px(optarg, 1e3, &fo.fontsize))
+				return usage_error("--fontsize: '%s' is not a "
+						   "size in pixels",
+						   optarg);
+			break;
+		case O_COLORS:
+			fo.palette = perfan_fg_palette_parse(optarg);
+			if (fo.palette < 0)
+				return usage_error("--colors: '%s' is not a "
+						   "palette",
+						   optarg);
+			break;
+		case O_HASH: fo.hash = 1; break;
+		case O_BGCOLORS: {
+			size_t n = strlen(optarg);
+			int hex = n == 7 && optarg[0] == '#' &&
+				  strspn(optarg + 1,
+					 "0123456789abcdefABCDEF") == 6;
+			if (!hex && strcmp(optarg, "yellow") &&
+			    strcmp(optarg, "blue") && strcmp(optarg, "green") &&
+			    strcmp(optarg, "grey") && strcmp(optarg, "gray"))
+				return usage_error("--bgcolors: '%s' is none "
+						   "of yellow, blue, green, "
+						   "grey, #rrggbb",
+						   optarg);
+			fo.bgcolors = optarg;
+			break;
+		}
+		case O_INVERTED: fo.inverted = 1; break;
+		case O_REVERSE: fo.reverse = 1; break;
+		case O_FLAMECHART: fo.flamechart = 1; break;
+		case O_COUNTNAME: fo.countname = optarg; break;
+		case O_NAMETYPE: fo.nametype = optarg; break;
+		case O_NOTES: fo.notes = optarg; break;
+		case O_NEGATE: fo.negate = 1; break;
+		case 'o': out_path = optarg; break;
+		case 'h': fputs(usage_text, stdout); return 0;
+		default: fputs(usage_text, stderr); return 2;
+		}
+	}
+	char *dflt[] = {"perf.data"};
+	char **paths = optind < argc ? argv + optind : dflt;
+	int npaths = optind < argc ? argc - optind : 1;
+	lo.before_column = BEFORE;
+
+	struct perfan_profile_opts po =
+		PERFAN_OPTS_INIT(struct perfan_profile_opts);
+	po.keep_samples = fo.flamechart;
+	perfan_profile *p = NULL;
+	if (perfan_profile_new(&p, &po)) {
+		cli_error(CMD, "%s", perfan_error_last());
+		return 1;
+	}
+	int status = 0, read_any = 0;
+	const char *name = paths[0];
+	for (int i = 0; i < npaths; i++) {
+		struct cli_load_result res;
+		status |= cli_load(p, paths[i], &lo, CMD, &res);
+		read_any |= res.kind != PERFAN_INPUT_UNKNOWN;
+		name = res.name;
+	}
+	if (!read_any && status) {
+		perfan_profile_free(p);
+		return 1;
+	}
+	fo.column = pick_column(p, lo.event, npaths == 1 ? name : "the input");
+	int before = find_column(p, BEFORE);
+	if (before >= 0 && perfan_profile_total(p, (size_t)before)) {
+		if (fo.flamechart) {
+			cli_error(CMD, "two-count (differential) input cannot "
+				       "make a flame chart");
+			perfan_profile_free(p);
+			return 1;
+		}
+		fo.base_column = (size_t)before;
+	}
+	if (!perfan_profile_nr_columns(p) ||
+	    !perfan_profile_total(p, fo.column))
+		fprintf(stderr, "perfan " CMD ": warning: no samples in %s\n",
+			npaths == 1 ? name : "the input");
+
+	struct cli_output out;
+	if (cli_output_open(&out, out_path)) {
+		cli_error(CMD, "cannot write %s: %s", out_path,
+			  strerror(errno));
+		perfan_profile_free(p);
+		return 1;
+	}
+	if (perfan_flamegraph_write(p, out.fp, &fo)) {
+		cli_error(CMD, "%s", perfan_error_last());
+		status = 1;
+	}
+	if (cli_output_close(&out, status == 0) && !status) {
+		cli_error(CMD, "cannot write %s",
+			  out_path ? out_path : "standard output");
+		status = 1;
+	}
+	perfan_profile_free(p);
+	return status;
+}

@@ -1,0 +1,239 @@
+/* cli/load.c: one input into a profile, whatever its kind, with the
+ * shared filters and symbol options, a progress line and the warnings and
+ * errors a person needs. */
+#include "load.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "input.h"
+#include "progress.h"
+
+void cli_load_init(struct cli_load_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->pid = o->tid = o->cpu = -1;
+	o->root = PERFAN_ROOT_COMM;
+}
+
+/* ---- options ------------------------------------------------------------- */
+
+/* "SEC[.FRAC]" into nanoseconds; "" is 0. */
+static int parse_seconds(const char *s, size_t n, uint64_t *out)
+{
+	uint64_t sec = 0, ns = 0;
+	size_t i = 0;
+	*out = 0;
+	if (!n)
+		return 0;
+	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+		if (sec > UINT64_MAX / 10 / 1000000000ull)
+			return -1;
+		sec = sec * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (i == 0 && (i == n || s[i] != '.'))
+		return -1;
+	if (i < n && s[i] == '.') {
+		uint64_t scale = 100000000ull;
+		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+			ns += (uint64_t)(s[i] - '0') * scale;
+			scale /= 10;
+		}
+	}
+	if (i != n)
+		return -1;
+	*out = sec * 1000000000ull + ns;
+	return 0;
+}
+
+static int parse_time(const char *s, struct cli_load_opts *o)
+{
+	const char *comma = strchr(s, ',');
+	if (!comma)
+		return -1;
+	if (parse_seconds(s, (size_t)(comma - s), &o->time_start) ||
+	    parse_seconds(comma + 1, strlen(comma + 1), &o->time_end))
+		return -1;
+	if (o->time_end && o->time_start > o->time_end)
+		return -1;
+	o->time_set = o->time_start || o->time_end;
+	return 0;
+}
+
+static int parse_id(const char *s, int64_t *out)
+{
+	char *end;
+	errno = 0;
+	long long v = strtoll(s, &end, 10);
+	if (errno || end == s || *end || v < 0 || v > INT32_MAX)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int cli_load_option(struct cli_load_opts *o, int opt, const char *arg,
+		    const char *cmd)
+{
+	const char *bad = NULL;
+	switch (opt) {
+	case CLI_LOAD_O_SAMPLES: o->samples = 1; break;
+	case CLI_LOAD_O_PERIOD: o->samples = 0; break;
+	case CLI_LOAD_O_PID:
+		if (parse_id(arg, &o->pid))
+			bad = "--pid: '%s' is not a process id";
+		break;
+	case CLI_LOAD_O_TID:
+		if (parse_id(arg, &o->tid))
+			bad = "--tid: '%s' is not a thread id";
+		break;
+	case CLI_LOAD_O_CPU:
+		if (parse_id(arg, &o->cpu))
+			bad = "--cpu: '%s' is not a CPU number";
+		break;
+	case CLI_LOAD_O_COMM: o->comm = arg; break;
+	case CLI_LOAD_O_TIME:
+		if (parse_time(arg, o))
+			bad = "--time: '%s' is not START,END in seconds";
+		break;
+	case CLI_LOAD_O_EVENT: o->event = *arg ? arg : NULL; break;
+	case CLI_LOAD_O_INLINE: o->inline_frames = 1; break;
+	case CLI_LOAD_O_SYMFS: o->symfs = arg; break;
+	case CLI_LOAD_O_DEBUG_DIR: o->debug_dir = arg; break;
+	case CLI_LOAD_O_BUILDID_DIR: o->buildid_dir = arg; break;
+	case CLI_LOAD_O_KALLSYMS: o->kallsyms = arg; break;
+	default: return 0;
+	}
+	if (bad) {
+		fprintf(stderr, "perfan %s: ", cmd);
+		fprintf(stderr, bad, arg);
+		fputc('\n', stderr);
+		return -1;
+	}
+	return 1;
+}
+
+/* ---- the three inputs ------------------------------------------------------ */
+
+static int from_perfdata(perfan_profile *p, struct cli_input *in,
+			 const struct cli_load_opts *o, const char *cmd,
+			 struct perfan_resolve_stats *st)
+{
+	struct perfan_perfdata_opts po =
+		PERFAN_OPTS_INIT(struct perfan_perfdata_opts);
+	po.log = cli_progress_log;
+	perfan_perfdata *pd = NULL;
+	int rc = cli_input_perfdata(in, &pd, &po, cmd);
+	if (rc == -1)
+		return -2;
+	if (!rc) {
+		struct perfan_resolve_opts ro = PERFAN_RESOLVE_OPTS_INIT;
+		ro.symfs = o->symfs;
+		ro.debug_dir = o->debug_dir;
+		ro.buildid_dir = o->buildid_dir;
+		ro.kallsyms = o->kallsyms;
+		ro.inline_frames = o->inline_frames;
+		ro.root = o->root;
+		ro.weight = o->samples ? PERFAN_WEIGHT_SAMPLES
+				       : PERFAN_WEIGHT_PERIOD;
+		ro.pid = o->pid;
+		ro.tid = o->tid;
+		ro.cpu = o->cpu;
+		ro.comm = o->comm;
+		ro.event = o->event;
+		ro.time_start = o->time_start;
+		ro.time_end = o->time_end;
+		ro.log = cli_progress_log;
+		ro.progress = cli_progress_at;
+		rc = perfan_resolve_perfdata(p, pd, &ro, st);
+	}
+	perfan_perfdata_free(pd);
+	return rc;
+}
+
+static int from_script(perfan_profile *p, FILE *fp, const char *name,
+		       const struct cli_load_opts *o,
+		       struct perfan_script_stats *st)
+{
+	struct perfan_script_opts so =
+		PERFAN_OPTS_INIT(struct perfan_script_opts);
+	so.pid = o->root == PERFAN_ROOT_PID;
+	so.tid = o->root == PERFAN_ROOT_PID_TID;
+	so.event = o->event;
+	so.count_samples = o->samples;
+	so.log = cli_progress_log;
+	return perfan_script_read(p, fp, name, &so, st);
+}
+
+static int from_folded(perfan_profile *p, FILE *fp, const char *name,
+		       const struct cli_load_opts *o)
+{
+	struct perfan_folded_read_opts fo =
+		PERFAN_OPTS_INIT(struct perfan_folded_read_opts);
+	fo.process_root = o->folded_process_root;
+	fo.annotations = 1; /* _[k] kernel frames and the like */
+	fo.before_column = o->before_column;
+	return perfan_folded_read(p, fp, name, "samples", &fo);
+}
+
+int cli_load(perfan_profile *p, const char *path, const struct cli_load_opts *o,
+	     const char *cmd, struct cli_load_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	res->kind = PERFAN_INPUT_UNKNOWN;
+	res->name = strcmp(path, "-") ? path : "<stdin>";
+	struct cli_input in;
+	if (cli_input_open(&in, path, cmd)) {
+		cli_input_close(&in);
+		return 1;
+	}
+	in.on_read = cli_progress_add;
+	int kind = res->kind = in.kind;
+	if (kind != PERFAN_INPUT_PERFDATA &&
+	    (o->pid >= 0 || o->tid >= 0 || o->cpu >= 0 || o->comm ||
+	     o->time_set || o->inline_frames || o->symfs || o->debug_dir ||
+	     o->buildid_dir || o->kallsyms ||
+	     (o->event && kind != PERFAN_INPUT_SCRIPT)))
+		fprintf(stderr,
+			"perfan %s: warning: %s is not a perf.data: --pid, "
+			"--tid, --comm, --cpu, --time, --inline, --symfs, "
+			"--debug-dir, --buildid-dir and --kallsyms (and "
+			"--event, but for perf script text) do not apply\n",
+			cmd, in.name);
+	int rc = 0;
+	FILE *text = NULL;
+	cli_progress_start(cmd, in.name, in.size);
+	switch (kind) {
+	case PERFAN_INPUT_PERFDATA:
+		rc = from_perfdata(p, &in, o, cmd, &res->rst);
+		break;
+	case PERFAN_INPUT_SCRIPT:
+	case PERFAN_INPUT_FOLDED:
+		text = cli_input_text(&in);
+		if (!text) {
+			cli_error(cmd, "%s: %s", in.name, strerror(errno));
+			rc = -2;
+		} else if (kind == PERFAN_INPUT_SCRIPT) {
+			rc = from_script(p, text, in.name, o, &res->sst);
+		} else {
+			rc = from_folded(p, text, in.name, o);
+		}
+		break;
+	default:
+		if (in.npeek) {
+			cli_error(cmd,
+				  "%s: neither perf.data, perf script output "
+				  "nor folded stacks",
+				  in.name);
+			rc = -2;
+		}
+		break; /* empty: no samples */
+	}
+	cli_progress_end();
+	if (rc && rc != -2)
+		cli_error(cmd, "%s", perfan_error_last());
+	cli_input_close(&in);
+	return rc ? 1 : 0;
+}

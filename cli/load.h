@@ -1,0 +1,110 @@
+/* cli/load.h: reading one input (perf.data, perf script text or folded
+ * stacks) into a profile, with the options every command that reads
+ * profiles shares: sample filters, weights and where symbols are found. */
+#ifndef PERFAN_CLI_LOAD_H
+#define PERFAN_CLI_LOAD_H
+
+#include <getopt.h>
+#include <stdint.h>
+
+#include <perfan/perfan.h>
+
+struct cli_load_opts {
+	/* from the shared options */
+	int samples, inline_frames;
+	int64_t pid, tid, cpu; /* -1: any */
+	const char *comm, *event, *symfs, *debug_dir, *buildid_dir, *kallsyms;
+	uint64_t time_start, time_end;
+	int time_set;
+	/* set by the command */
+	int root; /* enum perfan_process_root, for perf.data and script
+		     text (PID_TID: "comm-PID/TID" roots) */
+	/* folded stacks: the first frame is the process (comm) */
+	int folded_process_root;
+	/* folded stacks with two counts ("STACK BEFORE AFTER"): BEFORE goes
+	 * to this column; NULL: one count per line */
+	const char *before_column;
+};
+
+/* Defaults: every sample, weighed by period. */
+void cli_load_init(struct cli_load_opts *o);
+
+/* The long options of the shared set, values from CLI_LOAD_OPT_BASE on;
+ * CLI_LOAD_LONGOPTS goes into a command's getopt table. */
+enum {
+	CLI_LOAD_OPT_BASE = 1000,
+	CLI_LOAD_O_SAMPLES = CLI_LOAD_OPT_BASE,
+	CLI_LOAD_O_PERIOD,
+	CLI_LOAD_O_PID,
+	CLI_LOAD_O_TID,
+	CLI_LOAD_O_COMM,
+	CLI_LOAD_O_CPU,
+	CLI_LOAD_O_TIME,
+	CLI_LOAD_O_EVENT,
+	CLI_LOAD_O_INLINE,
+	CLI_LOAD_O_SYMFS,
+	CLI_LOAD_O_DEBUG_DIR,
+	CLI_LOAD_O_BUILDID_DIR,
+	CLI_LOAD_O_KALLSYMS,
+	CLI_LOAD_OPT_END,
+};
+#define CLI_LOAD_LONGOPTS                                                      \
+	{"samples", no_argument, NULL, CLI_LOAD_O_SAMPLES},                    \
+		{"period", no_argument, NULL, CLI_LOAD_O_PERIOD},              \
+		{"pid", required_argument, NULL, CLI_LOAD_O_PID},              \
+		{"tid", required_argument, NULL, CLI_LOAD_O_TID},              \
+		{"comm", required_argument, NULL, CLI_LOAD_O_COMM},            \
+		{"cpu", required_argument, NULL, CLI_LOAD_O_CPU},              \
+		{"time", required_argument, NULL, CLI_LOAD_O_TIME},            \
+		{"event", required_argument, NULL, CLI_LOAD_O_EVENT},          \
+		{"inline", no_argument, NULL, CLI_LOAD_O_INLINE},              \
+		{"symfs", required_argument, NULL, CLI_LOAD_O_SYMFS},          \
+		{"debug-dir", required_argument, NULL, CLI_LOAD_O_DEBUG_DIR},  \
+		{"buildid-dir", required_argument, NULL,                       \
+		 CLI_LOAD_O_BUILDID_DIR},                                      \
+	{                                                                      \
+		"kallsyms", required_argument, NULL, CLI_LOAD_O_KALLSYMS       \
+	}
+
+/* The lines of --help for the shared options. */
+#define CLI_LOAD_HELP                                                              \
+	"  --samples          weigh every sample as 1\n"                           \
+	"  --period           weigh samples by their period (the default, as\n"    \
+	"                     perf report)\n"                                      \
+	"  --event NAME       only samples of event NAME (perf.data, perf\n"       \
+	"                     script text)\n"                                      \
+	"  --pid PID          (perf.data) only samples of process PID\n"           \
+	"  --tid TID          (perf.data) only samples of thread TID\n"            \
+	"  --comm COMM        (perf.data) only samples of threads named COMM\n"    \
+	"  --cpu CPU          (perf.data) only samples taken on CPU\n"             \
+	"  --time START,END   (perf.data) only samples between these times, in\n"  \
+	"                     seconds as perf script prints them; either may\n"    \
+	"                     be left empty\n"                                     \
+	"  --inline           (perf.data) add the functions inlined into others\n" \
+	"  --symfs DIR        (perf.data) look for binaries under DIR\n"           \
+	"  --debug-dir DIR    (perf.data) look for debug files under DIR too\n"    \
+	"  --buildid-dir DIR  (perf.data) perf's build-id cache (default\n"        \
+	"                     ~/.debug)\n"                                         \
+	"  --kallsyms FILE    (perf.data) kernel symbols from FILE\n"
+
+/* Handle option OPT (a CLI_LOAD_O_*) with argument ARG. Returns 1 when it
+ * was one, 0 when it is not ours, -1 for a bad value (the message, naming
+ * CMD, is printed). */
+int cli_load_option(struct cli_load_opts *o, int opt, const char *arg,
+		    const char *cmd);
+
+/* What a load found. */
+struct cli_load_result {
+	int kind;         /* PERFAN_INPUT_* */
+	const char *name; /* the input as messages name it (static or PATH) */
+	struct perfan_resolve_stats rst; /* perf.data */
+	struct perfan_script_stats sst;  /* perf script text */
+};
+
+/* Read PATH ("-": standard input) into P, with a progress line on a
+ * terminal. Errors are printed as "perfan CMD: ..."; what was read before
+ * an error stays in P. Returns 0, or 1 after an error. */
+int cli_load(perfan_profile *p, const char *path, const struct cli_load_opts *o,
+	     const char *cmd, struct cli_load_result *res);
+
+#endif

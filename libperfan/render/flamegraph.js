@@ -1,0 +1,246 @@
+// render/flamegraph.js: the interactive part of perfan's flame graphs,
+// embedded in each SVG: tooltips and the details line, click to zoom,
+// regular-expression search with the matched share, and the view kept in
+// the URL (?x=OFFSET&y=DEPTH&s=REGEX&i=1). Frames carry their position in
+// weight units: data-o (offset), data-w (width), data-d (depth).
+(function () {
+	"use strict";
+	var c = perfan_fg;
+	var frames = [], byKey = {};
+	var details, unzoomBtn, searchBtn, icBtn, matchedText;
+	var zoomed = null, term = null, ignoreCase = false;
+	var avail = c.width - 2 * c.xpad;
+
+	function num(n) {
+		return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+	}
+	function pct(n, total) {
+		return total ? (100 * n / total).toFixed(2) : "0.00";
+	}
+	function signed(x, digits) {
+		return (x > 0 ? "+" : "") + x.toFixed(digits);
+	}
+
+	function describe(f) {
+		var s = f.name;
+		if (f.merged)
+			s += " [" + num(f.merged) + " frames narrower than the minimum width]";
+		s += " (" + num(f.w) + " " + c.unit + ", " + pct(f.w, c.total) + "%";
+		if (c.diff && f.merged === 0) {
+			var before = c.basetotal ? f.b / c.basetotal : 0;
+			var after = c.total ? f.s / c.total : 0;
+			s += "; self " + (100 * before).toFixed(2) + "% before, " +
+				(100 * after).toFixed(2) + "% after, " +
+				signed(100 * (after - before), 2) + " points";
+			if (before > 0)
+				s += ", " + signed(100 * (after - before) / before, 1) + "%";
+			else if (after > 0)
+				s += ", new";
+		}
+		return s + ")";
+	}
+
+	function fitText(name, width) {
+		var room = (width - 6) / (c.fontsize * c.fontwidth);
+		if (room < 3)
+			return "";
+		var chars = Array.from(name);
+		if (chars.length <= room)
+			return name;
+		return chars.slice(0, Math.floor(room) - 2).join("") + "..";
+	}
+
+	function place(f, x, w) {
+		f.rect.setAttribute("x", x.toFixed(1));
+		f.rect.setAttribute("width", w.toFixed(1));
+		f.text.setAttribute("x", (x + 3).toFixed(1));
+		f.text.textContent = fitText(f.name, w);
+	}
+
+	// Zoom to frame Z (null: the whole graph): Z and what is above it
+	// fill the width, its callers are drawn faded at full width, the rest
+	// is hidden.
+	function zoom(z) {
+		zoomed = z && z.d > 0 ? z : null;
+		var o = zoomed ? zoomed.o : 0, w = zoomed ? zoomed.w : c.total;
+		var d = zoomed ? zoomed.d : 0, scale = w ? avail / w : 0;
+		for (var i = 0; i < frames.length; i++) {
+			var f = frames[i], cl = f.g.classList;
+			if (f.d >= d && f.o >= o && f.o + f.w <= o + w) {
+				cl.remove("hide");
+				cl.remove("parent");
+				place(f, c.xpad + (f.o - o) * scale, f.w * scale);
+			} else if (f.d < d && f.o <= o && f.o + f.w >= o + w) {
+				cl.remove("hide");
+				cl.add("parent");
+				place(f, c.xpad, avail);
+			} else {
+				cl.add("hide");
+			}
+		}
+		unzoomBtn.classList.toggle("hide", !zoomed);
+		saveView();
+	}
+
+	function search(t) {
+		term = t || null;
+		var re = null;
+		if (term) {
+			try {
+				re = new RegExp(term, ignoreCase ? "i" : "");
+			} catch (e) {
+				matchedText.textContent = "Invalid regular expression";
+				term = null;
+			}
+		}
+		var spans = [];
+		for (var i = 0; i < frames.length; i++) {
+			var f = frames[i], hit = !!re && !f.merged && re.test(f.name);
+			f.g.classList.toggle("match", hit);
+			f.rect.setAttribute("fill", hit ? "rgb(230,0,230)" : f.fill);
+			if (hit)
+				spans.push([f.o, f.o + f.w]);
+		}
+		// each stack once: a match inside another match's span (its
+		// caller matched too, as in recursion) adds nothing
+		spans.sort(function (a, b) { return a[0] - b[0] || b[1] - a[1]; });
+		var covered = 0, end = -1;
+		for (var j = 0; j < spans.length; j++) {
+			var s = Math.max(spans[j][0], end);
+			if (spans[j][1] > s) {
+				covered += spans[j][1] - s;
+				end = spans[j][1];
+			}
+		}
+		if (re)
+			matchedText.textContent = "Matched: " + pct(covered, c.total) + "%";
+		else if (!term && matchedText.textContent.indexOf("Invalid") !== 0)
+			matchedText.textContent = " ";
+		searchBtn.textContent = term ? "Reset Search" : "Search";
+		searchBtn.setAttribute("data-matched", re ? covered : "");
+		saveView();
+	}
+
+	function askSearch() {
+		var t = window.prompt("Search for (regular expression):", term || "");
+		if (t !== null)
+			search(t);
+	}
+
+	function saveView() {
+		var q = [];
+		if (zoomed)
+			q.push("x=" + zoomed.o, "y=" + zoomed.d);
+		if (term)
+			q.push("s=" + encodeURIComponent(term));
+		if (ignoreCase)
+			q.push("i=1");
+		try {
+			history.replaceState(null, "", location.pathname +
+				(q.length ? "?" + q.join("&") : ""));
+		} catch (e) {
+			// some viewers keep the URL fixed: the view still works
+		}
+	}
+
+	function frameOf(node) {
+		while (node && node.parentNode && node.parentNode.id !== "frames")
+			node = node.parentNode;
+		return node && node.perfanFrame ? node.perfanFrame : null;
+	}
+
+	function init() {
+		details = document.getElementById("details");
+		unzoomBtn = document.getElementById("unzoom");
+		searchBtn = document.getElementById("search");
+		icBtn = document.getElementById("ignorecase");
+		matchedText = document.getElementById("matched");
+		var root = document.getElementById("frames");
+		var gs = root.children;
+		for (var i = 0; i < gs.length; i++) {
+			var g = gs[i], m = g.getAttribute("data-m");
+			var f = {
+				g: g,
+				o: Number(g.getAttribute("data-o")),
+				w: Number(g.getAttribute("data-w")),
+				d: Number(g.getAttribute("data-d")),
+				s: Number(g.getAttribute("data-s") || 0),
+				b: Number(g.getAttribute("data-b") || 0),
+				merged: m ? Number(m) : 0,
+				title: g.querySelector("title"),
+				rect: g.querySelector("rect"),
+				text: g.querySelector("text")
+			};
+			f.name = f.title.textContent;
+			f.fill = f.rect.getAttribute("fill");
+			g.perfanFrame = f;
+			frames.push(f);
+			byKey[f.o + ":" + f.d] = f;
+		}
+		root.addEventListener("mouseover", function (e) {
+			var f = frameOf(e.target);
+			if (!f)
+				return;
+			var text = describe(f);
+			details.textContent = c.nametype + " " + text;
+			f.title.textContent = text;
+		});
+		root.addEventListener("mouseout", function (e) {
+			var f = frameOf(e.target);
+			if (f)
+				details.textContent = " ";
+		});
+		root.addEventListener("click", function (e) {
+			var f = frameOf(e.target);
+			if (f)
+				zoom(f);
+		});
+		unzoomBtn.addEventListener("click", function () { zoom(null); });
+		searchBtn.addEventListener("click", function () {
+			if (term)
+				search(null);
+			else
+				askSearch();
+		});
+		icBtn.addEventListener("click", function () {
+			ignoreCase = !ignoreCase;
+			icBtn.classList.toggle("on", ignoreCase);
+			search(term);
+		});
+		window.addEventListener("keydown", function (e) {
+			if (e.keyCode === 114 || ((e.ctrlKey || e.metaKey) && e.keyCode === 70)) {
+				e.preventDefault();
+				askSearch();
+			} else if ((e.ctrlKey || e.metaKey) && e.keyCode === 73) {
+				e.preventDefault();
+				icBtn.dispatchEvent(new MouseEvent("click"));
+			} else if (e.keyCode === 27) {
+				search(null);
+				zoom(null);
+			}
+		});
+		// the view of the URL
+		var params = {};
+		location.search.replace(/^\?/, "").split("&").forEach(function (kv) {
+			var p = kv.indexOf("=");
+			if (p > 0)
+				params[kv.slice(0, p)] = decodeURIComponent(kv.slice(p + 1).replace(/\+/g, " "));
+		});
+		if (params.i === "1") {
+			ignoreCase = true;
+			icBtn.classList.add("on");
+		}
+		if (params.x !== undefined && params.y !== undefined) {
+			var z = byKey[Number(params.x) + ":" + Number(params.y)];
+			if (z)
+				zoom(z);
+		}
+		if (params.s)
+			search(params.s);
+	}
+
+	if (document.readyState === "loading")
+		window.addEventListener("load", init);
+	else
+		init();
+})();

@@ -1,0 +1,39 @@
+/* render/internal.h: what the flame graph's layout, colours and SVG writer
+ * share: option defaults and the palette functions. */
+#ifndef PERFAN_RENDER_INTERNAL_H
+#define PERFAN_RENDER_INTERNAL_H
+
+#include <stdint.h>
+
+#include <perfan/flamegraph.h>
+
+#define PERFAN__FG_XPAD 10.0    /* px left and right of the frames */
+#define PERFAN__FG_MINWIDTH 0.1 /* px, flamegraph.pl's default */
+
+/* *O = OPTS over PERFAN_FG_OPTS_INIT (as far as OPTS->sz reaches), with
+ * the defaults filled in where a field is unset (NULL, 0, negative). */
+void perfan__fg_opts(struct perfan_flamegraph_opts *o,
+		     const struct perfan_flamegraph_opts *opts);
+
+/* The image width in px. */
+double perfan__fg_width(const struct perfan_flamegraph_opts *o);
+
+struct perfan__rgb {
+	uint8_t r, g, b;
+};
+
+/* The colour of a frame NAME of KIND (enum perfan_frame_kind) in PALETTE
+ * (enum perfan_fg_palette); HASH picks flamegraph.pl's name hash. */
+struct perfan__rgb perfan__fg_color(int palette, int hash, const char *name,
+				    uint32_t kind);
+
+/* The colour of a differential frame: red for growth, blue for shrinking,
+ * saturated by DELTA / MAXDELTA; NEGATE swaps them. */
+struct perfan__rgb perfan__fg_diff_color(double delta, double maxdelta,
+					 int negate);
+
+/* Kinds the legend of the kind palette shows, with their names. */
+#define PERFAN__FG_KINDS 7
+const char *perfan__fg_kind_label(uint32_t kind);
+
+#endif

@@ -1,0 +1,466 @@
+/* render/layout.c: where each frame of a flame graph goes, in weight
+ * units: from the stack trie (children in name order, frames narrower than
+ * minwidth merged into one "(other)" per parent) or, for a flame chart,
+ * from the kept samples in their order (adjacent equal frames merged). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <perfan/flamegraph.h>
+
+#include "render/internal.h"
+#include "util/error.h"
+#include "util/grow.h"
+#include "util/opts.h"
+
+struct perfan_fg_layout {
+	const perfan_profile *p;
+	perfan_profile *own; /* the reversed profile, with reverse */
+	struct perfan_fg_frame *f;
+	size_t n, cap;
+	uint64_t total;
+};
+
+static int nomem(void)
+{
+	return perfan__err(PERFAN_ENOMEM, "flame graph: out of memory");
+}
+
+static int emit(perfan_fg_layout *l, const struct perfan_fg_frame *f)
+{
+	if (l->n == l->cap &&
+	    perfan__grow((void **)&l->f, &l->cap, l->n + 1, sizeof(*l->f)))
+		return nomem();
+	l->f[l->n++] = *f;
+	return 0;
+}
+
+/* The weight below which a frame is merged into "(other)". */
+static double threshold(const struct perfan_flamegraph_opts *o, uint64_t total)
+{
+	double mw = o->minwidth < 0 ? PERFAN__FG_MINWIDTH : o->minwidth;
+	if (o->minwidth_percent)
+		return mw / 100.0 * (double)total;
+	double px = perfan__fg_width(o) - 2 * PERFAN__FG_XPAD;
+	return px > 0 ? mw / px * (double)total : 0;
+}
+
+/* ---- reversed stacks --------------------------------------------------------- */
+
+/* A copy of P's stacks leaf first, in the columns the graph uses. */
+static int reverse_profile(perfan_fg_layout *l,
+			   const struct perfan_flamegraph_opts *o)
+{
+	const perfan_profile *p = l->p;
+	size_t cols[2] = {o->column, o->base_column},
+	       ncols = o->base_column == PERFAN_FG_NO_BASE ? 1 : 2;
+	int newcol[2];
+	perfan_frame_id *map = NULL, *path = NULL;
+	size_t nf = perfan_profile_nr_frames(p), cap = 0;
+	int rc = perfan_profile_new(&l->own, NULL);
+	if (rc)
+		return rc;
+	for (size_t c = 0; c < ncols; c++) {
+		newcol[c] = perfan_profile_add_column(
+			l->own, perfan_profile_column_name(p, cols[c]),
+			perfan_profile_column_unit(p, cols[c]));
+		if (newcol[c] < 0)
+			return newcol[c];
+	}
+	map = malloc((nf ? nf : 1) * sizeof(*map));
+	if (!map)
+		return nomem();
+	for (size_t i = 0; i < nf; i++)
+		map[i] = PERFAN_FG_ALL; /* not interned yet */
+	size_t nn = perfan_profile_nr_nodes(p);
+	for (perfan_node_id n = 1; n < nn && !rc; n++) {
+		uint64_t w[2];
+		int any = 0;
+		for (size_t c = 0; c < ncols; c++)
+			any |= (w[c] = perfan_profile_node_self(p, n,
+								cols[c])) != 0;
+		if (!any)
+			continue;
+		size_t depth = perfan_profile_node_depth(p, n), i = 0;
+		if (depth > cap &&
+		    perfan__grow((void **)&path, &cap, depth, sizeof(*path))) {
+			rc = nomem();
+			break;
+		}
+		/* walking up from the leaf gives the reversed order */
+		for (perfan_node_id x = n; x != PERFAN_ROOT_NODE && i < depth;
+		     x = perfan_profile_node_parent(p, x)) {
+			perfan_frame_id id = perfan_profile_node_frame(p, x);
+			if (map[id] == PERFAN_FG_ALL) {
+				const struct perfan_frame *f =
+					perfan_profile_frame_get(p, id);
+				rc = perfan_profile_frame(l->own, &map[id],
+							  f->name, f->module,
+							  f->file, f->line,
+							  f->kind);
+				if (rc)
+					break;
+			}
+			path[i++] = map[id];
+		}
+		for (size_t c = 0; c < ncols && !rc; c++)
+			if (w[c])
+				rc = perfan_profile_add(l->own, path, i,
+							(size_t)newcol[c], w[c],
+							NULL, NULL);
+	}
+	free(map);
+	free(path);
+	return rc;
+}
+
+/* ---- from the trie ------------------------------------------------------------ */
+
+struct open_node {
+	perfan_node_id node;
+	uint64_t offset;
+	uint32_t depth;
+};
+
+static int layout_trie(perfan_fg_layout *l, const perfan_profile *p, size_t col,
+		       size_t base, double thr)
+{
+	struct open_node *st = NULL;
+	size_t nst = 0, cap = 0;
+	int rc = 0;
+	struct perfan_fg_frame all = {.frame = PERFAN_FG_ALL,
+				      .width = l->total};
+	if (base != PERFAN_FG_NO_BASE) {
+		all.self = perfan_profile_node_self(p, PERFAN_ROOT_NODE, col);
+		all.base_self =
+			perfan_profile_node_self(p, PERFAN_ROOT_NODE, base);
+	}
+	if ((rc = emit(l, &all)))
+		return rc;
+	if (!l->total)
+		return 0;
+	if (perfan__grow((void **)&st, &cap, 1, sizeof(*st)))
+		return nomem();
+	st[nst++] = (struct open_node){PERFAN_ROOT_NODE, 0, 0};
+	while (nst && !rc) {
+		struct open_node x = st[--nst];
+		const perfan_node_id *kids;
+		size_t nk = perfan_profile_node_children(p, x.node, &kids);
+		uint64_t off = x.offset, other = 0;
+		uint32_t nother = 0;
+		size_t first = nst;
+		for (size_t i = 0; i < nk; i++) {
+			uint64_t w = perfan_profile_node_total(p, kids[i], col);
+			if (!w)
+				continue;
+			if ((double)w < thr) {
+				other += w;
+				nother++;
+				continue;
+			}
+			struct perfan_fg_frame f = {
+				.frame = perfan_profile_node_frame(p, kids[i]),
+				.depth = x.depth + 1,
+				.offset = off,
+				.width = w,
+			};
+			if (base != PERFAN_FG_NO_BASE) {
+				f.self = perfan_profile_node_self(p, kids[i],
+								  col);
+				f.base_self = perfan_profile_node_self(
+					p, kids[i], base);
+			}
+			if ((rc = emit(l, &f)))
+				break;
+			if (nst == cap && perfan__grow((void **)&st, &cap,
+						       nst + 1, sizeof(*st))) {
+				rc = nomem();
+				break;
+			}
+			st[nst++] = (struct open_node){kids[i], off, f.depth};
+			off += w;
+		}
+		if (!rc && other) {
+			struct perfan_fg_frame f = {
+				.frame = PERFAN_FG_OTHER,
+				.depth = x.depth + 1,
+				.nr_merged = nother,
+				.offset = off,
+				.width = other,
+			};
+			rc = emit(l, &f);
+		}
+		/* leftmost child on top of the stack: depth first, left to
+		 * right */
+		for (size_t a = first, b = nst; b > a + 1; a++, b--) {
+			struct open_node t = st[a];
+			st[a] = st[b - 1];
+			st[b - 1] = t;
+		}
+	}
+	free(st);
+	return rc;
+}
+
+/* ---- flame chart: samples in order ------------------------------------------------ */
+
+/* A run: one frame over adjacent samples that share the stack up to it. */
+struct run {
+	perfan_frame_id frame;
+	uint32_t depth;
+	uint32_t parent, first_child, last_child, next; /* 0: none */
+	uint64_t offset, width;
+};
+
+struct chart {
+	struct run *r;
+	size_t n, cap;
+};
+
+static int new_run(struct chart *c, uint32_t parent, perfan_frame_id frame,
+		   uint32_t depth, uint64_t offset, uint32_t *out)
+{
+	if (c->n == c->cap &&
+	    perfan__grow((void **)&c->r, &c->cap, c->n + 1, sizeof(*c->r)))
+		return nomem();
+	uint32_t id = (uint32_t)c->n++;
+	c->r[id] = (struct run){.frame = frame,
+				.depth = depth,
+				.parent = parent,
+				.offset = offset};
+	struct run *par = &c->r[parent];
+	if (par->last_child)
+		c->r[par->last_child].next = id;
+	else
+		par->first_child = id;
+	par->last_child = id;
+	*out = id;
+	return 0;
+}
+
+static int build_chart(struct chart *c, const perfan_profile *p, size_t col,
+		       int reverse)
+{
+	perfan_frame_id *path = NULL;
+	uint32_t *open = NULL; /* open[d]: the run at depth d + 1 */
+	size_t pcap = 0, ocap = 0, nopen = 0;
+	uint64_t cursor = 0;
+	int rc = 0;
+	if (perfan__grow((void **)&c->r, &c->cap, 1, sizeof(*c->r)))
+		return nomem();
+	c->r[0] = (struct run){.frame = PERFAN_FG_ALL};
+	c->n = 1;
+	size_t ns = perfan_profile_nr_samples(p);
+	for (size_t s = 0; s < ns && !rc; s++) {
+		const struct perfan_profile_sample *sm =
+			perfan_profile_sample_get(p, s);
+		if (sm->col != col || !sm->weight)
+			continue;
+		size_t depth = perfan_profile_node_depth(p, sm->leaf);
+		if ((depth > pcap && perfan__grow((void **)&path, &pcap, depth,
+						  sizeof(*path))) ||
+		    (depth > ocap && perfan__grow((void **)&open, &ocap, depth,
+						  sizeof(*open)))) {
+			rc = nomem();
+			break;
+		}
+		size_t i = depth;
+		for (perfan_node_id x = sm->leaf; x != PERFAN_ROOT_NODE && i;
+		     x = perfan_profile_node_parent(p, x))
+			path[--i] = perfan_profile_node_frame(p, x);
+		if (reverse)
+			for (size_t a = 0, b = depth; b > a + 1; a++, b--) {
+				perfan_frame_id t = path[a];
+				path[a] = path[b - 1];
+				path[b - 1] = t;
+			}
+		size_t k = 0;
+		while (k < nopen && k < depth && c->r[open[k]].frame == path[k])
+			k++;
+		for (size_t d = 0; d < k; d++)
+			c->r[open[d]].width += sm->weight;
+		for (size_t d = k; d < depth; d++) {
+			uint32_t id = 0;
+			rc = new_run(c, d ? open[d - 1] : 0, path[d],
+				     (uint32_t)d + 1, cursor, &id);
+			if (rc)
+				break;
+			c->r[id].width = sm->weight;
+			open[d] = id;
+		}
+		nopen = depth;
+		c->r[0].width += sm->weight;
+		cursor += sm->weight;
+	}
+	free(path);
+	free(open);
+	return rc;
+}
+
+/* Children of each run left to right; narrow neighbours (with the narrow
+ * gaps of their parent's own time between them) merge into one "(other)"
+ * that spans them. */
+static int layout_chart(perfan_fg_layout *l, const perfan_profile *p,
+			size_t col, double thr, int reverse)
+{
+	struct chart c = {0};
+	uint32_t *st = NULL;
+	size_t nst = 0, cap = 0;
+	int rc = build_chart(&c, p, col, reverse);
+	if (rc)
+		goto out;
+	l->total = c.r[0].width;
+	struct perfan_fg_frame all = {.frame = PERFAN_FG_ALL,
+				      .width = l->total};
+	if ((rc = emit(l, &all)))
+		goto out;
+	if (perfan__grow((void **)&st, &cap, 1, sizeof(*st))) {
+		rc = nomem();
+		goto out;
+	}
+	st[nst++] = 0;
+	while (nst && !rc) {
+		const struct run *par = &c.r[st[--nst]];
+		size_t first = nst;
+		struct perfan_fg_frame other = {.frame = PERFAN_FG_OTHER};
+		uint64_t end = par->offset; /* of the last child seen */
+		for (uint32_t k = par->first_child; k && !rc; k = c.r[k].next) {
+			const struct run *r = &c.r[k];
+			int narrow = (double)r->width < thr;
+			int gap_narrow = (double)(r->offset - end) < thr;
+			if (other.nr_merged && !(narrow && gap_narrow)) {
+				rc = emit(l, &other);
+				other.nr_merged = 0;
+			}
+			end = r->offset + r->width;
+			if (rc)
+				break;
+			if (narrow) {
+				if (!other.nr_merged) {
+					other.depth = r->depth;
+					other.offset = r->offset;
+				}
+				other.nr_merged++;
+				other.width = end - other.offset;
+				continue;
+			}
+			struct perfan_fg_frame f = {.frame = r->frame,
+						    .depth = r->depth,
+						    .offset = r->offset,
+						    .width = r->width};
+			if ((rc = emit(l, &f)))
+				break;
+			if (nst == cap && perfan__grow((void **)&st, &cap,
+						       nst + 1, sizeof(*st))) {
+				rc = nomem();
+				break;
+			}
+			st[nst++] = k;
+		}
+		if (!rc && other.nr_merged)
+			rc = emit(l, &other);
+		for (size_t a = first, b = nst; b > a + 1; a++, b--) {
+			uint32_t t = st[a];
+			st[a] = st[b - 1];
+			st[b - 1] = t;
+		}
+	}
+out:
+	free(c.r);
+	free(st);
+	return rc;
+}
+
+/* ---- the API ------------------------------------------------------------------------ */
+
+int perfan_fg_layout_new(perfan_fg_layout **out, const perfan_profile *p,
+			 const struct perfan_flamegraph_opts *opts)
+{
+	if (out)
+		*out = NULL;
+	if (!out || !p)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_fg_layout_new: %s is NULL",
+				   out ? "profile" : "out");
+	struct perfan_flamegraph_opts o;
+	perfan__fg_opts(&o, opts);
+	size_t ncols = perfan_profile_nr_columns(p);
+	if ((ncols || o.column) && o.column >= ncols)
+		return perfan__err(PERFAN_EINVAL,
+				   "flame graph: the profile has no column %zu",
+				   o.column);
+	if (o.base_column != PERFAN_FG_NO_BASE && o.base_column >= ncols)
+		return perfan__err(PERFAN_EINVAL,
+				   "flame graph: the profile has no column %zu",
+				   o.base_column);
+	if (o.flamechart && o.base_column != PERFAN_FG_NO_BASE)
+		return perfan__err(PERFAN_EINVAL,
+				   "flame graph: a flame chart cannot be "
+				   "differential");
+	if (o.flamechart && ncols && perfan_profile_total(p, o.column) &&
+	    !perfan_profile_nr_samples(p))
+		return perfan__err(PERFAN_EINVAL,
+				   "flame graph: a flame chart needs the "
+				   "samples in order (keep_samples)");
+	perfan_fg_layout *l = calloc(1, sizeof(*l));
+	if (!l)
+		return nomem();
+	l->p = p;
+	int rc = 0;
+	if (!ncols) {
+		struct perfan_fg_frame all = {.frame = PERFAN_FG_ALL};
+		rc = emit(l, &all);
+	} else if (o.flamechart) {
+		/* the threshold needs the total, which is the chart's */
+		l->total = perfan_profile_total(p, o.column);
+		rc = layout_chart(l, p, o.column, threshold(&o, l->total),
+				  o.reverse);
+	} else {
+		if (o.reverse && !(rc = reverse_profile(l, &o))) {
+			l->p = l->own;
+			o.column = 0;
+			if (o.base_column != PERFAN_FG_NO_BASE)
+				o.base_column = 1;
+		}
+		if (!rc) {
+			l->total = perfan_profile_total(l->p, o.column);
+			rc = layout_trie(l, l->p, o.column, o.base_column,
+					 threshold(&o, l->total));
+		}
+	}
+	if (rc) {
+		perfan_fg_layout_free(l);
+		return rc;
+	}
+	*out = l;
+	return 0;
+}
+
+void perfan_fg_layout_free(perfan_fg_layout *l)
+{
+	if (!l)
+		return;
+	perfan_profile_free(l->own);
+	free(l->f);
+	free(l);
+}
+
+size_t perfan_fg_layout_nr_frames(const perfan_fg_layout *l)
+{
+	return l ? l->n : 0;
+}
+
+const struct perfan_fg_frame *perfan_fg_layout_frame(const perfan_fg_layout *l,
+						     size_t i)
+{
+	return l && i < l->n ? &l->f[i] : NULL;
+}
+
+uint64_t perfan_fg_layout_total(const perfan_fg_layout *l)
+{
+	return l ? l->total : 0;
+}
+
+const perfan_profile *perfan_fg_layout_profile(const perfan_fg_layout *l)
+{
+	return l ? l->p : NULL;
+}

@@ -1,0 +1,478 @@
+/* render/svg.c: the flame graph as one SVG document: frames as rects with
+ * their names, weights and positions (data-o offset, data-w width, data-d
+ * depth, in weight units), a legend, and the script (render/flamegraph.js)
+ * that makes it interactive. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <perfan/flamegraph.h>
+
+#include "render/fgjs.h"
+#include "render/internal.h"
+#include "util/error.h"
+
+#define FONTWIDTH 0.59 /* average glyph width per px of font size */
+
+void perfan__fg_opts(struct perfan_flamegraph_opts *o,
+		     const struct perfan_flamegraph_opts *opts)
+{
+	*o = PERFAN_FG_OPTS_INIT;
+	if (opts) {
+		size_t n = opts->sz < sizeof(*o) ? opts->sz : sizeof(*o);
+		memcpy(o, opts, n);
+		o->sz = sizeof(*o);
+	}
+	if (!(o->fontsize > 0))
+		o->fontsize = 12;
+	if (!(o->frame_height > 0))
+		o->frame_height = 16;
+	if (!o->fonttype || !*o->fonttype)
+		o->fonttype = "Verdana";
+	if (!o->nametype)
+		o->nametype = "Function:";
+}
+
+double perfan__fg_width(const struct perfan_flamegraph_opts *o)
+{
+	return o->width > 0 ? o->width : 1200;
+}
+
+/* ---- text ------------------------------------------------------------------- */
+
+struct out {
+	FILE *fp;
+	int err;
+};
+
+/* Length of the UTF-8 sequence at S (at most N bytes), 0 when invalid. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len;
+	uint32_t min, cp;
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0)
+		len = 2, min = 0x80, cp = s[0] & 0x1f;
+	else if ((s[0] & 0xf0) == 0xe0)
+		len = 3, min = 0x800, cp = s[0] & 0x0f;
+	else if ((s[0] & 0xf8) == 0xf0)
+		len = 4, min = 0x10000, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ||
+	    cp == 0xfffe || cp == 0xffff)
+		return 0;
+	return len;
+}
+
+/* N bytes of S as XML character data (attributes included): markup
+ * escaped, and what XML cannot hold (control characters, broken UTF-8)
+ * as U+FFFD. Returns how many characters were written. */
+static size_t put_text(struct out *o, const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t chars = 0;
+	for (size_t i = 0; i < n; chars++) {
+		unsigned char c = u[i];
+		size_t len = utf8_len(u + i, n - i);
+		if (!len || (c < 0x20 && c != '\t')) {
+			fputs("\xef\xbf\xbd", o->fp);
+			i++;
+			continue;
+		}
+		switch (c) {
+		case '&': fputs("&amp;", o->fp); break;
+		case '<': fputs("&lt;", o->fp); break;
+		case '>': fputs("&gt;", o->fp); break;
+		case '"': fputs("&quot;", o->fp); break;
+		default: fwrite(u + i, 1, len, o->fp); break;
+		}
+		i += len;
+	}
+	return chars;
+}
+
+static void put_str(struct out *o, const char *s)
+{
+	put_text(o, s, strlen(s));
+}
+
+/* A JavaScript string literal (inside CDATA: no "]]>", no markup). */
+static void put_js_str(struct out *o, const char *s)
+{
+	fputc('"', o->fp);
+	for (const unsigned char *u = (const unsigned char *)s; *u; u++) {
+		if ((*u >= 'a' && *u <= 'z') || (*u >= 'A' && *u <= 'Z') ||
+		    (*u >= '0' && *u <= '9') || *u == ' ' || *u == ':' ||
+		    *u == '-' || *u == '_' || *u == '.' || *u == ',')
+			fputc(*u, o->fp);
+		else if (*u >= 0x80)
+			fputc(*u, o->fp); /* UTF-8 is fine in a JS string */
+		else
+			fprintf(o->fp, "\\u%04x", *u);
+	}
+	fputc('"', o->fp);
+}
+
+/* How much of NAME fits in WIDTH px: the whole name, its start with "..",
+ * or nothing (fewer than three characters' room). */
+static size_t fit(const char *name, size_t len, double width, double fs,
+		  int *dots)
+{
+	double room = (width - 6) / (fs * FONTWIDTH);
+	*dots = 0;
+	if (room < 3)
+		return 0;
+	size_t chars = 0, i = 0;
+	const unsigned char *u = (const unsigned char *)name;
+	while (i < len) {
+		size_t l = utf8_len(u + i, len - i);
+		i += l ? l : 1;
+		chars++;
+	}
+	if ((double)chars <= room)
+		return len;
+	size_t keep = (size_t)room - 2;
+	for (i = 0, chars = 0; i < len && chars < keep; chars++) {
+		size_t l = utf8_len(u + i, len - i);
+		i += l ? l : 1;
+	}
+	*dots = 1;
+	return i;
+}
+
+/* ---- the document ----------------------------------------------------------- */
+
+struct geom {
+	double width, height, fs, fh, ypad1, ypad2, scale;
+	uint32_t maxdepth;
+	int inverted;
+};
+
+static double frame_y(const struct geom *g, uint32_t depth)
+{
+	if (g->inverted)
+		return g->ypad1 + depth * g->fh;
+	return g->height - g->ypad2 - (depth + 1) * g->fh;
+}
+
+static const char *bg_stops(const char *name, const char **b)
+{
+	if (!strcmp(name, "blue"))
+		return *b = "#e0e0ff", "#eeeeee";
+	if (!strcmp(name, "green"))
+		return *b = "#e0ffe0", "#eef2ee";
+	if (!strcmp(name, "grey") || !strcmp(name, "gray"))
+		return *b = "#e8e8e8", "#f8f8f8";
+	if (!strcmp(name, "yellow"))
+		return *b = "#eeeeb0", "#eeeeee";
+	return NULL;
+}
+
+static int valid_hex_color(const char *s)
+{
+	if (s[0] != '#' || strlen(s) != 7)
+		return 0;
+	for (int i = 1; i < 7; i++)
+		if (!strchr("0123456789abcdefABCDEF", s[i]))
+			return 0;
+	return 1;
+}
+
+static const char *default_title(const struct perfan_flamegraph_opts *o)
+{
+	if (o->flamechart)
+		return "Flame Chart";
+	return o->inverted ? "Icicle Graph" : "Flame Graph";
+}
+
+static void write_head(struct out *o, const struct perfan_flamegraph_opts *op,
+		       const struct geom *g, const char *unit, uint64_t total,
+		       uint64_t base_total, int diff)
+{
+	FILE *fp = o->fp;
+	fprintf(fp,
+		"<?xml version=\"1.0\" standalone=\"no\"?>\n"
+		"<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" "
+		"\"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n"
+		"<svg version=\"1.1\" width=\"%.0f\" height=\"%.0f\" "
+		"viewBox=\"0 0 %.0f %.0f\" "
+		"xmlns=\"http://www.w3.org/2000/svg\" "
+		"xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n"
+		"<!-- perfan flamegraph -->\n",
+		g->width, g->height, g->width, g->height);
+	if (op->notes) {
+		fputs("<desc id=\"notes\">", fp);
+		put_str(o, op->notes);
+		fputs("</desc>\n", fp);
+	}
+	const char *bg = op->bgcolors;
+	if (!bg)
+		bg = diff ? "grey"
+		     : (op->palette == PERFAN_FG_MEM ||
+			op->palette == PERFAN_FG_IO ||
+			op->palette == PERFAN_FG_WAKEUP)
+			     ? "blue"
+			     : "yellow";
+	const char *b = NULL, *a = bg_stops(bg, &b);
+	if (!a)
+		a = b = valid_hex_color(bg) ? bg : "#eeeeee";
+	fprintf(fp,
+		"<defs><linearGradient id=\"background\" y1=\"0\" y2=\"1\" "
+		"x1=\"0\" x2=\"0\"><stop stop-color=\"%s\" offset=\"5%%\"/>"
+		"<stop stop-color=\"%s\" offset=\"95%%\"/></linearGradient>"
+		"</defs>\n",
+		a, b);
+	fputs("<style type=\"text/css\">\ntext { font-family: ", fp);
+	put_str(o, op->fonttype);
+	fprintf(fp,
+		"; font-size: %gpx; fill: rgb(0,0,0); }\n"
+		"#title { text-anchor: middle; font-size: %gpx; }\n"
+		"#subtitle { text-anchor: middle; fill: rgb(160,160,160); }\n"
+		"#frames rect { rx: 2px; ry: 2px; }\n"
+		"#frames g:hover rect { stroke: rgb(0,0,0); stroke-width: 0.5; "
+		"cursor: pointer; }\n"
+		"#frames text { pointer-events: none; }\n"
+		"#frames .parent { opacity: 0.5; }\n"
+		".hide { display: none; }\n"
+		".button { cursor: pointer; }\n"
+		".button:hover { text-decoration: underline; }\n"
+		"#ignorecase { opacity: 0.4; }\n"
+		"#ignorecase.on { opacity: 1; font-weight: bold; }\n"
+		"</style>\n",
+		g->fs, g->fs + 5);
+	/* what the script needs to know about the layout */
+	fprintf(fp,
+		"<script type=\"text/ecmascript\"><![CDATA[\n"
+		"var perfan_fg = {total: %llu, basetotal: %llu, diff: %d, "
+		"width: %.0f, height: %.0f, xpad: %g, fontsize: %g, "
+		"fontwidth: %g, frameheight: %g, inverted: %d, unit: ",
+		(unsigned long long)total, (unsigned long long)base_total, diff,
+		g->width, g->height, PERFAN__FG_XPAD, g->fs, FONTWIDTH, g->fh,
+		g->inverted);
+	put_js_str(o, unit);
+	fputs(", nametype: ", fp);
+	put_js_str(o, op->nametype);
+	fputs("};\n", fp);
+	fwrite(perfan__fg_js, 1, sizeof(perfan__fg_js) - 1, fp);
+	fputs("]]></script>\n", fp);
+	fprintf(fp,
+		"<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" "
+		"fill=\"url(#background)\"/>\n",
+		g->width, g->height);
+	fprintf(fp, "<text id=\"title\" x=\"%.1f\" y=\"%.1f\">", g->width / 2,
+		g->fs * 2);
+	put_str(o, op->title ? op->title : default_title(op));
+	fputs("</text>\n", fp);
+	if (op->subtitle) {
+		fprintf(fp, "<text id=\"subtitle\" x=\"%.1f\" y=\"%.1f\">",
+			g->width / 2, g->fs * 4);
+		put_str(o, op->subtitle);
+		fputs("</text>\n", fp);
+	}
+	double bottom = g->height - g->ypad2 / 2;
+	fprintf(fp,
+		"<text id=\"details\" x=\"%g\" y=\"%.1f\"> </text>\n"
+		"<text id=\"unzoom\" class=\"button hide\" x=\"%g\" "
+		"y=\"%.1f\">Reset Zoom</text>\n"
+		"<text id=\"search\" class=\"button\" x=\"%.1f\" "
+		"y=\"%.1f\">Search</text>\n"
+		"<text id=\"ignorecase\" class=\"button\" x=\"%.1f\" "
+		"y=\"%.1f\">ic</text>\n"
+		"<text id=\"matched\" x=\"%.1f\" y=\"%.1f\"> </text>\n",
+		PERFAN__FG_XPAD, bottom, PERFAN__FG_XPAD, g->fs * 2,
+		g->width - PERFAN__FG_XPAD - 100, g->fs * 2,
+		g->width - PERFAN__FG_XPAD - 16, g->fs * 2,
+		g->width - PERFAN__FG_XPAD - 100, bottom);
+}
+
+/* The legend: a swatch and a word per kind of frame drawn (or the meaning
+ * of red and blue), in the row under the title. */
+static void write_legend(struct out *o, const struct perfan_flamegraph_opts *op,
+			 const struct geom *g, unsigned kinds, int other,
+			 int diff)
+{
+	FILE *fp = o->fp;
+	double x = PERFAN__FG_XPAD, y = g->ypad1 - g->fs * 1.6;
+	double sw = g->fs;
+	fputs("<g id=\"legend\">\n", fp);
+	struct item {
+		const char *label;
+		struct perfan__rgb c;
+	} items[PERFAN__FG_KINDS + 3];
+	size_t n = 0;
+	if (diff) {
+		items[n++] = (struct item){
+			"grew", perfan__fg_diff_color(1, 1, op->negate)};
+		items[n++] = (struct item){
+			"shrank", perfan__fg_diff_color(-1, 1, op->negate)};
+		items[n++] = (struct item){"unchanged",
+					   perfan__fg_diff_color(0, 1, 0)};
+	} else {
+		for (uint32_t k = 0; k < PERFAN__FG_KINDS; k++)
+			if (kinds & (1u << k))
+				items[n++] = (struct item){
+					perfan__fg_kind_label(k),
+					perfan__fg_color(
+						PERFAN_FG_KIND, 0,
+						perfan__fg_kind_label(k), k)};
+	}
+	if (other)
+		items[n++] = (struct item){"(other): merged narrow frames",
+					   {200, 200, 200}};
+	for (size_t i = 0; i < n; i++) {
+		fprintf(fp,
+			"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+			"height=\"%.1f\" fill=\"rgb(%u,%u,%u)\"/>"
+			"<text x=\"%.1f\" y=\"%.1f\">%s</text>\n",
+			x, y - sw * 0.85, sw, sw, items[i].c.r, items[i].c.g,
+			items[i].c.b, x + sw * 1.4, y, items[i].label);
+		x += sw * 2.4 +
+		     (double)strlen(items[i].label) * g->fs * FONTWIDTH;
+	}
+	fputs("</g>\n", fp);
+}
+
+static void write_frame(struct out *o, const struct perfan_flamegraph_opts *op,
+			const struct geom *g, const perfan_profile *p,
+			const struct perfan_fg_frame *f, double maxdelta,
+			int diff, double bscale)
+{
+	FILE *fp = o->fp;
+	const char *name;
+	uint32_t kind = PERFAN_FRAME_NATIVE;
+	struct perfan__rgb c;
+	if (f->frame == PERFAN_FG_ALL) {
+		name = "all";
+		c = (struct perfan__rgb){220, 220, 220};
+		kind = PERFAN_FRAME_PROCESS;
+	} else if (f->frame == PERFAN_FG_OTHER) {
+		name = "(other)";
+		c = (struct perfan__rgb){200, 200, 200};
+	} else {
+		const struct perfan_frame *fr =
+			perfan_profile_frame_get(p, f->frame);
+		name = fr->name;
+		kind = fr->kind;
+		c = perfan__fg_color(op->palette, op->hash, name, kind);
+	}
+	if (diff && f->frame != PERFAN_FG_OTHER) {
+		/* shares, so that sides of different lengths compare */
+		double delta = (double)f->self - (double)f->base_self * bscale;
+		c = perfan__fg_diff_color(delta, maxdelta, op->negate);
+	}
+	double x = PERFAN__FG_XPAD + (double)f->offset * g->scale;
+	double w = (double)f->width * g->scale;
+	double y = frame_y(g, f->depth);
+	fprintf(fp, "<g data-o=\"%llu\" data-w=\"%llu\" data-d=\"%u\"",
+		(unsigned long long)f->offset, (unsigned long long)f->width,
+		f->depth);
+	if (f->frame == PERFAN_FG_OTHER)
+		fprintf(fp, " data-m=\"%u\"", f->nr_merged);
+	if (diff)
+		fprintf(fp, " data-s=\"%llu\" data-b=\"%llu\"",
+			(unsigned long long)f->self,
+			(unsigned long long)f->base_self);
+	fputs("><title>", fp);
+	size_t len = strlen(name);
+	put_text(o, name, len);
+	fprintf(fp,
+		"</title><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+		"height=\"%.1f\" fill=\"rgb(%u,%u,%u)\"/>",
+		x, y, w, g->fh - 1, c.r, c.g, c.b);
+	int dots;
+	size_t keep = fit(name, len, w, g->fs, &dots);
+	fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\">", x + 3,
+		y + g->fh / 2 + g->fs / 3);
+	if (keep) {
+		put_text(o, name, keep);
+		if (dots)
+			fputs("..", fp);
+	}
+	fputs("</text></g>\n", fp);
+}
+
+int perfan_flamegraph_write(const perfan_profile *p, FILE *fp,
+			    const struct perfan_flamegraph_opts *opts)
+{
+	if (!fp)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_flamegraph_write: fp is NULL");
+	struct perfan_flamegraph_opts op;
+	perfan__fg_opts(&op, opts);
+	perfan_fg_layout *l;
+	int rc = perfan_fg_layout_new(&l, p, &op);
+	if (rc)
+		return rc;
+	const perfan_profile *lp = perfan_fg_layout_profile(l);
+	size_t n = perfan_fg_layout_nr_frames(l);
+	uint64_t total = perfan_fg_layout_total(l);
+	int diff = op.base_column != PERFAN_FG_NO_BASE;
+	uint64_t base_total = diff ? perfan_profile_total(p, op.base_column)
+				   : 0;
+	double bscale = diff && base_total ? (double)total / (double)base_total
+					   : 1;
+
+	struct geom g = {.width = perfan__fg_width(&op),
+			 .fs = op.fontsize,
+			 .fh = op.frame_height,
+			 .inverted = op.inverted};
+	unsigned kinds = 0;
+	int other = 0;
+	double maxdelta = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct perfan_fg_frame *f = perfan_fg_layout_frame(l, i);
+		if (f->depth > g.maxdepth)
+			g.maxdepth = f->depth;
+		if (f->frame == PERFAN_FG_OTHER)
+			other = 1;
+		else if (f->frame != PERFAN_FG_ALL)
+			kinds |= 1u << (perfan_profile_frame_get(lp, f->frame)
+						->kind %
+					PERFAN__FG_KINDS);
+		if (diff) {
+			double d =
+				(double)f->self - (double)f->base_self * bscale;
+			if (d < 0)
+				d = -d;
+			if (d > maxdelta)
+				maxdelta = d;
+		}
+	}
+	int legend = diff || op.palette == PERFAN_FG_KIND;
+	g.ypad1 = g.fs * 3 + (op.subtitle ? g.fs * 2 : 0) +
+		  (legend ? g.fs * 2 : 0);
+	g.ypad2 = g.fs * 2 + 10;
+	g.height = g.ypad1 + (g.maxdepth + 1) * g.fh + g.ypad2;
+	g.height = (double)(uint64_t)(g.height + 0.999);
+	g.scale = total ? (g.width - 2 * PERFAN__FG_XPAD) / (double)total : 0;
+
+	const char *unit = op.countname;
+	if (!unit) {
+		unit = perfan_profile_nr_columns(p)
+			       ? perfan_profile_column_unit(p, op.column)
+			       : "samples";
+		if (!unit || !*unit)
+			unit = "samples";
+	}
+	struct out o = {.fp = fp};
+	write_head(&o, &op, &g, unit, total, base_total, diff);
+	if (legend)
+		write_legend(&o, &op, &g, kinds, other, diff);
+	fprintf(fp, "<g id=\"frames\">\n");
+	for (size_t i = 0; i < n; i++)
+		write_frame(&o, &op, &g, lp, perfan_fg_layout_frame(l, i),
+			    maxdelta, diff, bscale);
+	fputs("</g>\n</svg>\n", fp);
+	perfan_fg_layout_free(l);
+	if (fflush(fp) || ferror(fp))
+		return perfan__err(PERFAN_EIO, "flame graph: writing failed");
+	return 0;
+}
