@@ -248,6 +248,17 @@ int cmd_flamegraph(int argc, char **argv)
 	char **paths = optind < argc ? argv + optind : dflt;
 	int npaths = optind < argc ? argc - optind : 1;
 	lo.before_column = BEFORE;
+	/* One large sorted folded file is read with bounded memory: what
+	 * would be narrower than the minimum width folds into "(other)" as
+	 * it goes. Not across files (together a stack may be wide), nor for
+	 * reversed stacks or flame charts, which need every stack. */
+	if (npaths == 1 && !fo.reverse && !fo.flamechart) {
+		double mw = fo.minwidth < 0 ? 0.1 : fo.minwidth;
+		double px = (fo.width > 0 ? fo.width : 1200) - 20;
+		lo.folded_prune = fo.minwidth_percent ? mw / 100
+				  : px > 0            ? mw / px
+						      : 0;
+	}
 
 	struct perfan_profile_opts po =
 		PERFAN_OPTS_INIT(struct perfan_profile_opts);
@@ -261,7 +272,7 @@ int cmd_flamegraph(int argc, char **argv)
 	const char *name = paths[0];
 	for (int i = 0; i < npaths; i++) {
 		struct cli_load_result res;
-		status |= cli_load(p, paths[i], &lo, CMD, &res);
+		status |= cli_load(&p, paths[i], &lo, CMD, &res);
 		read_any |= res.kind != PERFAN_INPUT_UNKNOWN;
 		name = res.name;
 	}

@@ -220,7 +220,7 @@ int cmd_report(int argc, char **argv)
 	/* what was read is still reported after an error, as perf report
 	 * shows the samples before a damaged record */
 	struct cli_load_result res;
-	int status = cli_load(p, path, &o.load, CMD, &res);
+	int status = cli_load(&p, path, &o.load, CMD, &res);
 	if (res.kind == PERFAN_INPUT_FOLDED ||
 	    (res.kind == PERFAN_INPUT_SCRIPT && !pid_key))
 		rep.root_format = PERFAN_ROOT_COMM;

@@ -175,11 +175,49 @@ static int from_folded(perfan_profile *p, FILE *fp, const char *name,
 	fo.process_root = o->folded_process_root;
 	fo.annotations = 1; /* _[k] kernel frames and the like */
 	fo.before_column = o->before_column;
+	fo.prune = o->folded_prune;
 	return perfan_folded_read(p, fp, name, "samples", &fo);
 }
 
-int cli_load(perfan_profile *p, const char *path, const struct cli_load_opts *o,
-	     const char *cmd, struct cli_load_result *res)
+static int load(perfan_profile *p, const char *path,
+		const struct cli_load_opts *o, const char *cmd,
+		struct cli_load_result *res);
+
+int cli_load(perfan_profile **p, const char *path,
+	     const struct cli_load_opts *o, const char *cmd,
+	     struct cli_load_result *res)
+{
+	int rc = load(*p, path, o, cmd, res);
+	if (rc != PERFAN_EUNSUPPORTED)
+		return rc ? 1 : 0;
+	/* pruning met an unsorted file: read it whole */
+	if (!strcmp(path, "-")) {
+		cli_error(cmd, "%s", perfan_error_last());
+		return 1;
+	}
+	if (res->size >= 64 << 20) /* worth knowing when it is large */
+		fprintf(stderr,
+			"perfan %s: warning: %s is not sorted: read again "
+			"whole (sorted with LC_ALL=C sort it takes less "
+			"memory)\n",
+			cmd, res->name);
+	perfan_profile *fresh;
+	if (perfan_profile_new(&fresh, NULL)) {
+		cli_error(cmd, "%s", perfan_error_last());
+		return 1;
+	}
+	perfan_profile_free(*p);
+	*p = fresh;
+	struct cli_load_opts whole = *o;
+	whole.folded_prune = 0;
+	return load(*p, path, &whole, cmd, res) ? 1 : 0;
+}
+
+/* As cli_load, but a pruned read of folded stacks that met lines out of
+ * order returns PERFAN_EUNSUPPORTED, unprinted. */
+static int load(perfan_profile *p, const char *path,
+		const struct cli_load_opts *o, const char *cmd,
+		struct cli_load_result *res)
 {
 	memset(res, 0, sizeof(*res));
 	res->kind = PERFAN_INPUT_UNKNOWN;
@@ -190,6 +228,7 @@ int cli_load(perfan_profile *p, const char *path, const struct cli_load_opts *o,
 		return 1;
 	}
 	in.on_read = cli_progress_add;
+	res->size = in.size;
 	int kind = res->kind = in.kind;
 	if (kind != PERFAN_INPUT_PERFDATA &&
 	    (o->pid >= 0 || o->tid >= 0 || o->cpu >= 0 || o->comm ||
@@ -232,8 +271,11 @@ int cli_load(perfan_profile *p, const char *path, const struct cli_load_opts *o,
 		break; /* empty: no samples */
 	}
 	cli_progress_end();
+	cli_input_close(&in);
+	if (rc == PERFAN_EUNSUPPORTED && kind == PERFAN_INPUT_FOLDED &&
+	    o->folded_prune > 0)
+		return rc;
 	if (rc && rc != -2)
 		cli_error(cmd, "%s", perfan_error_last());
-	cli_input_close(&in);
 	return rc ? 1 : 0;
 }

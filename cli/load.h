@@ -24,6 +24,10 @@ struct cli_load_opts {
 	/* folded stacks with two counts ("STACK BEFORE AFTER"): BEFORE goes
 	 * to this column; NULL: one count per line */
 	const char *before_column;
+	/* folded stacks: fold what would be narrower than this fraction of
+	 * the total into "(other)" while reading (perfan_folded_read_opts'
+	 * prune); 0: keep everything */
+	double folded_prune;
 };
 
 /* Defaults: every sample, weighed by period. */
@@ -97,14 +101,18 @@ int cli_load_option(struct cli_load_opts *o, int opt, const char *arg,
 struct cli_load_result {
 	int kind;         /* PERFAN_INPUT_* */
 	const char *name; /* the input as messages name it (static or PATH) */
+	uint64_t size;    /* of a regular file, else 0 */
 	struct perfan_resolve_stats rst; /* perf.data */
 	struct perfan_script_stats sst;  /* perf script text */
 };
 
-/* Read PATH ("-": standard input) into P, with a progress line on a
+/* Read PATH ("-": standard input) into *P, with a progress line on a
  * terminal. Errors are printed as "perfan CMD: ..."; what was read before
- * an error stays in P. Returns 0, or 1 after an error. */
-int cli_load(perfan_profile *p, const char *path, const struct cli_load_opts *o,
-	     const char *cmd, struct cli_load_result *res);
+ * an error stays in *P. A pruned read of an unsorted regular file starts
+ * again without pruning, in a new profile that replaces *P. Returns 0, or
+ * 1 after an error. */
+int cli_load(perfan_profile **p, const char *path,
+	     const struct cli_load_opts *o, const char *cmd,
+	     struct cli_load_result *res);
 
 #endif

@@ -99,7 +99,6 @@ struct perfan_flamegraph_opts {
 struct perfan_fg_frame {
 	perfan_frame_id frame; /* or PERFAN_FG_OTHER / PERFAN_FG_ALL */
 	uint32_t depth;        /* 0 for "all" */
-	uint32_t nr_merged;    /* for "(other)": how many frames it holds */
 	uint64_t offset, width;
 	/* with a base column: this frame's self weight there and here */
 	uint64_t base_self, self;
@@ -108,7 +107,9 @@ struct perfan_fg_frame {
 typedef struct perfan_fg_layout perfan_fg_layout;
 
 /* Lay out the frames of P as OPTS asks (column, minwidth, reverse,
- * flamechart), parents before children, children left to right. P must
+ * flamechart), parents before children, children left to right. Frames
+ * of kind PERFAN_FRAME_OTHER (a pruned read) join the "(other)" of their
+ * parent whatever their width. P must
  * outlive the layout. Returns 0, PERFAN_EINVAL for a column P lacks or a
  * flame chart of a profile without kept samples, PERFAN_ENOMEM. */
 PERFAN_API int perfan_fg_layout_new(perfan_fg_layout **out,

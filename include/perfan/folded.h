@@ -28,6 +28,18 @@ struct perfan_folded_read_opts {
 	 * "samples", created if P lacks it) and AFTER to COLUMN. A line
 	 * with one count adds to COLUMN only. NULL: one count per line. */
 	const char *before_column;
+	/* Bounded memory for flame graphs of large sorted files: a subtree
+	 * that no later line can reach (the lines being in byte order, as
+	 * collapsers and `LC_ALL=C sort` write them) and that weighs less
+	 * than this fraction of the weight read so far becomes weight of a
+	 * frame "(other)" (PERFAN_FRAME_OTHER) under its parent. What is
+	 * folded would be narrower than the same fraction of the final
+	 * total, so a flame graph whose minimum width is that fraction is
+	 * drawn the same. 0: keep everything. Unsorted input is read whole
+	 * while nothing has been folded yet; a line out of order after that
+	 * fails with PERFAN_EUNSUPPORTED ("NAME:LINE: ..."), and the input
+	 * must be read again without prune. Samples are not kept. */
+	double prune;
 };
 
 /* Add the stacks of the folded text in FP to P, in the column COLUMN

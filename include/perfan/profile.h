@@ -23,6 +23,9 @@ enum perfan_frame_kind {
 	PERFAN_FRAME_INLINED = 4, /* a function inlined into its caller */
 	PERFAN_FRAME_PROCESS = 5, /* the comm[-pid[/tid]] root of a stack */
 	PERFAN_FRAME_UNKNOWN = 6, /* an address no symbol covers */
+	PERFAN_FRAME_OTHER = 7,   /* "(other)": frames merged because each
+				     was too light to draw (a flame graph's
+				     minimum width) */
 };
 
 /* An interned frame. Strings are owned by the profile. */

@@ -9,6 +9,7 @@
 #include <perfan/folded.h>
 
 #include "profile/internal.h"
+#include "profile/prune.h"
 #include "util/error.h"
 #include "util/lines.h"
 #include "util/opts.h"
@@ -34,6 +35,7 @@ struct reader {
 	uint32_t *kinds;
 	size_t nframes, frames_cap;
 	struct perfan__fcache *cache;
+	struct perfan__ptree *prune; /* with opts.prune */
 };
 
 static int reserve_frames(struct reader *r, size_t n)
@@ -81,6 +83,20 @@ static uint32_t frame_kind(const struct reader *r, const char *s, size_t *len,
 		}
 	}
 	return PERFAN_FRAME_NATIVE;
+}
+
+/* Put what the pruning tree holds into the profile and go on without it. */
+static int stop_pruning(struct reader *r)
+{
+	perfan_frame_id other;
+	int col[2] = {r->col, r->bcol};
+	int rc = perfan_profile_frame(r->p, &other, "(other)", NULL, NULL, 0,
+				      PERFAN_FRAME_OTHER);
+	if (!rc)
+		rc = perfan__ptree_flush(r->prune, r->p, col, other);
+	perfan__ptree_free(r->prune);
+	r->prune = NULL;
+	return rc;
 }
 
 static int line_error(struct reader *r, uint64_t lineno, const char *what)
@@ -148,6 +164,7 @@ static int read_line(struct reader *r, const char *s, size_t len,
 	size_t keep = 0;
 	while (keep < r->nframes && r->ends[keep] < c)
 		keep++;
+	size_t prev_keep_end = keep < r->nframes ? r->ends[keep] : 0;
 	size_t pos = keep ? r->ends[keep - 1] + 1 : 0;
 	size_t nf = keep;
 	/* split and hash the new frames first, then look them up: the cache
@@ -179,6 +196,24 @@ static int read_line(struct reader *r, const char *s, size_t len,
 			return rc;
 	}
 	r->nframes = nf;
+	if (r->prune) {
+		uint64_t w[2] = {count, before};
+		int rc = perfan__ptree_add(r->prune, r->frames, nf, keep, s, n,
+					   r->prev, r->prev_len, prev_keep_end,
+					   w);
+		if (rc == 1) /* unsorted, nothing lost: keep all from here */
+			rc = stop_pruning(r);
+		else if (rc == PERFAN_EUNSUPPORTED)
+			return perfan__err(PERFAN_EUNSUPPORTED,
+					   "%s:%llu: this line sorts before "
+					   "the one above it, after lighter "
+					   "stacks were merged: pruning needs "
+					   "lines in byte order (LC_ALL=C "
+					   "sort)",
+					   r->name, (unsigned long long)lineno);
+		if (rc)
+			return rc;
+	}
 	if (n > r->prev_cap) {
 		size_t cap = r->prev_cap ? r->prev_cap : 256;
 		while (cap < n)
@@ -192,6 +227,8 @@ static int read_line(struct reader *r, const char *s, size_t len,
 	}
 	memcpy(r->prev, s, n);
 	r->prev_len = n;
+	if (r->prune)
+		return 0; /* added to the tree */
 	if (before) {
 		int rc = perfan_profile_add(r->p, r->frames, nf,
 					    (size_t)r->bcol, before, NULL,
@@ -230,9 +267,14 @@ int perfan_folded_read(perfan_profile *p, FILE *fp, const char *name,
 	r.cache = calloc(1, sizeof(*r.cache));
 	if (!r.cache)
 		return perfan__err(PERFAN_ENOMEM, "%s: out of memory", r.name);
+	if (r.o.prune > 0 && perfan__ptree_new(&r.prune, r.o.prune)) {
+		free(r.cache);
+		return PERFAN_ENOMEM;
+	}
 	struct perfan__lines l;
 	int rc = perfan__lines_init(&l, fp, r.name, 0);
 	if (rc) {
+		perfan__ptree_free(r.prune);
 		free(r.cache);
 		return rc;
 	}
@@ -244,6 +286,12 @@ int perfan_folded_read(perfan_profile *p, FILE *fp, const char *name,
 			break;
 	}
 	perfan__lines_free(&l);
+	if (r.prune) {
+		/* what was read stays in P, after an error too */
+		int frc = stop_pruning(&r);
+		if (!rc)
+			rc = frc;
+	}
 	free(r.prev);
 	free(r.frames);
 	free(r.ends);

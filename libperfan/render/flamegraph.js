@@ -24,7 +24,7 @@
 	function describe(f) {
 		var s = f.name;
 		if (f.merged)
-			s += " [" + num(f.merged) + " frames narrower than the minimum width]";
+			s += " [frames narrower than the minimum width, merged]";
 		s += " (" + num(f.w) + " " + c.unit + ", " + pct(f.w, c.total) + "%";
 		if (c.diff && f.merged === 0) {
 			var before = c.basetotal ? f.b / c.basetotal : 0;
@@ -53,8 +53,18 @@
 	function place(f, x, w) {
 		f.rect.setAttribute("x", x.toFixed(1));
 		f.rect.setAttribute("width", w.toFixed(1));
+		var t = fitText(f.name, w);
+		if (!f.text) {
+			if (!t)
+				return;
+			// narrow frames come without a text element
+			f.text = document.createElementNS("http://www.w3.org/2000/svg", "text");
+			var y = Number(f.rect.getAttribute("y"));
+			f.text.setAttribute("y", String(y + c.frameheight / 2 + c.fontsize / 3));
+			f.g.appendChild(f.text);
+		}
 		f.text.setAttribute("x", (x + 3).toFixed(1));
-		f.text.textContent = fitText(f.name, w);
+		f.text.textContent = t;
 	}
 
 	// Zoom to frame Z (null: the whole graph): Z and what is above it
@@ -84,12 +94,12 @@
 
 	function search(t) {
 		term = t || null;
-		var re = null;
+		var re = null, invalid = false;
 		if (term) {
 			try {
 				re = new RegExp(term, ignoreCase ? "i" : "");
 			} catch (e) {
-				matchedText.textContent = "Invalid regular expression";
+				invalid = true;
 				term = null;
 			}
 		}
@@ -112,10 +122,8 @@
 				end = spans[j][1];
 			}
 		}
-		if (re)
-			matchedText.textContent = "Matched: " + pct(covered, c.total) + "%";
-		else if (!term && matchedText.textContent.indexOf("Invalid") !== 0)
-			matchedText.textContent = " ";
+		matchedText.textContent = re ? "Matched: " + pct(covered, c.total) + "%"
+			: invalid ? "Invalid regular expression" : " ";
 		searchBtn.textContent = term ? "Reset Search" : "Search";
 		searchBtn.setAttribute("data-matched", re ? covered : "");
 		saveView();
@@ -223,8 +231,13 @@
 		var params = {};
 		location.search.replace(/^\?/, "").split("&").forEach(function (kv) {
 			var p = kv.indexOf("=");
-			if (p > 0)
+			if (p <= 0)
+				return;
+			try {
 				params[kv.slice(0, p)] = decodeURIComponent(kv.slice(p + 1).replace(/\+/g, " "));
+			} catch (e) {
+				// a broken escape: that part of the view is lost
+			}
 		});
 		if (params.i === "1") {
 			ignoreCase = true;

@@ -146,15 +146,16 @@ static int layout_trie(perfan_fg_layout *l, const perfan_profile *p, size_t col,
 		const perfan_node_id *kids;
 		size_t nk = perfan_profile_node_children(p, x.node, &kids);
 		uint64_t off = x.offset, other = 0;
-		uint32_t nother = 0;
 		size_t first = nst;
 		for (size_t i = 0; i < nk; i++) {
 			uint64_t w = perfan_profile_node_total(p, kids[i], col);
 			if (!w)
 				continue;
-			if ((double)w < thr) {
+			if ((double)w < thr ||
+			    perfan_profile_frame_get(
+				    p, perfan_profile_node_frame(p, kids[i]))
+					    ->kind == PERFAN_FRAME_OTHER) {
 				other += w;
-				nother++;
 				continue;
 			}
 			struct perfan_fg_frame f = {
@@ -183,7 +184,6 @@ static int layout_trie(perfan_fg_layout *l, const perfan_profile *p, size_t col,
 			struct perfan_fg_frame f = {
 				.frame = PERFAN_FG_OTHER,
 				.depth = x.depth + 1,
-				.nr_merged = nother,
 				.offset = off,
 				.width = other,
 			};
@@ -322,24 +322,25 @@ static int layout_chart(perfan_fg_layout *l, const perfan_profile *p,
 		const struct run *par = &c.r[st[--nst]];
 		size_t first = nst;
 		struct perfan_fg_frame other = {.frame = PERFAN_FG_OTHER};
+		size_t nother = 0;
 		uint64_t end = par->offset; /* of the last child seen */
 		for (uint32_t k = par->first_child; k && !rc; k = c.r[k].next) {
 			const struct run *r = &c.r[k];
 			int narrow = (double)r->width < thr;
 			int gap_narrow = (double)(r->offset - end) < thr;
-			if (other.nr_merged && !(narrow && gap_narrow)) {
+			if (nother && !(narrow && gap_narrow)) {
 				rc = emit(l, &other);
-				other.nr_merged = 0;
+				nother = 0;
 			}
 			end = r->offset + r->width;
 			if (rc)
 				break;
 			if (narrow) {
-				if (!other.nr_merged) {
+				if (!nother) {
 					other.depth = r->depth;
 					other.offset = r->offset;
 				}
-				other.nr_merged++;
+				nother++;
 				other.width = end - other.offset;
 				continue;
 			}
@@ -356,7 +357,7 @@ static int layout_chart(perfan_fg_layout *l, const perfan_profile *p,
 			}
 			st[nst++] = k;
 		}
-		if (!rc && other.nr_merged)
+		if (!rc && nother)
 			rc = emit(l, &other);
 		for (size_t a = first, b = nst; b > a + 1; a++, b--) {
 			uint32_t t = st[a];

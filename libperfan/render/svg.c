@@ -233,7 +233,7 @@ static void write_head(struct out *o, const struct perfan_flamegraph_opts *op,
 	fputs("<style type=\"text/css\">\ntext { font-family: ", fp);
 	put_str(o, op->fonttype);
 	fprintf(fp,
-		"; font-size: %gpx; fill: rgb(0,0,0); }\n"
+		", sans-serif; font-size: %gpx; fill: rgb(0,0,0); }\n"
 		"#title { text-anchor: middle; font-size: %gpx; }\n"
 		"#subtitle { text-anchor: middle; fill: rgb(160,160,160); }\n"
 		"#frames rect { rx: 2px; ry: 2px; }\n"
@@ -375,7 +375,7 @@ static void write_frame(struct out *o, const struct perfan_flamegraph_opts *op,
 		(unsigned long long)f->offset, (unsigned long long)f->width,
 		f->depth);
 	if (f->frame == PERFAN_FG_OTHER)
-		fprintf(fp, " data-m=\"%u\"", f->nr_merged);
+		fputs(" data-m=\"1\"", fp);
 	if (diff)
 		fprintf(fp, " data-s=\"%llu\" data-b=\"%llu\"",
 			(unsigned long long)f->self,
@@ -384,19 +384,22 @@ static void write_frame(struct out *o, const struct perfan_flamegraph_opts *op,
 	size_t len = strlen(name);
 	put_text(o, name, len);
 	fprintf(fp,
-		"</title><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-		"height=\"%.1f\" fill=\"rgb(%u,%u,%u)\"/>",
+		"</title><rect x=\"%.1f\" y=\"%g\" width=\"%.1f\" "
+		"height=\"%g\" fill=\"#%02x%02x%02x\"/>",
 		x, y, w, g->fh - 1, c.r, c.g, c.b);
+	/* frames too narrow for a name get no text: the script adds one
+	 * when a zoom makes room */
 	int dots;
 	size_t keep = fit(name, len, w, g->fs, &dots);
-	fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\">", x + 3,
-		y + g->fh / 2 + g->fs / 3);
 	if (keep) {
+		fprintf(fp, "<text x=\"%.1f\" y=\"%g\">", x + 3,
+			y + g->fh / 2 + g->fs / 3);
 		put_text(o, name, keep);
 		if (dots)
 			fputs("..", fp);
+		fputs("</text>", fp);
 	}
-	fputs("</text></g>\n", fp);
+	fputs("</g>\n", fp);
 }
 
 int perfan_flamegraph_write(const perfan_profile *p, FILE *fp,
@@ -436,7 +439,7 @@ int perfan_flamegraph_write(const perfan_profile *p, FILE *fp,
 		else if (f->frame != PERFAN_FG_ALL)
 			kinds |= 1u << (perfan_profile_frame_get(lp, f->frame)
 						->kind %
-					PERFAN__FG_KINDS);
+					32);
 		if (diff) {
 			double d =
 				(double)f->self - (double)f->base_self * bscale;
