@@ -48,7 +48,7 @@ static const char usage_text[] =
 	"  --flamechart       x is time: samples in time order (perf.data) or\n"
 	"                     input order, not merged by name\n"
 	"  --countname NAME   the unit of weights (default samples, or the\n"
-	"                     event's period)\n"
+	"                     event's name when weighed by period)\n"
 	"  --nametype TEXT    what the details line calls a frame (default\n"
 	"                     Function:)\n"
 	"  --notes TEXT       a note kept in the SVG\n"

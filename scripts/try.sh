@@ -18,3 +18,7 @@ step "perfan collapse testdata/fp/perf.data: folded stacks"
 build/perfan collapse "${opts[@]}" testdata/fp/perf.data
 step "perfan stats testdata/fp/perf.data"
 build/perfan stats testdata/fp/perf.data
+step "perfan flamegraph testdata/fp/perf.data: an interactive SVG"
+build/perfan flamegraph "${opts[@]}" testdata/fp/perf.data \
+	-o build/fp-flamegraph.svg
+echo "wrote build/fp-flamegraph.svg: open it in a browser (hover, click to zoom, Ctrl-F)"

@@ -55,7 +55,8 @@ struct perfan_flamegraph_opts {
 
 	/* Text. NULL takes the default: "Flame Graph" ("Icicle Graph"
 	 * inverted, "Flame Chart" with flamechart), no subtitle, the
-	 * column's unit ("samples"), "Function:", no notes. */
+	 * column's unit ("samples"; for weights by period the event's name,
+	 * "cycles"), "Function:", no notes. */
 	const char *title, *subtitle, *countname, *nametype, *notes;
 	const char *fonttype; /* CSS font family, default "Verdana" */
 	double fontsize;      /* px, default 12 */

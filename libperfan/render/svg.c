@@ -457,14 +457,15 @@ int perfan_flamegraph_write(const perfan_profile *p, FILE *fp,
 	g.height = (double)(uint64_t)(g.height + 0.999);
 	g.scale = total ? (g.width - 2 * PERFAN__FG_XPAD) / (double)total : 0;
 
+	/* weights by period read best in the event's own unit: "cycles" */
 	const char *unit = op.countname;
-	if (!unit) {
-		unit = perfan_profile_nr_columns(p)
-			       ? perfan_profile_column_unit(p, op.column)
-			       : "samples";
-		if (!unit || !*unit)
-			unit = "samples";
+	if (!unit && perfan_profile_nr_columns(p)) {
+		unit = perfan_profile_column_unit(p, op.column);
+		if (unit && !strcmp(unit, "period"))
+			unit = perfan_profile_column_name(p, op.column);
 	}
+	if (!unit || !*unit)
+		unit = "samples";
 	struct out o = {.fp = fp};
 	write_head(&o, &op, &g, unit, total, base_total, diff);
 	if (legend)
