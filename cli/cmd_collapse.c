@@ -69,8 +69,7 @@ static unsigned annotations(const struct opts *o)
 	       (o->jit ? PERFAN_FOLDED_JIT : 0);
 }
 
-/* A failure already explained on stderr (not a PERFAN_E* code). */
-#define REPORTED (-1000)
+#define REPORTED CLI_REPORTED
 
 static int from_script(perfan_profile *p, FILE *fp, const char *name,
 		       const struct opts *o, size_t *col)
@@ -147,7 +146,7 @@ static int from_perfdata(perfan_profile *p, struct cli_input *in,
 	po.log = on_log;
 	perfan_perfdata *pd = NULL;
 	int rc = cli_input_perfdata(in, &pd, &po, CMD);
-	if (rc == -1)
+	if (rc == CLI_REPORTED)
 		return REPORTED;
 	if (!rc) {
 		struct perfan_resolve_opts ro = PERFAN_RESOLVE_OPTS_INIT;

@@ -1,6 +1,7 @@
 /* cli/cmd_flamegraph.c: perfan flamegraph: an interactive SVG flame graph
- * of one or more perf.data, perf script or folded inputs, with the options
- * of FlameGraph's flamegraph.pl and the filters of perfan report. */
+ * of one or more perf.data, perf script or folded inputs, or a
+ * differential one of two (--diff), with the options of FlameGraph's
+ * flamegraph.pl and the filters of perfan report. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 
 static const char usage_text[] =
 	"usage: perfan flamegraph [options] [FILE...] > graph.svg\n"
+	"       perfan flamegraph --diff [options] BEFORE AFTER > diff.svg\n"
 	"\n"
 	"Draw the stacks of the FILEs (default perf.data, '-' for standard\n"
 	"input; perf.data, `perf script` text or folded stacks, told apart by\n"
@@ -52,7 +54,11 @@ static const char usage_text[] =
 	"  --nametype TEXT    what the details line calls a frame (default\n"
 	"                     Function:)\n"
 	"  --notes TEXT       a note kept in the SVG\n"
-	"  --negate           differential: swap red and blue\n" CLI_LOAD_HELP
+	"  --negate           differential: swap red and blue\n"
+	"  --diff             a differential graph of two inputs, BEFORE and\n"
+	"                     AFTER (each perf.data, perf script text or\n"
+	"                     folded): widths from AFTER, red where a frame\n"
+	"                     grew, blue where it shrank\n" CLI_LOAD_HELP
 	"  -o, --output FILE  write to FILE (atomically) instead of stdout\n"
 	"  -h, --help         show this help\n";
 
@@ -69,7 +75,9 @@ static int parse_px(const char *s, double max, double *out)
 	char *end;
 	errno = 0;
 	double v = strtod(s, &end);
-	if (errno || end == s || *end || !(v > 0) || v > max)
+	/* plain decimals: no hex, inf or nan */
+	if (errno || end == s || *end || !(v > 0) || v > max ||
+	    strpbrk(s, "xXnN"))
 		return -1;
 	*out = v;
 	return 0;
@@ -113,6 +121,65 @@ static int find_column(const perfan_profile *p, const char *name)
 	return -1;
 }
 
+/* --diff: PATHS[0] (before) and PATHS[1] (after) into one new profile
+ * *P with the columns after (0) and before (1): two folded files read
+ * together, anything else each on its own and merged. *COUNTNAME gets the
+ * unit of weights by period (the event's name), to be freed. Returns 0 or
+ * 1 (printed); *P is NULL when nothing could be read. */
+static int load_diff(perfan_profile **p, char **paths,
+		     const struct cli_load_opts *lo, char **countname)
+{
+	int rc = cli_load_folded_pair(p, paths[0], paths[1], lo, CMD);
+	if (rc >= 0)
+		return rc;
+	/* each side on its own, whole: a side pruned alone could lose what
+	 * is wide on the other */
+	struct cli_load_opts one = *lo;
+	one.folded_prune = 0;
+	perfan_profile *side[2] = {NULL, NULL}, *np = NULL;
+	int status = 0, read_both = 1;
+	size_t col[2] = {0, 0};
+	for (int i = 0; i < 2 && read_both; i++) {
+		struct cli_load_result res;
+		if (perfan_profile_new(&side[i], NULL)) {
+			cli_error(CMD, "%s", perfan_error_last());
+			status = 1;
+			read_both = 0;
+			break;
+		}
+		status |= cli_load(&side[i], paths[i], &one, CMD, &res);
+		read_both &= res.kind != PERFAN_INPUT_UNKNOWN || !status;
+		col[i] = pick_column(side[i], lo->event, res.name);
+	}
+	/* what was read, after an error in one too; after first: column 0 */
+	for (int i = 1; i >= 0 && read_both; i--) {
+		int has = perfan_profile_nr_columns(side[i]) > 0;
+		const char *unit =
+			has ? perfan_profile_column_unit(side[i], col[i])
+			    : "samples";
+		if ((!np && perfan_profile_new(&np, NULL)) ||
+		    perfan_profile_add_column(
+			    np, i ? CLI_LOAD_AFTER : CLI_LOAD_BEFORE, unit) <
+			    0 ||
+		    (has &&
+		     perfan_profile_merge(np, i ? 0 : 1, side[i], col[i]))) {
+			cli_error(CMD, "%s", perfan_error_last());
+			status = 1;
+			break;
+		}
+	}
+	/* weights by period read best in the event's own unit */
+	if (np && perfan_profile_nr_columns(side[1]) &&
+	    !strcmp(perfan_profile_column_unit(side[1], col[1]), "period"))
+		*countname =
+			strdup(perfan_profile_column_name(side[1], col[1]));
+	perfan_profile_free(side[0]);
+	perfan_profile_free(side[1]);
+	perfan_profile_free(*p);
+	*p = np;
+	return status;
+}
+
 int cmd_flamegraph(int argc, char **argv)
 {
 	enum {
@@ -133,6 +200,7 @@ int cmd_flamegraph(int argc, char **argv)
 		O_NAMETYPE,
 		O_NOTES,
 		O_NEGATE,
+		O_DIFF,
 	};
 	static const struct option longopts[] = {
 		{"title", required_argument, NULL, O_TITLE},
@@ -153,6 +221,7 @@ int cmd_flamegraph(int argc, char **argv)
 		{"nametype", required_argument, NULL, O_NAMETYPE},
 		{"notes", required_argument, NULL, O_NOTES},
 		{"negate", no_argument, NULL, O_NEGATE},
+		{"diff", no_argument, NULL, O_DIFF},
 		CLI_LOAD_LONGOPTS,
 		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
@@ -162,7 +231,7 @@ int cmd_flamegraph(int argc, char **argv)
 	struct cli_load_opts lo;
 	cli_load_init(&lo);
 	const char *out_path = NULL;
-	int opt;
+	int opt, diff = 0;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
 		int shared = cli_load_option(&lo, opt, optarg, CMD);
@@ -176,7 +245,8 @@ int cmd_flamegraph(int argc, char **argv)
 		case O_TITLE: fo.title = optarg; break;
 		case O_SUBTITLE: fo.subtitle = optarg; break;
 		case O_WIDTH:
-			if (parse_px(optarg, 1e6, &fo.width))
+			/* more than the 10 px margins on either side */
+			if (parse_px(optarg, 1e6, &fo.width) || fo.width <= 20)
 				return usage_error("--width: '%s' is not a "
 						   "width in pixels",
 						   optarg);
@@ -191,10 +261,12 @@ int cmd_flamegraph(int argc, char **argv)
 			char *end;
 			errno = 0;
 			double v = strtod(optarg, &end);
+			int none = end == optarg;
 			fo.minwidth_percent = *end == '%';
 			if (fo.minwidth_percent)
 				end++;
-			if (errno || end == optarg || *end || !(v >= 0) ||
+			if (errno || none || *end || !(v >= 0) || v > 1e9 ||
+			    strpbrk(optarg, "xXnN") ||
 			    (fo.minwidth_percent && v > 100))
 				return usage_error("--minwidth: '%s' is not "
 						   "pixels or a percentage",
@@ -239,6 +311,7 @@ int cmd_flamegraph(int argc, char **argv)
 		case O_NAMETYPE: fo.nametype = optarg; break;
 		case O_NOTES: fo.notes = optarg; break;
 		case O_NEGATE: fo.negate = 1; break;
+		case O_DIFF: diff = 1; break;
 		case 'o': out_path = optarg; break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return 2;
@@ -247,12 +320,21 @@ int cmd_flamegraph(int argc, char **argv)
 	char *dflt[] = {"perf.data"};
 	char **paths = optind < argc ? argv + optind : dflt;
 	int npaths = optind < argc ? argc - optind : 1;
-	lo.before_column = BEFORE;
-	/* One large sorted folded file is read with bounded memory: what
-	 * would be narrower than the minimum width folds into "(other)" as
-	 * it goes. Not across files (together a stack may be wide), nor for
+	if (diff && argc - optind != 2)
+		return usage_error("--diff takes two inputs, BEFORE and AFTER, "
+				   "not %s",
+				   argc - optind < 2 ? "fewer" : "more");
+	if (diff && fo.flamechart)
+		return usage_error("%s", "--diff cannot make a flame chart "
+					 "(--flamechart)");
+	/* each input of --diff is one side: one count per folded line */
+	lo.before_column = diff ? NULL : BEFORE;
+	/* One large sorted folded file, or a --diff pair of them, is read
+	 * with bounded memory: what would be narrower than the minimum width
+	 * (on both sides) folds into "(other)" as it goes. Not across the
+	 * files of one graph (together a stack may be wide), nor for
 	 * reversed stacks or flame charts, which need every stack. */
-	if (npaths == 1 && !fo.reverse && !fo.flamechart) {
+	if ((npaths == 1 || diff) && !fo.reverse && !fo.flamechart) {
 		double mw = fo.minwidth < 0 ? 0.1 : fo.minwidth;
 		double px = (fo.width > 0 ? fo.width : 1200) - 20;
 		lo.folded_prune = fo.minwidth_percent ? mw / 100
@@ -270,23 +352,43 @@ int cmd_flamegraph(int argc, char **argv)
 	}
 	int status = 0, read_any = 0;
 	const char *name = paths[0];
+	char *countname = NULL;
+	if (diff) {
+		status = load_diff(&p, paths, &lo, &countname);
+		read_any = p && perfan_profile_nr_columns(p) == 2;
+		npaths = 0;
+		if (!fo.countname)
+			fo.countname = countname;
+	}
 	for (int i = 0; i < npaths; i++) {
 		struct cli_load_result res;
 		status |= cli_load(&p, paths[i], &lo, CMD, &res);
 		read_any |= res.kind != PERFAN_INPUT_UNKNOWN;
 		name = res.name;
 	}
-	if (!read_any && status) {
+	if (!read_any && (status || diff)) {
 		perfan_profile_free(p);
+		free(countname);
 		return 1;
 	}
-	fo.column = pick_column(p, lo.event, npaths == 1 ? name : "the input");
-	int before = find_column(p, BEFORE);
+	if (diff) {
+		fo.column = 0; /* after */
+		fo.base_column = 1;
+		if (!perfan_profile_total(p, 1))
+			fprintf(stderr,
+				"perfan " CMD ": warning: no samples in %s\n",
+				paths[0]);
+		name = paths[1];
+	} else
+		fo.column = pick_column(p, lo.event,
+					npaths == 1 ? name : "the input");
+	int before = diff ? -1 : find_column(p, BEFORE);
 	if (before >= 0 && perfan_profile_total(p, (size_t)before)) {
 		if (fo.flamechart) {
 			cli_error(CMD, "two-count (differential) input cannot "
 				       "make a flame chart");
 			perfan_profile_free(p);
+			free(countname);
 			return 1;
 		}
 		fo.base_column = (size_t)before;
@@ -294,13 +396,14 @@ int cmd_flamegraph(int argc, char **argv)
 	if (!perfan_profile_nr_columns(p) ||
 	    !perfan_profile_total(p, fo.column))
 		fprintf(stderr, "perfan " CMD ": warning: no samples in %s\n",
-			npaths == 1 ? name : "the input");
+			npaths == 1 || diff ? name : "the input");
 
 	struct cli_output out;
 	if (cli_output_open(&out, out_path)) {
 		cli_error(CMD, "cannot write %s: %s", out_path,
 			  strerror(errno));
 		perfan_profile_free(p);
+		free(countname);
 		return 1;
 	}
 	if (perfan_flamegraph_write(p, out.fp, &fo)) {
@@ -313,5 +416,6 @@ int cmd_flamegraph(int argc, char **argv)
 		status = 1;
 	}
 	perfan_profile_free(p);
+	free(countname);
 	return status;
 }

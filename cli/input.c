@@ -117,7 +117,7 @@ int cli_input_perfdata(struct cli_input *in, perfan_perfdata **pd,
 	int fds[2];
 	if (pipe(fds)) {
 		cli_error(cmd, "pipe: %s", strerror(errno));
-		return -1;
+		return CLI_REPORTED;
 	}
 	signal(SIGPIPE, SIG_IGN); /* the feeder sees EPIPE instead */
 	in->feed_fd = fds[1];
@@ -127,7 +127,7 @@ int cli_input_perfdata(struct cli_input *in, perfan_perfdata **pd,
 		close(fds[1]);
 		in->feed_fd = in->pipe_fd = -1;
 		cli_error(cmd, "cannot start a thread");
-		return -1;
+		return CLI_REPORTED;
 	}
 	in->feeding = 1;
 	return perfan_perfdata_open_fd(pd, in->pipe_fd, in->name, opts);

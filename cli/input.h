@@ -32,8 +32,11 @@ int cli_input_open(struct cli_input *in, const char *path, const char *cmd);
 /* The text from its first byte (NULL and errno on failure); closed by
  * cli_input_close. */
 FILE *cli_input_text(struct cli_input *in);
-/* Open the perf.data reader on it. Returns a PERFAN_E* code (message in
- * perfan_error_last) or -1 after printing an error itself. */
+/* A failure already explained on stderr: no PERFAN_E* code is this. */
+#define CLI_REPORTED (-1000)
+
+/* Open the perf.data reader on it. Returns 0, a PERFAN_E* code (message
+ * in perfan_error_last) or CLI_REPORTED after printing an error itself. */
 int cli_input_perfdata(struct cli_input *in, perfan_perfdata **pd,
 		       const struct perfan_perfdata_opts *opts,
 		       const char *cmd);

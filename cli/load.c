@@ -1,12 +1,14 @@
 /* cli/load.c: one input into a profile, whatever its kind, with the
  * shared filters and symbol options, a progress line and the warnings and
- * errors a person needs. */
+ * errors a person needs; and two folded files as one differential
+ * profile. */
 #include "load.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "input.h"
@@ -126,8 +128,8 @@ static int from_perfdata(perfan_profile *p, struct cli_input *in,
 	po.log = cli_progress_log;
 	perfan_perfdata *pd = NULL;
 	int rc = cli_input_perfdata(in, &pd, &po, cmd);
-	if (rc == -1)
-		return -2;
+	if (rc == CLI_REPORTED)
+		return rc;
 	if (!rc) {
 		struct perfan_resolve_opts ro = PERFAN_RESOLVE_OPTS_INIT;
 		ro.symfs = o->symfs;
@@ -183,6 +185,23 @@ static int load(perfan_profile *p, const char *path,
 		const struct cli_load_opts *o, const char *cmd,
 		struct cli_load_result *res);
 
+/* The options of perf.data given for an input that is not one. */
+static void warn_options(const struct cli_input *in,
+			 const struct cli_load_opts *o, const char *cmd)
+{
+	if (in->kind != PERFAN_INPUT_PERFDATA &&
+	    (o->pid >= 0 || o->tid >= 0 || o->cpu >= 0 || o->comm ||
+	     o->time_set || o->inline_frames || o->symfs || o->debug_dir ||
+	     o->buildid_dir || o->kallsyms ||
+	     (o->event && in->kind != PERFAN_INPUT_SCRIPT)))
+		fprintf(stderr,
+			"perfan %s: warning: %s is not a perf.data: --pid, "
+			"--tid, --comm, --cpu, --time, --inline, --symfs, "
+			"--debug-dir, --buildid-dir and --kallsyms (and "
+			"--event, but for perf script text) do not apply\n",
+			cmd, in->name);
+}
+
 int cli_load(perfan_profile **p, const char *path,
 	     const struct cli_load_opts *o, const char *cmd,
 	     struct cli_load_result *res)
@@ -230,17 +249,7 @@ static int load(perfan_profile *p, const char *path,
 	in.on_read = cli_progress_add;
 	res->size = in.size;
 	int kind = res->kind = in.kind;
-	if (kind != PERFAN_INPUT_PERFDATA &&
-	    (o->pid >= 0 || o->tid >= 0 || o->cpu >= 0 || o->comm ||
-	     o->time_set || o->inline_frames || o->symfs || o->debug_dir ||
-	     o->buildid_dir || o->kallsyms ||
-	     (o->event && kind != PERFAN_INPUT_SCRIPT)))
-		fprintf(stderr,
-			"perfan %s: warning: %s is not a perf.data: --pid, "
-			"--tid, --comm, --cpu, --time, --inline, --symfs, "
-			"--debug-dir, --buildid-dir and --kallsyms (and "
-			"--event, but for perf script text) do not apply\n",
-			cmd, in.name);
+	warn_options(&in, o, cmd);
 	int rc = 0;
 	FILE *text = NULL;
 	cli_progress_start(cmd, in.name, in.size);
@@ -253,7 +262,7 @@ static int load(perfan_profile *p, const char *path,
 		text = cli_input_text(&in);
 		if (!text) {
 			cli_error(cmd, "%s: %s", in.name, strerror(errno));
-			rc = -2;
+			rc = CLI_REPORTED;
 		} else if (kind == PERFAN_INPUT_SCRIPT) {
 			rc = from_script(p, text, in.name, o, &res->sst);
 		} else {
@@ -266,7 +275,7 @@ static int load(perfan_profile *p, const char *path,
 				  "%s: neither perf.data, perf script output "
 				  "nor folded stacks",
 				  in.name);
-			rc = -2;
+			rc = CLI_REPORTED;
 		}
 		break; /* empty: no samples */
 	}
@@ -275,7 +284,123 @@ static int load(perfan_profile *p, const char *path,
 	if (rc == PERFAN_EUNSUPPORTED && kind == PERFAN_INPUT_FOLDED &&
 	    o->folded_prune > 0)
 		return rc;
-	if (rc && rc != -2)
+	if (rc && rc != CLI_REPORTED)
 		cli_error(cmd, "%s", perfan_error_last());
+	return rc ? 1 : 0;
+}
+
+/* ---- two folded files as one -------------------------------------------- */
+
+/* Open BEFORE (IN[0]) and AFTER (IN[1]). Returns 1 when both are folded
+ * stacks in regular files, 0 when not, -1 after an error (printed). */
+static int open_pair(struct cli_input in[2], const char *before,
+		     const char *after, const char *cmd)
+{
+	memset(in, 0, 2 * sizeof(*in));
+	in[0].feed_fd = in[0].pipe_fd = in[1].feed_fd = in[1].pipe_fd = -1;
+	/* peeking at a pipe would take bytes cli_load then lacks */
+	struct stat sb;
+	if (!strcmp(before, "-") || !strcmp(after, "-") || stat(before, &sb) ||
+	    !S_ISREG(sb.st_mode) || stat(after, &sb) || !S_ISREG(sb.st_mode))
+		return 0;
+	if (cli_input_open(&in[0], before, cmd) ||
+	    cli_input_open(&in[1], after, cmd))
+		return -1;
+	for (int i = 0; i < 2; i++)
+		if (in[i].is_stdin || !in[i].size ||
+		    in[i].kind != PERFAN_INPUT_FOLDED)
+			return 0;
+	return 1;
+}
+
+/* Both opened inputs into P, pruned by PRUNE (0: none). Returns 0,
+ * CLI_REPORTED after an error printed here, or a PERFAN_E* code. */
+static int read_pair(perfan_profile *p, struct cli_input in[2],
+		     const struct cli_load_opts *o, double prune,
+		     const char *cmd)
+{
+	char what[160];
+	snprintf(what, sizeof(what), "%s and %s", in[0].name, in[1].name);
+	FILE *fp[2];
+	for (int i = 0; i < 2; i++) {
+		in[i].on_read = cli_progress_add;
+		if (!(fp[i] = cli_input_text(&in[i]))) {
+			cli_error(cmd, "%s: %s", in[i].name, strerror(errno));
+			return CLI_REPORTED;
+		}
+	}
+	struct perfan_folded_read_opts fo =
+		PERFAN_OPTS_INIT(struct perfan_folded_read_opts);
+	fo.process_root = o->folded_process_root;
+	fo.annotations = 1; /* _[k] kernel frames and the like */
+	fo.prune = prune;
+	cli_progress_start(cmd, what, in[0].size + in[1].size);
+	int rc = perfan_folded_read_pair(p, fp[0], in[0].name, fp[1],
+					 in[1].name, CLI_LOAD_BEFORE,
+					 CLI_LOAD_AFTER, &fo);
+	cli_progress_end();
+	return rc;
+}
+
+/* A new profile with the columns of a differential graph. */
+static int pair_profile(perfan_profile **out, const char *cmd)
+{
+	*out = NULL;
+	if (perfan_profile_new(out, NULL) ||
+	    perfan_profile_add_column(*out, CLI_LOAD_AFTER, "samples") < 0 ||
+	    perfan_profile_add_column(*out, CLI_LOAD_BEFORE, "samples") < 0) {
+		cli_error(cmd, "%s", perfan_error_last());
+		perfan_profile_free(*out);
+		*out = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+int cli_load_folded_pair(perfan_profile **p, const char *before,
+			 const char *after, const struct cli_load_opts *o,
+			 const char *cmd)
+{
+	struct cli_input in[2];
+	perfan_profile *np = NULL;
+	int k = open_pair(in, before, after, cmd), rc = 0;
+	if (k > 0) {
+		warn_options(&in[0], o, cmd);
+		warn_options(&in[1], o, cmd);
+		rc = pair_profile(&np, cmd)
+			     ? CLI_REPORTED
+			     : read_pair(np, in, o, o->folded_prune, cmd);
+	}
+	uint64_t size = in[0].size + in[1].size;
+	cli_input_close(&in[0]);
+	cli_input_close(&in[1]);
+	if (k <= 0)
+		return k < 0 ? 1 : -1;
+	if (rc == PERFAN_EUNSUPPORTED && o->folded_prune > 0) {
+		/* pruning met a file out of order: read both whole */
+		if (size >= 64 << 20)
+			fprintf(stderr,
+				"perfan %s: warning: %s and %s are not both "
+				"sorted: read again whole (sorted with "
+				"LC_ALL=C sort they take less memory)\n",
+				cmd, before, after);
+		perfan_profile_free(np);
+		np = NULL;
+		k = open_pair(in, before, after, cmd);
+		rc = k <= 0 || pair_profile(&np, cmd)
+			     ? CLI_REPORTED
+			     : read_pair(np, in, o, 0, cmd);
+		cli_input_close(&in[0]);
+		cli_input_close(&in[1]);
+		if (k == 0) /* changed under us */
+			cli_error(cmd, "%s and %s are no longer folded stacks",
+				  before, after);
+	}
+	if (rc && rc != CLI_REPORTED)
+		cli_error(cmd, "%s", perfan_error_last());
+	if (np) { /* what was read before an error too */
+		perfan_profile_free(*p);
+		*p = np;
+	}
 	return rc ? 1 : 0;
 }

@@ -115,4 +115,20 @@ int cli_load(perfan_profile **p, const char *path,
 	     const struct cli_load_opts *o, const char *cmd,
 	     struct cli_load_result *res);
 
+/* The columns of a differential profile (--diff), in this order. */
+#define CLI_LOAD_AFTER "after"
+#define CLI_LOAD_BEFORE "before"
+
+/* For a differential graph: when BEFORE and AFTER are both folded stacks
+ * in regular files, read them together (perfan_folded_read_pair, pruned by
+ * o->folded_prune) into a new profile that replaces *P, with the columns
+ * CLI_LOAD_AFTER (0) and CLI_LOAD_BEFORE (1); a pair that pruning cannot
+ * take (out of order) is read again whole. Errors are printed as in
+ * cli_load, and what was read before one stays in *P. Returns 0, 1 after
+ * an error, or -1 when either input is something else (nothing read or
+ * printed: load each with cli_load and merge them). */
+int cli_load_folded_pair(perfan_profile **p, const char *before,
+			 const char *after, const struct cli_load_opts *o,
+			 const char *cmd);
+
 #endif

@@ -14,6 +14,7 @@ struct command {
 
 static const struct command commands[] = {
 	{"collapse", cmd_collapse, "fold stacks into lines for flame graphs"},
+	{"diff", cmd_diff, "compare profiles, with significance across runs"},
 	{"flamegraph", cmd_flamegraph, "draw an interactive SVG flame graph"},
 	{"header", cmd_header, "show the header and features of a perf.data"},
 	{"report", cmd_report, "top functions by self and total share"},

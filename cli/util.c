@@ -1,4 +1,5 @@
 /* cli/util.c: error messages, atomic output files and JSON strings. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,11 +37,11 @@ int cli_output_open(struct cli_output *o, const char *out_path)
 	o->path = strdup(out_path);
 	o->tmp = malloc(n);
 	if (!o->path || !o->tmp)
-		return -1;
+		goto fail;
 	snprintf(o->tmp, n, "%s.tmpXXXXXX", out_path);
 	int fd = mkstemp(o->tmp);
 	if (fd < 0)
-		return -1;
+		goto fail;
 	/* the permissions a plain fopen would give, not mkstemp's 0600 */
 	mode_t um = umask(0);
 	umask(um);
@@ -49,9 +50,19 @@ int cli_output_open(struct cli_output *o, const char *out_path)
 	if (!o->fp) {
 		close(fd);
 		unlink(o->tmp);
-		return -1;
+		goto fail;
 	}
 	return 0;
+fail:
+	/* nothing for cli_output_close to do: callers may skip it */
+	{
+		int e = errno;
+		free(o->path);
+		free(o->tmp);
+		o->path = o->tmp = NULL;
+		errno = e;
+	}
+	return -1;
 }
 
 int cli_output_close(struct cli_output *o, int ok)

@@ -24,7 +24,7 @@ CC=${CC:-gcc}
 CFLAGS="-O2 -g -fno-omit-frame-pointer"
 export PAGER=cat PERF_PAGER=cat LC_ALL=C
 
-ALL_CASES="fp dwarf pipe zstd two-events cpu-pagefaults sched py312-perf py313-perfjit multi-thread-fork"
+ALL_CASES="fp dwarf pipe zstd two-events cpu-pagefaults sched py312-perf py313-perfjit multi-thread-fork diff"
 
 # cmd STRING: log STRING to ./COMMAND and run it (eval, so redirections work).
 cmd() {
@@ -212,6 +212,56 @@ case_py313_perfjit() {
         mkdir -p jitted
         cmd "cp /tmp/jitted-$pid-*.so jitted/   # kept: ELF images perf.jit.data refers to (by /tmp path)"
     fi
+    finish
+}
+
+# Two builds of one program (handler.c, planted problem / -DFIXED fix) for
+# `perfan diff`: 5 recordings per side, 5 more of the unchanged program
+# (again-N, handler-before compared with itself), wall-time and task-clock
+# measurements, and perf's own diff/report/script as oracles.
+# handler.c lives in diff/ itself (not src/): it is kept across begin's rm -rf.
+case_diff() {
+    local src i b t0 t
+    src=$(mktemp)
+    cp "$HERE/diff/handler.c" "$src"
+    begin diff
+    cp "$src" handler.c
+    rm -f "$src"
+    cmd "$CC $CFLAGS -fno-inline-functions-called-once -o handler-before handler.c"
+    cmd "$CC $CFLAGS -fno-inline-functions-called-once -DFIXED -o handler-after handler.c"
+    # interleaved, so that a drift in machine speed hits every side alike;
+    # both builds print the same result line into handler.out
+    for i in 1 2 3 4 5; do
+        cmd "$PERF record -e cpu-clock -F 999 -g -o before-$i.data ./handler-before >> handler.out 2>> record.log"
+        cmd "$PERF record -e cpu-clock -F 999 -g -o after-$i.data ./handler-after >> handler.out 2>> record.log"
+        cmd "$PERF record -e cpu-clock -F 999 -g -o again-$i.data ./handler-before >> handler.out 2>> record.log"
+    done
+    # wall time without perf: 10 runs each, alternating; then the medians
+    cmd "$(cat <<'EOF'
+for i in 1 2 3 4 5 6 7 8 9 10; do for b in before after; do t0=$(date +%s%N); ./handler-$b > /dev/null; t=$(( $(date +%s%N) - t0 )); printf '%s %d.%03d\n' $b $((t / 1000000000)) $((t / 1000000 % 1000)); done; done > timing.txt
+EOF
+)"
+    cmd "$(cat <<'EOF'
+sort -k1,1 -k2,2n timing.txt | awk '{ v[$1, ++n[$1]] = $2 } END { split("before after", s, " "); for (k = 1; k <= 2; k++) { b = s[k]; c = n[b]; m[b] = (v[b, int((c + 1) / 2)] + v[b, int(c / 2) + 1]) / 2; printf "median %s %.3f\n", b, m[b] } printf "speed-up (median before / median after) %.2f\n", m["before"] / m["after"] }' >> timing.txt
+EOF
+)"
+    # CPU time as perf counts it (task-clock, a software event)
+    cmd "$PERF stat -e task-clock -r 5 ./handler-before > /dev/null 2> perf-stat-before.txt"
+    cmd "$PERF stat -e task-clock -r 5 ./handler-after > /dev/null 2> perf-stat-after.txt"
+    cmd "$(cat <<'EOF'
+awk '/task-clock/ { b = FILENAME; sub(/^perf-stat-/, "", b); sub(/\.txt$/, "", b); tc[b] = $1; printf "task-clock %s %s msec (+- %s)\n", b, $1, $(NF - 1) } /time elapsed/ { printf "elapsed %s %s s (+- %s)\n", b, $1, $3 } END { printf "speed-up (task-clock before / after) %.2f\n", tc["before"] / tc["after"] }' perf-stat-before.txt perf-stat-after.txt >> timing.txt
+EOF
+)"
+    # perf's own comparison.  The default sort (dso,sym) pairs entries by
+    # DSO name, and handler-before / handler-after differ, so nothing pairs;
+    # --sort symbol pairs by symbol name.  again-1 is the same binary.
+    cmd "$PERF diff before-1.data after-1.data > perf-diff.txt"
+    cmd "$PERF diff --sort symbol before-1.data after-1.data > perf-diff-sym.txt"
+    cmd "$PERF diff before-1.data again-1.data > perf-diff-again.txt"
+    for b in before after; do
+        cmd "$PERF report --stdio --no-children -i $b-1.data > report-$b-1.txt"
+        cmd "$PERF script -i $b-1.data > script-$b-1.txt"
+    done
     finish
 }
 

@@ -1,7 +1,9 @@
 /* perfan/flamegraph.h: flame graphs of a profile as self-contained,
  * interactive SVG (tooltips, click to zoom, regular-expression search, the
  * view kept in the URL), with the options of FlameGraph's flamegraph.pl,
- * and the frame layout behind them as a struct API. */
+ * differential graphs of two columns (after against before) that switch
+ * between both runs' shapes, and the frame layout behind them as a struct
+ * API. */
 #ifndef PERFAN_FLAMEGRAPH_H
 #define PERFAN_FLAMEGRAPH_H
 
@@ -44,12 +46,16 @@ PERFAN_API int perfan_fg_palette_parse(const char *name);
 
 struct perfan_flamegraph_opts {
 	size_t sz;
-	size_t column; /* the weights that make widths */
-	/* Differential colouring, as flamegraph.pl draws two-count folded
-	 * input: each frame red where its self weight in COLUMN grew over
-	 * its self weight in BASE_COLUMN, blue where it shrank, the deeper
-	 * the larger the change. PERFAN_FG_NO_BASE (what PERFAN_FG_OPTS_INIT
-	 * sets) for none. */
+	size_t column; /* the weights that make widths: AFTER */
+	/* A differential graph of COLUMN (after) against BASE_COLUMN
+	 * (before), as two-count folded input gives: the union of both
+	 * sides' stacks laid out in each side's own weight (a frame that
+	 * vanished has width 0 after and keeps its width before; the SVG
+	 * switches between the two shapes), each frame red where its share
+	 * grew, blue where it shrank, the more saturated the larger the
+	 * change against the largest (color_total and the noise thresholds
+	 * below say which change). PERFAN_FG_NO_BASE (what
+	 * PERFAN_FG_OPTS_INIT sets) for a plain graph. */
 	size_t base_column;
 	int negate; /* swap red and blue of differential colouring */
 
@@ -83,6 +89,23 @@ struct perfan_flamegraph_opts {
 	int flamechart; /* x is time: samples in the order the profile kept
 			   them (keep_samples), adjacent equal frames merged,
 			   no sorting */
+
+	/* Differential colouring. A frame's change is that of its self
+	 * share (self weight / its side's total, after minus before) or,
+	 * with COLOR_TOTAL, of its total (inclusive) share. */
+	int color_total;
+	/* Changes of a share smaller than NOISE_FLOOR (a fraction of the
+	 * total: 0.001 is 0.1 percentage points) are drawn neutral. 0 (or
+	 * less): none. */
+	double noise_floor;
+	/* With NOISE_SIGMAS > 0 a change is also neutral when
+	 * |pa - pb| < NOISE_SIGMAS * sqrt(pa(1-pa)/Na + pb(1-pb)/Nb), pa and
+	 * pb the frame's shares after and before, Na and Nb the sides'
+	 * totals: the binomial noise of sampling one run, which assumes the
+	 * weights count independent samples (with weights by period, the
+	 * totals are far larger than the sample counts and the test far too
+	 * strict; draw such graphs from sample counts). 0: off. */
+	double noise_sigmas;
 };
 
 #define PERFAN_FG_OPTS_INIT                                                    \
@@ -94,7 +117,10 @@ struct perfan_flamegraph_opts {
 
 /* One frame of the graph. Widths and offsets are in the column's weight
  * (samples or period), exact: a frame's width is the sum of its children's
- * widths and its self weight. */
+ * widths and its self weight. With a base column the same holds for
+ * base_offset and base_width in the base column's weight: both sides are
+ * laid out with the same frames in the same order, so a frame of one side
+ * only has width 0 on the other (and the offset where it would start). */
 #define PERFAN_FG_OTHER ((perfan_frame_id)-1) /* the merged "(other)" */
 #define PERFAN_FG_ALL ((perfan_frame_id)-2)   /* the root, "all" */
 struct perfan_fg_frame {
@@ -103,16 +129,21 @@ struct perfan_fg_frame {
 	uint64_t offset, width;
 	/* with a base column: this frame's self weight there and here */
 	uint64_t base_self, self;
+	/* with a base column: its place in the base column's weight; 0
+	 * without */
+	uint64_t base_offset, base_width;
 };
 
 typedef struct perfan_fg_layout perfan_fg_layout;
 
-/* Lay out the frames of P as OPTS asks (column, minwidth, reverse,
- * flamechart), parents before children, children left to right. Frames
- * of kind PERFAN_FRAME_OTHER (a pruned read) join the "(other)" of their
- * parent whatever their width. P must
- * outlive the layout. Returns 0, PERFAN_EINVAL for a column P lacks or a
- * flame chart of a profile without kept samples, PERFAN_ENOMEM. */
+/* Lay out the frames of P as OPTS asks (column, base_column, minwidth,
+ * reverse, flamechart), parents before children, children left to right
+ * by name. Frames narrower than the minimum width (on both sides, each
+ * against its own total, with a base column) join one "(other)" per
+ * parent, as do frames of kind PERFAN_FRAME_OTHER (a pruned read)
+ * whatever their width. P must outlive the layout. Returns 0,
+ * PERFAN_EINVAL for a column P lacks, a flame chart of a profile without
+ * kept samples or with a base column, PERFAN_ENOMEM. */
 PERFAN_API int perfan_fg_layout_new(perfan_fg_layout **out,
 				    const perfan_profile *p,
 				    const struct perfan_flamegraph_opts *opts);
@@ -122,6 +153,8 @@ PERFAN_API size_t perfan_fg_layout_nr_frames(const perfan_fg_layout *l);
 PERFAN_API const struct perfan_fg_frame *
 perfan_fg_layout_frame(const perfan_fg_layout *l, size_t i);
 PERFAN_API uint64_t perfan_fg_layout_total(const perfan_fg_layout *l);
+/* The base column's total (the before side), 0 without a base column. */
+PERFAN_API uint64_t perfan_fg_layout_base_total(const perfan_fg_layout *l);
 /* The profile whose frame ids the layout holds: P, or with reverse a
  * profile of its own. */
 PERFAN_API const perfan_profile *
@@ -129,7 +162,14 @@ perfan_fg_layout_profile(const perfan_fg_layout *l);
 
 /* Write the flame graph of P to FP as one SVG document with its script
  * and styles inside: byte for byte the same for the same profile and
- * options. Returns 0, the errors of perfan_fg_layout_new, PERFAN_EIO when
+ * options. Each frame is a <g> with data-o, data-w (offset and width in
+ * the column's weight) and data-d (depth); "(other)" has data-m="1".
+ * With a base column it also has data-s and data-b (self weight after and
+ * before) and data-bo and data-bw (offset and width before), class "new"
+ * or "vanished" when only one side has it and "hide" while it has no
+ * width on the side shown; a button (id "toggle", or the key b) switches
+ * the graph between the after and the before shape, kept in the URL as
+ * v=b. Returns 0, the errors of perfan_fg_layout_new, PERFAN_EIO when
  * writing fails. */
 PERFAN_API int
 perfan_flamegraph_write(const perfan_profile *p, FILE *fp,

@@ -35,7 +35,11 @@ struct perfan_folded_read_opts {
 	 * frame "(other)" (PERFAN_FRAME_OTHER) under its parent. What is
 	 * folded would be narrower than the same fraction of the final
 	 * total, so a flame graph whose minimum width is that fraction is
-	 * drawn the same. 0: keep everything. Unsorted input is read whole
+	 * drawn the same. With two columns (before_column, or
+	 * perfan_folded_read_pair) a subtree folds only when it is that
+	 * narrow in both, so that a differential graph keeps what is wide
+	 * on either side; a column with nothing read yet sets no bound.
+	 * 0: keep everything. Unsorted input is read whole
 	 * while nothing has been folded yet; a line out of order after that
 	 * fails with PERFAN_EUNSUPPORTED ("NAME:LINE: ..."), and the input
 	 * must be read again without prune. Samples are not kept. */
@@ -59,6 +63,28 @@ PERFAN_API int perfan_folded_read(perfan_profile *p, FILE *fp, const char *name,
 PERFAN_API int
 perfan_folded_read_path(perfan_profile *p, const char *path, const char *column,
 			const struct perfan_folded_read_opts *opts);
+
+/* Read two folded inputs, BEFORE and AFTER, into P as one two-column
+ * profile: the counts of BEFORE go to the column BEFORE_COLUMN (NULL:
+ * "before"), those of AFTER to AFTER_COLUMN (NULL: "after"), both of
+ * unit "samples" and created if P lacks them (AFTER_COLUMN first). The
+ * two streams are merged in the byte order of their stacks, a stack found
+ * in both becoming one line with two weights, and read as
+ * perfan_folded_read reads one file of such lines: opts->prune bounds
+ * memory when both are sorted as `LC_ALL=C sort` sorts them, keeping
+ * what is wide in either column; opts->before_column is not used (each
+ * line has one count). A stack met twice in one input adds up. Without
+ * prune the inputs may be in any order. With prune a line out of order
+ * is read as perfan_folded_read reads it: all is kept from there on if
+ * nothing was folded yet, else PERFAN_EUNSUPPORTED with the message
+ * "NAME:LINE: ..." naming that line's input. BEFORE_NAME and AFTER_NAME
+ * name the inputs in messages (NULL: "before input", "after input").
+ * Errors are those of perfan_folded_read; what was read before one stays
+ * in P. BEFORE and AFTER must be different streams. */
+PERFAN_API int perfan_folded_read_pair(
+	perfan_profile *p, FILE *before, const char *before_name, FILE *after,
+	const char *after_name, const char *before_column,
+	const char *after_column, const struct perfan_folded_read_opts *opts);
 
 /* Suffixes perfan_folded_write can append, as stackcollapse-perf.pl does
  * with --kernel, --jit (--all: both) and for inlined frames. A name that

@@ -3,6 +3,7 @@
 #define PERFAN_PERFAN_H
 
 #include <perfan/common.h>
+#include <perfan/diff.h>
 #include <perfan/features.h>
 #include <perfan/flamegraph.h>
 #include <perfan/folded.h>

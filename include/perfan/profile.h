@@ -90,6 +90,17 @@ PERFAN_API int perfan_profile_add(perfan_profile *p,
 				  const struct perfan_sample_meta *meta,
 				  perfan_node_id *leaf);
 
+/* Add every stack of SRC's column SRC_COL to DST's column DST_COL, as
+ * perfan_profile_add would with the same frames: frames are matched by
+ * content (name, module, file, line, kind) and interned in DST, each
+ * once; stacks with no weight in SRC_COL add nothing. SRC's kept samples
+ * are not copied (a DST that keeps samples gets one without meta per
+ * stack). DST and SRC must be different profiles. Returns 0,
+ * PERFAN_EINVAL for a column either lacks, PERFAN_ENOMEM (what was added
+ * before stays in DST). */
+PERFAN_API int perfan_profile_merge(perfan_profile *dst, size_t dst_col,
+				    const perfan_profile *src, size_t src_col);
+
 /* The trie. */
 PERFAN_API size_t perfan_profile_nr_nodes(const perfan_profile *p);
 PERFAN_API perfan_frame_id perfan_profile_node_frame(const perfan_profile *p,

@@ -90,6 +90,10 @@ struct perfan_perfdata {
 	uint8_t *payload; /* stream copy of a payload outside header.size */
 	size_t payload_cap;
 	int err; /* sticky error */
+	/* an error met while records were still queued for time order:
+	 * those are delivered first, then this is returned */
+	int pending;
+	char *pending_msg;
 	int warned_unknown_id;
 };
 

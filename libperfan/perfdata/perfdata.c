@@ -137,6 +137,7 @@ void perfan_perfdata_free(perfan_perfdata *pd)
 	perfan__decomp_free(pd->dc);
 	perfan__scratch_reset(pd);
 	free(pd->scratch);
+	free(pd->pending_msg);
 	perfan__arena_free(&pd->arena);
 	free(pd->name);
 	free(pd);
@@ -465,6 +466,15 @@ int perfan_perfdata_next(perfan_perfdata *pd, const struct perfan_record **out)
 		struct perfan__raw r;
 		if (perfan__order_pop_from(pd, &pd->order, &r))
 			return deliver(pd, &r, out);
+		if (pd->pending) {
+			/* the records before the damage are out: now the
+			 * error, with its message */
+			int e = pd->pending;
+			pd->pending = 0;
+			perfan__err(e, "%s",
+				    pd->pending_msg ? pd->pending_msg : "");
+			return fail(pd, e);
+		}
 		int rc = read_input(pd, &r);
 		if (rc == PERFAN_ITEROVER) {
 			if (pd->order.nheap) {
@@ -472,6 +482,15 @@ int perfan_perfdata_next(perfan_perfdata *pd, const struct perfan_record **out)
 				continue;
 			}
 			return PERFAN_ITEROVER;
+		}
+		if (rc && pd->order.nheap) {
+			/* deliver what was read before the damage first, as
+			 * perf script prints the samples before it */
+			free(pd->pending_msg);
+			pd->pending_msg = strdup(perfan_error_last());
+			pd->pending = rc;
+			perfan__order_flush(pd, UINT64_MAX);
+			continue;
 		}
 		if (rc)
 			return fail(pd, rc);

@@ -1,7 +1,9 @@
 /* profile/folded.c: folded stacks in and out. Reading reuses the frames of
  * the previous line as far as the two lines agree, because folded files
- * are sorted and neighbours share their callers; writing builds each
- * stack's text in one walk of the trie and sorts the lines bytewise. */
+ * are sorted and neighbours share their callers; a pair of files (before,
+ * after) is read as one stream of two-count lines, merged in that order;
+ * writing builds each stack's text in one walk of the trie and sorts the
+ * lines bytewise. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,15 +101,21 @@ static int stop_pruning(struct reader *r)
 	return rc;
 }
 
-static int line_error(struct reader *r, uint64_t lineno, const char *what)
+static int line_error(const char *name, uint64_t lineno, const char *what)
 {
-	return perfan__err(PERFAN_EFORMAT, "%s:%llu: %s", r->name,
+	return perfan__err(PERFAN_EFORMAT, "%s:%llu: %s", name,
 			   (unsigned long long)lineno, what);
 }
 
-static int read_line(struct reader *r, const char *s, size_t len,
-		     uint64_t lineno)
+/* The parts of a line: its stack S[0..*STACK_LEN) (0: a blank line), its
+ * count, and with TWO the count before it, if there is one ("STACK
+ * BEFORE AFTER"). */
+static int parse_line(const char *name, int two, const char *s, size_t len,
+		      uint64_t lineno, size_t *stack_len, uint64_t *count,
+		      uint64_t *before)
 {
+	*stack_len = 0;
+	*count = *before = 0;
 	while (len && is_blank(s[len - 1]))
 		len--;
 	if (!len)
@@ -116,20 +124,20 @@ static int read_line(struct reader *r, const char *s, size_t len,
 	while (d && s[d - 1] >= '0' && s[d - 1] <= '9')
 		d--;
 	if (d == len || !d || (s[d - 1] != ' ' && s[d - 1] != '\t'))
-		return line_error(r, lineno,
+		return line_error(name, lineno,
 				  "expected a stack, a space and a count");
-	uint64_t count = 0;
+	uint64_t c = 0;
 	for (size_t i = d; i < len; i++) {
 		unsigned v = (unsigned)(s[i] - '0');
-		if (count > (UINT64_MAX - v) / 10)
-			return line_error(r, lineno, "count too large");
-		count = count * 10 + v;
+		if (c > (UINT64_MAX - v) / 10)
+			return line_error(name, lineno, "count too large");
+		c = c * 10 + v;
 	}
 	/* one space or tab parts stack and count; spaces before it belong
 	 * to the last frame, as flamegraph.pl reads it */
 	size_t n = d - 1;
-	uint64_t before = 0;
-	if (r->bcol >= 0) {
+	uint64_t b4 = 0;
+	if (two) {
 		/* "STACK BEFORE AFTER": the stack ends in a count too */
 		size_t b = n;
 		while (b && s[b - 1] >= '0' && s[b - 1] <= '9')
@@ -137,17 +145,27 @@ static int read_line(struct reader *r, const char *s, size_t len,
 		if (b < n && b > 1 && (s[b - 1] == ' ' || s[b - 1] == '\t')) {
 			for (size_t i = b; i < n; i++) {
 				unsigned v = (unsigned)(s[i] - '0');
-				if (before > (UINT64_MAX - v) / 10)
-					return line_error(r, lineno,
+				if (b4 > (UINT64_MAX - v) / 10)
+					return line_error(name, lineno,
 							  "count too large");
-				before = before * 10 + v;
+				b4 = b4 * 10 + v;
 			}
 			n = b - 1;
 		}
 	}
 	if (!n)
-		return line_error(r, lineno, "no stack before the count");
+		return line_error(name, lineno, "no stack before the count");
+	*stack_len = n;
+	*count = c;
+	*before = b4;
+	return 0;
+}
 
+/* Add the stack S[0..N) with COUNT in the after column and BEFORE in the
+ * before column; NAME and LINENO say where it was read. */
+static int add_stack(struct reader *r, const char *name, uint64_t lineno,
+		     const char *s, size_t n, uint64_t count, uint64_t before)
+{
 	/* frames shared with the previous line: those whose ';' lies inside
 	 * the common prefix */
 	size_t lim = n < r->prev_len ? n : r->prev_len, c = 0;
@@ -174,7 +192,7 @@ static int read_line(struct reader *r, const char *s, size_t len,
 		size_t e = semi ? (size_t)(semi - s) : n;
 		if (reserve_frames(r, nf + 1))
 			return perfan__err(PERFAN_ENOMEM, "%s: out of memory",
-					   r->name);
+					   name);
 		size_t len = e - pos;
 		uint32_t kind = frame_kind(r, s + pos, &len, nf == 0);
 		uint64_t h = perfan__fcache_hash(s + pos, len, NULL, 0, kind);
@@ -200,7 +218,7 @@ static int read_line(struct reader *r, const char *s, size_t len,
 		uint64_t w[2] = {count, before};
 		int rc = perfan__ptree_add(r->prune, r->frames, nf, keep, s, n,
 					   r->prev, r->prev_len, prev_keep_end,
-					   w);
+					   c, w);
 		if (rc == 1) /* unsorted, nothing lost: keep all from here */
 			rc = stop_pruning(r);
 		else if (rc == PERFAN_EUNSUPPORTED)
@@ -210,7 +228,7 @@ static int read_line(struct reader *r, const char *s, size_t len,
 					   "stacks were merged: pruning needs "
 					   "lines in byte order (LC_ALL=C "
 					   "sort)",
-					   r->name, (unsigned long long)lineno);
+					   name, (unsigned long long)lineno);
 		if (rc)
 			return rc;
 	}
@@ -221,7 +239,7 @@ static int read_line(struct reader *r, const char *s, size_t len,
 		char *np = realloc(r->prev, cap);
 		if (!np)
 			return perfan__err(PERFAN_ENOMEM, "%s: out of memory",
-					   r->name);
+					   name);
 		r->prev = np;
 		r->prev_cap = cap;
 	}
@@ -236,8 +254,61 @@ static int read_line(struct reader *r, const char *s, size_t len,
 		if (rc)
 			return rc;
 	}
+	if (!count && before)
+		return 0; /* a stack of the before column only */
 	return perfan_profile_add(r->p, r->frames, nf, (size_t)r->col, count,
 				  NULL, NULL);
+}
+
+/* Columns, cache and pruning tree for a read into P. */
+static int reader_init(struct reader *r, perfan_profile *p, const char *name,
+		       const char *column, const char *before_column,
+		       const struct perfan_folded_read_opts *opts)
+{
+	memset(r, 0, sizeof(*r));
+	PERFAN__OPTS_COPY(r->o, opts);
+	r->p = p;
+	r->name = name;
+	r->col = perfan_profile_add_column(p, column ? column : "samples",
+					   "samples");
+	if (r->col < 0)
+		return r->col;
+	r->bcol = -1;
+	if (before_column) {
+		r->bcol =
+			perfan_profile_add_column(p, before_column, "samples");
+		if (r->bcol < 0)
+			return r->bcol;
+	}
+	r->cache = calloc(1, sizeof(*r->cache));
+	if (!r->cache)
+		return perfan__err(PERFAN_ENOMEM, "%s: out of memory", name);
+	if (r->o.prune > 0 && perfan__ptree_new(&r->prune, r->o.prune)) {
+		free(r->cache);
+		r->cache = NULL;
+		return PERFAN_ENOMEM;
+	}
+	return 0;
+}
+
+/* What the pruning tree holds into the profile (after an error too: what
+ * was read stays in P), and free the rest. Returns RC, or the error of
+ * that. */
+static int reader_finish(struct reader *r, int rc)
+{
+	if (r->prune) {
+		int frc = stop_pruning(r);
+		if (!rc)
+			rc = frc;
+	}
+	free(r->prev);
+	free(r->frames);
+	free(r->ends);
+	free(r->lens);
+	free(r->hashes);
+	free(r->kinds);
+	free(r->cache);
+	return rc;
 }
 
 int perfan_folded_read(perfan_profile *p, FILE *fp, const char *name,
@@ -248,58 +319,137 @@ int perfan_folded_read(perfan_profile *p, FILE *fp, const char *name,
 		return perfan__err(PERFAN_EINVAL,
 				   "perfan_folded_read: %s is NULL",
 				   p ? "fp" : "profile");
+	struct perfan_folded_read_opts o;
+	PERFAN__OPTS_COPY(o, opts);
 	struct reader r;
-	memset(&r, 0, sizeof(r));
-	PERFAN__OPTS_COPY(r.o, opts);
-	r.p = p;
-	r.name = name ? name : "folded input";
-	r.col = perfan_profile_add_column(p, column ? column : "samples",
-					  "samples");
-	if (r.col < 0)
-		return r.col;
-	r.bcol = -1;
-	if (r.o.before_column) {
-		r.bcol = perfan_profile_add_column(p, r.o.before_column,
-						   "samples");
-		if (r.bcol < 0)
-			return r.bcol;
-	}
-	r.cache = calloc(1, sizeof(*r.cache));
-	if (!r.cache)
-		return perfan__err(PERFAN_ENOMEM, "%s: out of memory", r.name);
-	if (r.o.prune > 0 && perfan__ptree_new(&r.prune, r.o.prune)) {
-		free(r.cache);
-		return PERFAN_ENOMEM;
-	}
+	name = name ? name : "folded input";
+	int rc = reader_init(&r, p, name, column, o.before_column, &o);
+	if (rc)
+		return reader_finish(&r, rc);
 	struct perfan__lines l;
-	int rc = perfan__lines_init(&l, fp, r.name, 0);
-	if (rc) {
-		perfan__ptree_free(r.prune);
-		free(r.cache);
-		return rc;
-	}
+	if ((rc = perfan__lines_init(&l, fp, name, 0)))
+		return reader_finish(&r, rc);
 	const char *s;
 	size_t len;
+	int two = r.bcol >= 0;
 	while ((rc = perfan__lines_next(&l, &s, &len)) == 1) {
-		rc = read_line(&r, s, len, l.lineno);
+		size_t n;
+		uint64_t count, before;
+		rc = parse_line(name, two, s, len, l.lineno, &n, &count,
+				&before);
+		if (!rc && n)
+			rc = add_stack(&r, name, l.lineno, s, n, count, before);
 		if (rc)
 			break;
 	}
 	perfan__lines_free(&l);
-	if (r.prune) {
-		/* what was read stays in P, after an error too */
-		int frc = stop_pruning(&r);
-		if (!rc)
-			rc = frc;
+	return reader_finish(&r, rc);
+}
+
+/* One input of a pair read: its line ahead, S[0..N) with COUNT, or S
+ * NULL at its end. */
+struct side {
+	struct perfan__lines l;
+	const char *name;
+	const char *s;
+	size_t n;
+	uint64_t count;
+};
+
+static int side_next(struct side *d)
+{
+	const char *s;
+	size_t len;
+	int rc;
+	while ((rc = perfan__lines_next(&d->l, &s, &len)) == 1) {
+		uint64_t before;
+		rc = parse_line(d->name, 0, s, len, d->l.lineno, &d->n,
+				&d->count, &before);
+		if (rc)
+			return rc;
+		if (d->n) {
+			d->s = s;
+			return 0;
+		}
 	}
-	free(r.prev);
-	free(r.frames);
-	free(r.ends);
-	free(r.lens);
-	free(r.hashes);
-	free(r.kinds);
-	free(r.cache);
+	d->s = NULL;
 	return rc;
+}
+
+/* The byte order of two stacks as their lines sort, each followed by the
+ * space before its count. */
+static int cmp_stack(const char *a, size_t la, const char *b, size_t lb)
+{
+	size_t n = la < lb ? la : lb;
+	int r = memcmp(a, b, n);
+	if (r || la == lb)
+		return r;
+	unsigned char x = la > n ? (unsigned char)a[n] : ' ';
+	unsigned char y = lb > n ? (unsigned char)b[n] : ' ';
+	if (x != y)
+		return x < y ? -1 : 1;
+	return la < lb ? -1 : 1;
+}
+
+int perfan_folded_read_pair(perfan_profile *p, FILE *before,
+			    const char *before_name, FILE *after,
+			    const char *after_name, const char *before_column,
+			    const char *after_column,
+			    const struct perfan_folded_read_opts *opts)
+{
+	if (!p || !before || !after)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_folded_read_pair: %s is NULL",
+				   !p        ? "profile"
+				   : !before ? "before"
+					     : "after");
+	if (before == after)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_folded_read_pair: before and after "
+				   "are the same stream");
+	/* [0] after, [1] before, as the columns of the pruning tree */
+	struct side sd[2];
+	memset(sd, 0, sizeof(sd));
+	sd[0].name = after_name ? after_name : "after input";
+	sd[1].name = before_name ? before_name : "before input";
+	struct reader r;
+	int rc = reader_init(&r, p, sd[0].name,
+			     after_column ? after_column : "after",
+			     before_column ? before_column : "before", opts);
+	if (rc)
+		return reader_finish(&r, rc);
+	if ((rc = perfan__lines_init(&sd[0].l, after, sd[0].name, 0)))
+		return reader_finish(&r, rc);
+	if ((rc = perfan__lines_init(&sd[1].l, before, sd[1].name, 0))) {
+		perfan__lines_free(&sd[0].l);
+		return reader_finish(&r, rc);
+	}
+	/* the sides of the line fed last: a line out of order is the fault
+	 * of its own file (the other's lines are all behind or ahead), and
+	 * when it is in both, of one whose previous line was that one */
+	int last = 0;
+	if (!(rc = side_next(&sd[0])))
+		rc = side_next(&sd[1]);
+	while (!rc && (sd[0].s || sd[1].s)) {
+		int c = !sd[1].s ? -1
+			: !sd[0].s
+				? 1
+				: cmp_stack(sd[0].s, sd[0].n, sd[1].s, sd[1].n);
+		int now = c < 0 ? 1 : c > 0 ? 2 : 3; /* bits: after, before */
+		const struct side *x =
+			now == 1 || (now == 3 && (last & 1)) ? &sd[0] : &sd[1];
+		rc = add_stack(&r, x->name, x->l.lineno, x->s, x->n,
+			       now & 1 ? sd[0].count : 0,
+			       now & 2 ? sd[1].count : 0);
+		last = now;
+		if (!rc && now & 1)
+			rc = side_next(&sd[0]);
+		if (!rc && now & 2)
+			rc = side_next(&sd[1]);
+	}
+	perfan__lines_free(&sd[0].l);
+	perfan__lines_free(&sd[1].l);
+	return reader_finish(&r, rc);
 }
 
 int perfan_folded_read_path(perfan_profile *p, const char *path,

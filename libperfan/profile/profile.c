@@ -636,6 +636,88 @@ int perfan_profile_add(perfan_profile *p, const perfan_frame_id *frames,
 	return 0;
 }
 
+static const uint64_t *totals(const perfan_profile *cp, size_t col);
+
+/* A walk of SRC's trie, depth first, so that consecutive stacks share
+ * their callers and perfan_profile_add reuses DST's path for them. */
+int perfan_profile_merge(perfan_profile *dst, size_t dst_col,
+			 const perfan_profile *src, size_t src_col)
+{
+	if (!dst || !src)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_profile_merge: %s is NULL",
+				   dst ? "src" : "dst");
+	if (dst == src)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_profile_merge: dst and src are the "
+				   "same profile");
+	if (dst_col >= dst->ncols || src_col >= src->ncols)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_profile_merge: %s column %zu of %zu",
+				   dst_col >= dst->ncols ? "dst" : "src",
+				   dst_col >= dst->ncols ? dst_col : src_col,
+				   dst_col >= dst->ncols ? dst->ncols
+							 : src->ncols);
+	/* subtrees without weight in the column are passed by; without the
+	 * totals (no memory for them) every node is visited */
+	const uint64_t *tot = totals(src, src_col);
+	const uint64_t *self = src->cols[src_col].self;
+	perfan_frame_id *map =
+		malloc((src->nframes ? src->nframes : 1) * sizeof(*map));
+	uint32_t *stack = NULL, *path = NULL;
+	size_t nst = 0, st_cap = 0, path_cap = 0;
+	int rc = 0;
+	if (!map || perfan__grow((void **)&stack, &st_cap, 1, sizeof(*stack)))
+		rc = nomem();
+	for (size_t i = 0; !rc && i < src->nframes; i++)
+		map[i] = UINT32_MAX; /* not interned in DST yet */
+	if (!rc)
+		stack[nst++] = PERFAN_ROOT_NODE;
+	while (!rc && nst) {
+		uint32_t x = stack[--nst];
+		uint32_t d = src->nodes[x].depth;
+		if (x != PERFAN_ROOT_NODE) {
+			uint32_t f = src->nodes[x].frame;
+			if (map[f] == UINT32_MAX) {
+				const struct perfan_frame *fr =
+					frame_at(src, f);
+				rc = perfan_profile_frame(dst, &map[f],
+							  fr->name, fr->module,
+							  fr->file, fr->line,
+							  fr->kind);
+				if (rc)
+					break;
+			}
+			if (d > path_cap &&
+			    perfan__grow((void **)&path, &path_cap, d,
+					 sizeof(*path))) {
+				rc = nomem();
+				break;
+			}
+			path[d - 1] = map[f];
+		}
+		if (self[x] && (rc = perfan_profile_add(dst, path, d, dst_col,
+							self[x], NULL, NULL)))
+			break;
+		for (uint32_t c = src->nodes[x].first_child; c;
+		     c = src->nodes[c].next_sibling) {
+			if (tot && !tot[c])
+				continue;
+			if (nst == st_cap &&
+			    perfan__grow((void **)&stack, &st_cap, nst + 1,
+					 sizeof(*stack))) {
+				rc = nomem();
+				break;
+			}
+			stack[nst++] = c;
+		}
+	}
+	free(map);
+	free(stack);
+	free(path);
+	return rc;
+}
+
 size_t perfan_profile_nr_nodes(const perfan_profile *p)
 {
 	return p ? p->nnodes : 0;

@@ -1,8 +1,9 @@
 /* profile/prune.c: the stack tree of a sorted folded file read with
  * pruning: once no later line can reach a subtree (the lines are in byte
- * order) and it weighs less than a fraction of what was read so far, it is
- * folded into an "(other)" weight of its parent and its nodes are freed.
- * Memory then follows the wide frames, not the file. */
+ * order) and it weighs less than a fraction of what was read so far, in
+ * the after column and in the before column alike, it is folded into an
+ * "(other)" weight of its parent and its nodes are freed. Memory then
+ * follows the wide frames, not the file. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,8 +47,8 @@ struct perfan__ptree {
 	size_t walk_cap;
 	uint32_t *dropped; /* scratch for drop */
 	size_t dropped_cap;
-	uint64_t read; /* after-weight read so far */
-	int folded;    /* something was folded: order now matters */
+	uint64_t read[2]; /* after and before weight read so far */
+	int folded;       /* something was folded: order now matters */
 };
 
 static int nomem(void)
@@ -158,9 +159,31 @@ static int drop(struct perfan__ptree *t, uint32_t n)
 	return 0;
 }
 
+/* The weight below which a subtree folds, per column, for what was read
+ * so far; negative: the column sets no bound, as nothing was read in it
+ * (a one-count read has no before weight, and that must not keep every
+ * subtree). */
+static void limits(const struct perfan__ptree *t, double limit[2])
+{
+	for (int k = 0; k < 2; k++)
+		limit[k] = t->read[k] ? t->fraction * (double)t->read[k] : -1;
+}
+
+/* Narrow in both columns (a differential graph draws what is wide in
+ * either), and some column to be narrow in. */
+static int narrow(const struct pnode *x, const double limit[2])
+{
+	if (limit[0] < 0 && limit[1] < 0)
+		return 0;
+	for (int k = 0; k < 2; k++)
+		if (limit[k] >= 0 && !((double)x->total[k] < limit[k]))
+			return 0;
+	return 1;
+}
+
 /* X can get no more weight and its children are decided: fold it into
- * its parent's "(other)" when lighter than LIMIT. */
-static int decide(struct perfan__ptree *t, uint32_t n, double limit)
+ * its parent's "(other)" when lighter than LIMIT in both columns. */
+static int decide(struct perfan__ptree *t, uint32_t n, const double limit[2])
 {
 	struct pnode *x = &t->n[n];
 	for (int k = 0; k < 2; k++) {
@@ -170,7 +193,7 @@ static int decide(struct perfan__ptree *t, uint32_t n, double limit)
 			x->total[k] += t->n[c].total[k];
 	}
 	x->final = 1;
-	if (!((double)x->total[0] < limit))
+	if (!narrow(x, limit))
 		return 0;
 	uint32_t par = x->parent;
 	t->n[par].other[0] += x->total[0];
@@ -187,7 +210,7 @@ static int decide(struct perfan__ptree *t, uint32_t n, double limit)
 
 /* N and what is below it can get no more weight: decide each, children
  * first (a walk of its own, as stacks may be deep). */
-static int finalize(struct perfan__ptree *t, uint32_t n, double limit)
+static int finalize(struct perfan__ptree *t, uint32_t n, const double limit[2])
 {
 	size_t depth = 0;
 	int rc = push(t, &depth, n, t->n[n].first_child);
@@ -211,12 +234,14 @@ static int finalize(struct perfan__ptree *t, uint32_t n, double limit)
  * < 0 when every string that starts with "A;" sorts before B. */
 static int before_line(const char *a, size_t la, const char *b, size_t lb)
 {
-	for (size_t i = 0; i <= la && i <= lb; i++) {
-		unsigned char x = i < la ? (unsigned char)a[i] : ';';
-		unsigned char y = i < lb ? (unsigned char)b[i] : ' ';
-		if (x != y)
-			return x < y ? -1 : 1;
-	}
+	size_t n = la < lb ? la : lb;
+	int r = memcmp(a, b, n);
+	if (r)
+		return r < 0 ? -1 : 1;
+	unsigned char x = n < la ? (unsigned char)a[n] : ';';
+	unsigned char y = n < lb ? (unsigned char)b[n] : ' ';
+	if (x != y)
+		return x < y ? -1 : 1;
 	return 1; /* "A;" is a prefix of B: B is inside the subtree */
 }
 
@@ -238,10 +263,11 @@ static int add_pending(struct perfan__ptree *t, uint32_t node, const char *s,
 int perfan__ptree_add(struct perfan__ptree *t, const perfan_frame_id *frames,
 		      size_t n, size_t keep, const char *line, size_t len,
 		      const char *prev, size_t prev_len, size_t prev_keep_end,
-		      const uint64_t w[2])
+		      size_t common, const uint64_t w[2])
 {
-	double limit = t->fraction * (double)t->read;
+	double limit[2];
 	int rc = 0;
+	limits(t, limit);
 	if (keep > t->npath)
 		keep = t->npath;
 	/* a frame that ends where the two lines part is still shared */
@@ -251,9 +277,7 @@ int perfan__ptree_add(struct perfan__ptree *t, const perfan_frame_id *frames,
 	if (t->npath) {
 		/* the previous line, ' ' after its stack, must not sort
 		 * after this one */
-		size_t i = 0;
-		while (i < len && i < prev_len && line[i] == prev[i])
-			i++;
+		size_t i = common;
 		unsigned char x = i < prev_len ? (unsigned char)prev[i] : ' ';
 		unsigned char y = i < len ? (unsigned char)line[i] : ' ';
 		if (x > y)
@@ -296,7 +320,8 @@ int perfan__ptree_add(struct perfan__ptree *t, const perfan_frame_id *frames,
 	t->npath = n;
 	t->n[node].self[0] += w[0];
 	t->n[node].self[1] += w[1];
-	t->read += w[0];
+	t->read[0] += w[0];
+	t->read[1] += w[1];
 	return 0;
 }
 

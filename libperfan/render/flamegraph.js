@@ -3,6 +3,10 @@
 // regular-expression search with the matched share, and the view kept in
 // the URL (?x=OFFSET&y=DEPTH&s=REGEX&i=1). Frames carry their position in
 // weight units: data-o (offset), data-w (width), data-d (depth).
+//# Lines from "//#diff" to "//#end" go into differential graphs only, from
+//# "//#plain" to "//#end" into plain ones only (render/svg.c,
+//# write_script), so that a plain graph's script stays the same byte for
+//# byte; lines starting "//#" go into neither.
 (function () {
 	"use strict";
 	var c = perfan_fg;
@@ -21,11 +25,87 @@
 		return (x > 0 ? "+" : "") + x.toFixed(digits);
 	}
 
+//#diff
+	// A differential graph (two columns: after and before) draws one side
+	// at a time: SIDE 0 the after weights (data-o, data-w), 1 the before
+	// ones (data-bo, data-bw). The functions below read the side shown
+	// from f.o, f.w and c.total, which show() sets; frames without width
+	// on that side are hidden. A zoom into a frame the side lacks shows
+	// its nearest caller there and comes back with the other side.
+	var side = 0, toggleBtn = null, target = null, aftertotal = c.total;
+	var keys = [{}, {}];
+
+	// B before against A after: weights, shares of each side's total, the
+	// change in points of the total and relative to the before share.
+	function versus(b, a) {
+		var pb = c.basetotal ? b / c.basetotal : 0;
+		var pa = aftertotal ? a / aftertotal : 0;
+		var s = num(b) + " \u2192 " + num(a) + " " + c.unit + ", " +
+			(100 * pb).toFixed(2) + "% \u2192 " + (100 * pa).toFixed(2) + "%, " +
+			signed(100 * (pa - pb), 2) + " points";
+		if (b > 0 && a > 0)
+			s += ", " + signed(100 * (pa - pb) / pb, 1) + " %";
+		else if (a > 0)
+			s += ", new";
+		else if (b > 0)
+			s += ", vanished";
+		return s;
+	}
+
+	function describeDiff(f) {
+		var s = f.name;
+		if (f.merged)
+			s += " [frames narrower than the minimum width, merged]";
+		s += " (total " + versus(f.bw, f.aw);
+		if (!f.merged)
+			s += "; self " + versus(f.b, f.s);
+		return s + ")";
+	}
+
+	// Z, or where Z lacks width on the side shown, its deepest caller
+	// that has some (null for "all").
+	function visible(z) {
+		if (!z || z.w > 0)
+			return z;
+		var zo = z.aw > 0 ? z.ao : z.bo, zw = z.aw > 0 ? z.aw : z.bw;
+		var best = null;
+		for (var i = 0; i < frames.length; i++) {
+			var f = frames[i];
+			var fo = z.aw > 0 ? f.ao : f.bo, fw = z.aw > 0 ? f.aw : f.bw;
+			if (f.d < z.d && f.d > 0 && f.w > 0 && fo <= zo &&
+				fo + fw >= zo + zw && (!best || f.d > best.d))
+				best = f;
+		}
+		return best;
+	}
+
+	// Show side S: relayout, zoom and search kept.
+	function show(s) {
+		side = s;
+		c.total = s ? c.basetotal : aftertotal;
+		for (var i = 0; i < frames.length; i++) {
+			var f = frames[i];
+			f.o = s ? f.bo : f.ao;
+			f.w = s ? f.bw : f.aw;
+		}
+		byKey = keys[s];
+		toggleBtn.textContent = s ? "Show after" : "Show before";
+		zoom(target);
+		search(term);
+	}
+
+//#end
 	function describe(f) {
+//#diff
+		if (c.diff)
+			return describeDiff(f);
+//#end
 		var s = f.name;
 		if (f.merged)
 			s += " [frames narrower than the minimum width, merged]";
 		s += " (" + num(f.w) + " " + c.unit + ", " + pct(f.w, c.total) + "%";
+//#plain
+//# dead code in a plain graph (c.diff is 0), kept for its bytes
 		if (c.diff && f.merged === 0) {
 			var before = c.basetotal ? f.b / c.basetotal : 0;
 			var after = c.total ? f.s / c.total : 0;
@@ -37,6 +117,7 @@
 			else if (after > 0)
 				s += ", new";
 		}
+//#end
 		return s + ")";
 	}
 
@@ -72,10 +153,22 @@
 	// is hidden.
 	function zoom(z) {
 		zoomed = z && z.d > 0 ? z : null;
+//#diff
+		if (c.diff) {
+			target = zoomed;
+			zoomed = visible(zoomed);
+		}
+//#end
 		var o = zoomed ? zoomed.o : 0, w = zoomed ? zoomed.w : c.total;
 		var d = zoomed ? zoomed.d : 0, scale = w ? avail / w : 0;
 		for (var i = 0; i < frames.length; i++) {
 			var f = frames[i], cl = f.g.classList;
+//#diff
+			if (c.diff && !(f.w > 0)) {
+				cl.add("hide");
+				continue;
+			}
+//#end
 			if (f.d >= d && f.o >= o && f.o + f.w <= o + w) {
 				cl.remove("hide");
 				cl.remove("parent");
@@ -137,6 +230,10 @@
 
 	function saveView() {
 		var q = [];
+//#diff
+		if (side)
+			q.push("v=b");
+//#end
 		if (zoomed)
 			q.push("x=" + zoomed.o, "y=" + zoomed.d);
 		if (term)
@@ -184,7 +281,24 @@
 			g.perfanFrame = f;
 			frames.push(f);
 			byKey[f.o + ":" + f.d] = f;
+//#diff
+			if (c.diff) {
+				f.ao = f.o;
+				f.aw = f.w;
+				f.bo = Number(g.getAttribute("data-bo"));
+				f.bw = Number(g.getAttribute("data-bw"));
+				// frames without width share offsets with others
+				if (f.aw > 0)
+					keys[0][f.ao + ":" + f.d] = f;
+				if (f.bw > 0)
+					keys[1][f.bo + ":" + f.d] = f;
+			}
+//#end
 		}
+//#diff
+		if (c.diff)
+			byKey = keys[0];
+//#end
 		root.addEventListener("mouseover", function (e) {
 			var f = frameOf(e.target);
 			if (!f)
@@ -226,6 +340,10 @@
 				search(null);
 				zoom(null);
 			}
+//#diff
+			if (c.diff && e.keyCode === 66 && !e.ctrlKey && !e.metaKey && !e.altKey)
+				show(1 - side);
+//#end
 		});
 		// the view of the URL
 		var params = {};
@@ -243,6 +361,14 @@
 			ignoreCase = true;
 			icBtn.classList.add("on");
 		}
+//#diff
+		if (c.diff) {
+			toggleBtn = document.getElementById("toggle");
+			toggleBtn.addEventListener("click", function () { show(1 - side); });
+			if (params.v === "b")
+				show(1);
+		}
+//#end
 		if (params.x !== undefined && params.y !== undefined) {
 			var z = byKey[Number(params.x) + ":" + Number(params.y)];
 			if (z)

@@ -1,7 +1,9 @@
 /* render/layout.c: where each frame of a flame graph goes, in weight
  * units: from the stack trie (children in name order, frames narrower than
- * minwidth merged into one "(other)" per parent) or, for a flame chart,
- * from the kept samples in their order (adjacent equal frames merged). */
+ * minwidth merged into one "(other)" per parent; with a base column the
+ * union of both sides, each laid out in its own weight) or, for a flame
+ * chart, from the kept samples in their order (adjacent equal frames
+ * merged). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,7 +19,7 @@ struct perfan_fg_layout {
 	perfan_profile *own; /* the reversed profile, with reverse */
 	struct perfan_fg_frame *f;
 	size_t n, cap;
-	uint64_t total;
+	uint64_t total, base_total;
 };
 
 static int nomem(void)
@@ -117,45 +119,60 @@ static int reverse_profile(perfan_fg_layout *l,
 
 struct open_node {
 	perfan_node_id node;
-	uint64_t offset;
+	uint64_t offset, base_offset;
 	uint32_t depth;
 };
 
+/* With a base column BASE (else PERFAN_FG_NO_BASE) the frames are those
+ * of either side, each side laid out in its own weight with the same
+ * order, and a frame is narrow when it is narrow on both: below THR
+ * after, below BTHR before. */
 static int layout_trie(perfan_fg_layout *l, const perfan_profile *p, size_t col,
-		       size_t base, double thr)
+		       size_t base, double thr, double bthr)
 {
 	struct open_node *st = NULL;
 	size_t nst = 0, cap = 0;
-	int rc = 0;
+	int rc = 0, diff = base != PERFAN_FG_NO_BASE;
 	struct perfan_fg_frame all = {.frame = PERFAN_FG_ALL,
 				      .width = l->total};
-	if (base != PERFAN_FG_NO_BASE) {
+	if (diff) {
 		all.self = perfan_profile_node_self(p, PERFAN_ROOT_NODE, col);
 		all.base_self =
 			perfan_profile_node_self(p, PERFAN_ROOT_NODE, base);
+		all.base_width = l->base_total;
 	}
 	if ((rc = emit(l, &all)))
 		return rc;
-	if (!l->total)
+	if (!l->total && !l->base_total)
 		return 0;
 	if (perfan__grow((void **)&st, &cap, 1, sizeof(*st)))
 		return nomem();
-	st[nst++] = (struct open_node){PERFAN_ROOT_NODE, 0, 0};
+	st[nst++] = (struct open_node){PERFAN_ROOT_NODE, 0, 0, 0};
 	while (nst && !rc) {
 		struct open_node x = st[--nst];
 		const perfan_node_id *kids;
 		size_t nk = perfan_profile_node_children(p, x.node, &kids);
 		uint64_t off = x.offset, other = 0;
+		uint64_t boff = x.base_offset, bother = 0;
 		size_t first = nst;
 		for (size_t i = 0; i < nk; i++) {
 			uint64_t w = perfan_profile_node_total(p, kids[i], col);
-			if (!w)
+			uint64_t bw = diff ? perfan_profile_node_total(
+						     p, kids[i], base)
+					   : 0;
+			if (!w && !bw)
 				continue;
-			if ((double)w < thr ||
+			/* a side without weight makes nothing wide */
+			int narrow = (double)w < thr || !l->total;
+			if (diff)
+				narrow = narrow &&
+					 ((double)bw < bthr || !l->base_total);
+			if (narrow ||
 			    perfan_profile_frame_get(
 				    p, perfan_profile_node_frame(p, kids[i]))
 					    ->kind == PERFAN_FRAME_OTHER) {
 				other += w;
+				bother += bw;
 				continue;
 			}
 			struct perfan_fg_frame f = {
@@ -164,11 +181,13 @@ static int layout_trie(perfan_fg_layout *l, const perfan_profile *p, size_t col,
 				.offset = off,
 				.width = w,
 			};
-			if (base != PERFAN_FG_NO_BASE) {
+			if (diff) {
 				f.self = perfan_profile_node_self(p, kids[i],
 								  col);
 				f.base_self = perfan_profile_node_self(
 					p, kids[i], base);
+				f.base_offset = boff;
+				f.base_width = bw;
 			}
 			if ((rc = emit(l, &f)))
 				break;
@@ -177,16 +196,22 @@ static int layout_trie(perfan_fg_layout *l, const perfan_profile *p, size_t col,
 				rc = nomem();
 				break;
 			}
-			st[nst++] = (struct open_node){kids[i], off, f.depth};
+			st[nst++] =
+				(struct open_node){kids[i], off, boff, f.depth};
 			off += w;
+			boff += bw;
 		}
-		if (!rc && other) {
+		if (!rc && (other || bother)) {
 			struct perfan_fg_frame f = {
 				.frame = PERFAN_FG_OTHER,
 				.depth = x.depth + 1,
 				.offset = off,
 				.width = other,
 			};
+			if (diff) {
+				f.base_offset = boff;
+				f.base_width = bother;
+			}
 			rc = emit(l, &f);
 		}
 		/* leftmost child on top of the stack: depth first, left to
@@ -424,8 +449,12 @@ int perfan_fg_layout_new(perfan_fg_layout **out, const perfan_profile *p,
 		}
 		if (!rc) {
 			l->total = perfan_profile_total(l->p, o.column);
+			if (o.base_column != PERFAN_FG_NO_BASE)
+				l->base_total = perfan_profile_total(
+					l->p, o.base_column);
 			rc = layout_trie(l, l->p, o.column, o.base_column,
-					 threshold(&o, l->total));
+					 threshold(&o, l->total),
+					 threshold(&o, l->base_total));
 		}
 	}
 	if (rc) {
@@ -459,6 +488,11 @@ const struct perfan_fg_frame *perfan_fg_layout_frame(const perfan_fg_layout *l,
 uint64_t perfan_fg_layout_total(const perfan_fg_layout *l)
 {
 	return l ? l->total : 0;
+}
+
+uint64_t perfan_fg_layout_base_total(const perfan_fg_layout *l)
+{
+	return l ? l->base_total : 0;
 }
 
 const perfan_profile *perfan_fg_layout_profile(const perfan_fg_layout *l)

@@ -1,7 +1,9 @@
 /* render/svg.c: the flame graph as one SVG document: frames as rects with
  * their names, weights and positions (data-o offset, data-w width, data-d
- * depth, in weight units), a legend, and the script (render/flamegraph.js)
- * that makes it interactive. */
+ * depth, in weight units; differential graphs add the self weights data-s
+ * and data-b and the before side's data-bo and data-bw), a legend, and the
+ * script (render/flamegraph.js) that makes it interactive. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +32,10 @@ void perfan__fg_opts(struct perfan_flamegraph_opts *o,
 		o->fonttype = "Verdana";
 	if (!o->nametype)
 		o->nametype = "Function:";
+	if (!(o->noise_floor > 0))
+		o->noise_floor = 0;
+	if (!(o->noise_sigmas > 0))
+		o->noise_sigmas = 0;
 }
 
 double perfan__fg_width(const struct perfan_flamegraph_opts *o)
@@ -113,9 +119,16 @@ static void put_js_str(struct out *o, const char *s)
 		    (*u >= '0' && *u <= '9') || *u == ' ' || *u == ':' ||
 		    *u == '-' || *u == '_' || *u == '.' || *u == ',')
 			fputc(*u, o->fp);
-		else if (*u >= 0x80)
-			fputc(*u, o->fp); /* UTF-8 is fine in a JS string */
-		else
+		else if (*u >= 0x80) {
+			/* whole UTF-8 sequences; a broken one is U+FFFD */
+			size_t l = utf8_len(u, strlen((const char *)u));
+			if (!l) {
+				fputs("\\ufffd", o->fp);
+				continue;
+			}
+			fwrite(u, 1, l, o->fp);
+			u += l - 1;
+		} else
 			fprintf(o->fp, "\\u%04x", *u);
 	}
 	fputc('"', o->fp);
@@ -186,6 +199,34 @@ static int valid_hex_color(const char *s)
 	return 1;
 }
 
+/* The script, render/flamegraph.js: lines from "//#diff" to "//#end" are
+ * for differential graphs only, from "//#plain" to "//#end" for plain ones
+ * only, so that a plain graph's script stays what it was byte for byte;
+ * the marker lines themselves, and notes on lines starting "//# ", are
+ * left out. */
+static void write_script(FILE *fp, int diff)
+{
+	const char *s = perfan__fg_js, *end = s + sizeof(perfan__fg_js) - 1;
+	int skip = 0;
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		const char *e = nl ? nl + 1 : end, *t = s;
+		while (t < e && (*t == '\t' || *t == ' '))
+			t++;
+		if (e - t >= 3 && !memcmp(t, "//#", 3)) {
+			if (!strncmp(t + 3, "diff", 4))
+				skip = !diff;
+			else if (!strncmp(t + 3, "plain", 5))
+				skip = diff;
+			else if (!strncmp(t + 3, "end", 3))
+				skip = 0;
+		} else if (!skip) {
+			fwrite(s, 1, (size_t)(e - s), fp);
+		}
+		s = e;
+	}
+}
+
 static const char *default_title(const struct perfan_flamegraph_opts *o)
 {
 	if (o->flamechart)
@@ -245,9 +286,16 @@ static void write_head(struct out *o, const struct perfan_flamegraph_opts *op,
 		".button { cursor: pointer; }\n"
 		".button:hover { text-decoration: underline; }\n"
 		"#ignorecase { opacity: 0.4; }\n"
-		"#ignorecase.on { opacity: 1; font-weight: bold; }\n"
-		"</style>\n",
+		"#ignorecase.on { opacity: 1; font-weight: bold; }\n",
 		g->fs, g->fs + 5);
+	/* frames of one side only: new ones outlined, vanished ones dashed */
+	if (diff)
+		fputs("#frames g.new rect { stroke: rgb(40,40,40); "
+		      "stroke-width: 1; }\n"
+		      "#frames g.vanished rect { stroke: rgb(40,40,40); "
+		      "stroke-width: 1; stroke-dasharray: 3,2; }\n",
+		      fp);
+	fputs("</style>\n", fp);
 	/* what the script needs to know about the layout */
 	fprintf(fp,
 		"<script type=\"text/ecmascript\"><![CDATA[\n"
@@ -261,7 +309,7 @@ static void write_head(struct out *o, const struct perfan_flamegraph_opts *op,
 	fputs(", nametype: ", fp);
 	put_js_str(o, op->nametype);
 	fputs("};\n", fp);
-	fwrite(perfan__fg_js, 1, sizeof(perfan__fg_js) - 1, fp);
+	write_script(fp, diff);
 	fputs("]]></script>\n", fp);
 	fprintf(fp,
 		"<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" "
@@ -291,30 +339,97 @@ static void write_head(struct out *o, const struct perfan_flamegraph_opts *op,
 		g->width - PERFAN__FG_XPAD - 100, g->fs * 2,
 		g->width - PERFAN__FG_XPAD - 16, g->fs * 2,
 		g->width - PERFAN__FG_XPAD - 100, bottom);
+	if (diff)
+		fprintf(fp,
+			"<text id=\"toggle\" class=\"button\" x=\"%.1f\" "
+			"y=\"%.1f\">Show before</text>\n",
+			g->width - PERFAN__FG_XPAD - 200, g->fs * 2);
+}
+
+/* What a differential graph's colours and legend need. */
+struct diff {
+	uint64_t total, base_total; /* after, before */
+	double maxdelta;            /* the largest change drawn */
+	size_t nnew, nvanished;     /* frames of one side only */
+};
+
+/* The share W of TOTAL, 0 of nothing. */
+static double share(uint64_t w, uint64_t total)
+{
+	return total ? (double)w / (double)total : 0;
+}
+
+/* The change a differential frame is coloured by, after minus before: of
+ * its self share or (color_total) its total share; 0 when the change is
+ * within the noise that the options set. */
+static double diff_delta(const struct perfan_flamegraph_opts *op,
+			 const struct diff *d, const struct perfan_fg_frame *f)
+{
+	double pa = share(op->color_total ? f->width : f->self, d->total);
+	double pb = share(op->color_total ? f->base_width : f->base_self,
+			  d->base_total);
+	double delta = pa - pb, mag = fabs(delta);
+	if (mag < op->noise_floor)
+		return 0;
+	if (op->noise_sigmas > 0) {
+		double var = 0;
+		if (d->total)
+			var += pa * (1 - pa) / (double)d->total;
+		if (d->base_total)
+			var += pb * (1 - pb) / (double)d->base_total;
+		if (mag < op->noise_sigmas * sqrt(var))
+			return 0;
+	}
+	return delta;
+}
+
+/* A frame of one side only ("(other)" and "all" are none): 1 new, -1
+ * vanished, 0 neither. */
+static int one_side(const struct perfan_fg_frame *f)
+{
+	if (f->frame == PERFAN_FG_OTHER || f->frame == PERFAN_FG_ALL)
+		return 0;
+	return !f->base_width ? 1 : !f->width ? -1 : 0;
 }
 
 /* The legend: a swatch and a word per kind of frame drawn (or the meaning
- * of red and blue), in the row under the title. */
+ * of red and blue, and how many frames are new and vanished), in the row
+ * under the title. D is NULL for a plain graph. */
 static void write_legend(struct out *o, const struct perfan_flamegraph_opts *op,
 			 const struct geom *g, unsigned kinds, int other,
-			 int diff)
+			 const struct diff *d)
 {
 	FILE *fp = o->fp;
 	double x = PERFAN__FG_XPAD, y = g->ypad1 - g->fs * 1.6;
 	double sw = g->fs;
 	fputs("<g id=\"legend\">\n", fp);
+	enum { SWATCH, FAINT, OUTLINED, DASHED, WORDS };
 	struct item {
 		const char *label;
 		struct perfan__rgb c;
-	} items[PERFAN__FG_KINDS + 3];
+		int mark;
+	} items[PERFAN__FG_KINDS + 7];
 	size_t n = 0;
-	if (diff) {
+	char nnew[32], nvanished[32];
+	if (d) {
+		struct perfan__rgb none = perfan__fg_diff_color(0, 1, 0);
+		int noise = op->noise_floor > 0 || op->noise_sigmas > 0;
+		snprintf(nnew, sizeof(nnew), "%zu new", d->nnew);
+		snprintf(nvanished, sizeof(nvanished), "%zu vanished",
+			 d->nvanished);
 		items[n++] = (struct item){
-			"grew", perfan__fg_diff_color(1, 1, op->negate)};
+			op->color_total ? "Total share:" : "Self share:", none,
+			WORDS};
 		items[n++] = (struct item){
-			"shrank", perfan__fg_diff_color(-1, 1, op->negate)};
-		items[n++] = (struct item){"unchanged",
-					   perfan__fg_diff_color(0, 1, 0)};
+			"grew", perfan__fg_diff_color(1, 1, op->negate),
+			SWATCH};
+		items[n++] = (struct item){
+			"shrank", perfan__fg_diff_color(-1, 1, op->negate),
+			SWATCH};
+		items[n++] = (struct item){noise ? "within noise" : "unchanged",
+					   none, FAINT};
+		items[n++] = (struct item){nnew, none, OUTLINED};
+		items[n++] = (struct item){nvanished, none, DASHED};
 	} else {
 		for (uint32_t k = 0; k < PERFAN__FG_KINDS; k++)
 			if (kinds & (1u << k))
@@ -322,18 +437,36 @@ static void write_legend(struct out *o, const struct perfan_flamegraph_opts *op,
 					perfan__fg_kind_label(k),
 					perfan__fg_color(
 						PERFAN_FG_KIND, 0,
-						perfan__fg_kind_label(k), k)};
+						perfan__fg_kind_label(k), k),
+					SWATCH};
 	}
 	if (other)
 		items[n++] = (struct item){"(other): merged narrow frames",
-					   {200, 200, 200}};
+					   {200, 200, 200},
+					   SWATCH};
 	for (size_t i = 0; i < n; i++) {
+		if (items[i].mark == WORDS) {
+			fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n",
+				x, y, items[i].label);
+			x += sw +
+			     (double)strlen(items[i].label) * g->fs * FONTWIDTH;
+			continue;
+		}
 		fprintf(fp,
 			"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-			"height=\"%.1f\" fill=\"rgb(%u,%u,%u)\"/>"
-			"<text x=\"%.1f\" y=\"%.1f\">%s</text>\n",
+			"height=\"%.1f\" fill=\"rgb(%u,%u,%u)\"",
 			x, y - sw * 0.85, sw, sw, items[i].c.r, items[i].c.g,
-			items[i].c.b, x + sw * 1.4, y, items[i].label);
+			items[i].c.b);
+		/* the neutral colour needs an edge on a light background */
+		if (items[i].mark == FAINT)
+			fputs(" stroke=\"rgb(190,190,190)\"", fp);
+		else if (items[i].mark != SWATCH)
+			fprintf(fp, " stroke=\"rgb(40,40,40)\"%s",
+				items[i].mark == DASHED
+					? " stroke-dasharray=\"3,2\""
+					: "");
+		fprintf(fp, "/><text x=\"%.1f\" y=\"%.1f\">%s</text>\n",
+			x + sw * 1.4, y, items[i].label);
 		x += sw * 2.4 +
 		     (double)strlen(items[i].label) * g->fs * FONTWIDTH;
 	}
@@ -342,8 +475,7 @@ static void write_legend(struct out *o, const struct perfan_flamegraph_opts *op,
 
 static void write_frame(struct out *o, const struct perfan_flamegraph_opts *op,
 			const struct geom *g, const perfan_profile *p,
-			const struct perfan_fg_frame *f, double maxdelta,
-			int diff, double bscale)
+			const struct perfan_fg_frame *f, const struct diff *d)
 {
 	FILE *fp = o->fp;
 	const char *name;
@@ -363,11 +495,9 @@ static void write_frame(struct out *o, const struct perfan_flamegraph_opts *op,
 		kind = fr->kind;
 		c = perfan__fg_color(op->palette, op->hash, name, kind);
 	}
-	if (diff && f->frame != PERFAN_FG_OTHER) {
-		/* shares, so that sides of different lengths compare */
-		double delta = (double)f->self - (double)f->base_self * bscale;
-		c = perfan__fg_diff_color(delta, maxdelta, op->negate);
-	}
+	if (d && f->frame != PERFAN_FG_OTHER)
+		c = perfan__fg_diff_color(diff_delta(op, d, f), d->maxdelta,
+					  op->negate);
 	double x = PERFAN__FG_XPAD + (double)f->offset * g->scale;
 	double w = (double)f->width * g->scale;
 	double y = frame_y(g, f->depth);
@@ -376,10 +506,25 @@ static void write_frame(struct out *o, const struct perfan_flamegraph_opts *op,
 		f->depth);
 	if (f->frame == PERFAN_FG_OTHER)
 		fputs(" data-m=\"1\"", fp);
-	if (diff)
-		fprintf(fp, " data-s=\"%llu\" data-b=\"%llu\"",
+	if (d) {
+		/* the before side's place; a frame without width after is
+		 * hidden until the script shows the before side */
+		int side = one_side(f);
+		fprintf(fp,
+			" data-s=\"%llu\" data-b=\"%llu\" data-bo=\"%llu\" "
+			"data-bw=\"%llu\"",
 			(unsigned long long)f->self,
-			(unsigned long long)f->base_self);
+			(unsigned long long)f->base_self,
+			(unsigned long long)f->base_offset,
+			(unsigned long long)f->base_width);
+		if (side || !f->width)
+			fprintf(fp, " class=\"%s%s%s\"",
+				side > 0   ? "new"
+				: side < 0 ? "vanished"
+					   : "",
+				side && !f->width ? " " : "",
+				f->width ? "" : "hide");
+	}
 	fputs("><title>", fp);
 	size_t len = strlen(name);
 	put_text(o, name, len);
@@ -418,10 +563,9 @@ int perfan_flamegraph_write(const perfan_profile *p, FILE *fp,
 	size_t n = perfan_fg_layout_nr_frames(l);
 	uint64_t total = perfan_fg_layout_total(l);
 	int diff = op.base_column != PERFAN_FG_NO_BASE;
-	uint64_t base_total = diff ? perfan_profile_total(p, op.base_column)
-				   : 0;
-	double bscale = diff && base_total ? (double)total / (double)base_total
-					   : 1;
+	uint64_t base_total = perfan_fg_layout_base_total(l);
+	struct diff dd = {.total = total, .base_total = base_total};
+	struct diff *d = diff ? &dd : NULL;
 
 	struct geom g = {.width = perfan__fg_width(&op),
 			 .fs = op.fontsize,
@@ -429,7 +573,6 @@ int perfan_flamegraph_write(const perfan_profile *p, FILE *fp,
 			 .inverted = op.inverted};
 	unsigned kinds = 0;
 	int other = 0;
-	double maxdelta = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct perfan_fg_frame *f = perfan_fg_layout_frame(l, i);
 		if (f->depth > g.maxdepth)
@@ -440,13 +583,13 @@ int perfan_flamegraph_write(const perfan_profile *p, FILE *fp,
 			kinds |= 1u << (perfan_profile_frame_get(lp, f->frame)
 						->kind %
 					32);
-		if (diff) {
-			double d =
-				(double)f->self - (double)f->base_self * bscale;
-			if (d < 0)
-				d = -d;
-			if (d > maxdelta)
-				maxdelta = d;
+		if (d && f->frame != PERFAN_FG_OTHER) {
+			double delta = fabs(diff_delta(&op, d, f));
+			if (delta > d->maxdelta)
+				d->maxdelta = delta;
+			int side = one_side(f);
+			d->nnew += side > 0;
+			d->nvanished += side < 0;
 		}
 	}
 	int legend = diff || op.palette == PERFAN_FG_KIND;
@@ -469,11 +612,10 @@ int perfan_flamegraph_write(const perfan_profile *p, FILE *fp,
 	struct out o = {.fp = fp};
 	write_head(&o, &op, &g, unit, total, base_total, diff);
 	if (legend)
-		write_legend(&o, &op, &g, kinds, other, diff);
+		write_legend(&o, &op, &g, kinds, other, d);
 	fprintf(fp, "<g id=\"frames\">\n");
 	for (size_t i = 0; i < n; i++)
-		write_frame(&o, &op, &g, lp, perfan_fg_layout_frame(l, i),
-			    maxdelta, diff, bscale);
+		write_frame(&o, &op, &g, lp, perfan_fg_layout_frame(l, i), d);
 	fputs("</g>\n</svg>\n", fp);
 	perfan_fg_layout_free(l);
 	if (fflush(fp) || ferror(fp))

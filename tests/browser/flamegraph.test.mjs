@@ -4,8 +4,12 @@
 // hover, click to zoom and Reset Zoom, search (the Search button, Ctrl-F,
 // F3, "ic", Escape) with the matched share computed here from the stacks,
 // the view restored from the URL, an invalid regular expression, and no
-// error in the page. Screenshots of a real recording's graph go to
-// $PERFAN_ARTIFACTS (default: the system's temporary directory).
+// error in the page; a differential graph (two-count folded input): both
+// sides' frames, the toggle between the after and the before shape (button
+// and key b) with zoom and search kept, vanished frames shown only before,
+// the tooltips' before and after, v=b in the URL. Screenshots of a real
+// recording's graph and of the differential one go to $PERFAN_ARTIFACTS
+// (default: the system's temporary directory).
 //
 // Run from the source tree: PERFAN_BIN=build/perfan node
 // tests/browser/flamegraph.test.mjs (tests/cli/flamegraph_browser.sh does,
@@ -517,6 +521,273 @@ async function testRecording(ctx, dir, dialogs) {
 	await page.close();
 }
 
+// ---- differential ------------------------------------------------------------
+
+// Two counts a line, "stack before after" (difffolded.pl's), sorted as
+// collapsers write them (so that the CLI's pruned read is what is tested):
+// gone (with deep above it) ran only before, fresh only after.
+const TWO = `main;fresh 0 6
+main;gone;deep 8 0
+main;grew 10 20
+main;same 5 5
+main;shrank 20 10
+other 7 7
+`;
+
+function parseTwo(text) {
+	return text.split('\n').filter((l) => l.trim()).map((l) => {
+		const [stack, b, a] = l.split(' ');
+		return { stack: stack.split(';'), b: Number(b), a: Number(a) };
+	});
+}
+
+// The frames of either side: path -> {a, b} total weights, {sa, sb} self.
+function unionOf(stacks) {
+	const m = new Map();
+	const at = (p) => m.get(p) || m.set(p, { a: 0, b: 0, sa: 0, sb: 0 }).get(p);
+	for (const { stack, a, b } of stacks) {
+		let p = 'all';
+		at(p).a += a;
+		at(p).b += b;
+		for (const name of stack) {
+			p += ';' + name;
+			at(p).a += a;
+			at(p).b += b;
+		}
+		at(p).sa += a;
+		at(p).sb += b;
+	}
+	return m;
+}
+
+// Every frame of a differential graph as the DOM has it; a frame's caller
+// is found on a side where it has width (a vanished frame has none after).
+async function diffFrames(page) {
+	const fs_ = await page.$$eval('#frames > g', (gs) => gs.map((g) => {
+		const r = g.querySelector('rect');
+		return {
+			o: Number(g.getAttribute('data-o')),
+			w: Number(g.getAttribute('data-w')),
+			bo: Number(g.getAttribute('data-bo')),
+			bw: Number(g.getAttribute('data-bw')),
+			d: Number(g.getAttribute('data-d')),
+			m: g.getAttribute('data-m'),
+			name: g.querySelector('title').textContent.replace(/ \(.*$/, ''),
+			x: Number(r.getAttribute('x')),
+			width: Number(r.getAttribute('width')),
+			fill: r.getAttribute('fill'),
+			dashed: getComputedStyle(r).strokeDasharray !== 'none',
+			outlined: getComputedStyle(r).strokeWidth !== '0px' &&
+				getComputedStyle(r).stroke !== 'none',
+			cls: [...g.classList].sort().join(' '),
+			shown: getComputedStyle(g).display !== 'none',
+		};
+	}));
+	for (const f of fs_) {
+		if (f.d === 0) {
+			f.path = f.name;
+			continue;
+		}
+		const p = fs_.find((q) => q.d === f.d - 1 && (f.w > 0
+			? q.o <= f.o && f.o + f.w <= q.o + q.w
+			: q.bo <= f.bo && f.bo + f.bw <= q.bo + q.bw && q.bw > 0));
+		f.path = (p ? p.path : '?') + ';' + f.name;
+	}
+	return fs_;
+}
+
+// Frames of SIDE (0 after, 1 before) placed as a zoom into Z (null: none)
+// draws them there, and frames without width on that side hidden.
+function checkSide(what, fs_, side, z) {
+	const O = (f) => side ? f.bo : f.o, W = (f) => side ? f.bw : f.w;
+	const all = fs_.find((f) => f.d === 0);
+	const zo = z ? O(z) : 0, zw = z ? W(z) : W(all), zd = z ? z.d : 0;
+	const bad = [];
+	for (const f of fs_) {
+		const up = f.d >= zd && O(f) >= zo && O(f) + W(f) <= zo + zw;
+		const down = f.d < zd && O(f) <= zo && O(f) + W(f) >= zo + zw;
+		if (!W(f)) {
+			if (f.shown)
+				bad.push(`${f.path}: no width on this side, shown`);
+		} else if (up) {
+			const x = XPAD + (O(f) - zo) * AVAIL / zw, w = W(f) * AVAIL / zw;
+			if (!f.shown || f.cls.includes('parent') || !near(f.x, x) || !near(f.width, w))
+				bad.push(`${f.path}: x ${f.x} width ${f.width} [${f.cls}], want x ${x.toFixed(1)} width ${w.toFixed(1)}`);
+		} else if (down) {
+			if (!f.shown || !f.cls.includes('parent') || !near(f.x, XPAD) || !near(f.width, AVAIL))
+				bad.push(`${f.path}: x ${f.x} width ${f.width} [${f.cls}], want a faded parent across`);
+		} else if (f.shown) {
+			bad.push(`${f.path}: shown, not hidden`);
+		}
+	}
+	check(`${what}: ${fs_.length} frames placed on the ${side ? 'before' : 'after'} side` +
+		(z ? ` zoomed into ${z.path}` : ''), bad.length === 0, bad.join('; '));
+}
+
+// A frame of a differential graph: offsets on both sides and depth tell
+// it apart (a frame without width after shares its offset there).
+function dsel(f) {
+	return `#frames > g[data-o="${f.o}"][data-bo="${f.bo}"][data-d="${f.d}"] > rect`;
+}
+
+// The details of a differential frame, from the stacks.
+function versusText(b, a, bt, at) {
+	const pb = b / bt, pa = a / at, sgn = (x, n) => (x > 0 ? '+' : '') + x.toFixed(n);
+	let s = `${num(b)} \u2192 ${num(a)} samples, ${(100 * pb).toFixed(2)}% \u2192 ` +
+		`${(100 * pa).toFixed(2)}%, ${sgn(100 * (pa - pb), 2)} points`;
+	if (b && a)
+		s += `, ${sgn(100 * (pa - pb) / pb, 1)} %`;
+	else if (a)
+		s += ', new';
+	else if (b)
+		s += ', vanished';
+	return s;
+}
+
+async function testDiff(ctx, dir, dialogs) {
+	const stacks = parseTwo(TWO);
+	const want = unionOf(stacks);
+	const at = want.get('all').a, bt = want.get('all').b;
+	const folded = path.join(dir, 'two-count.folded');
+	fs.writeFileSync(folded, TWO);
+	const svg = path.join(dir, 'diff.svg');
+	execFileSync(BIN, ['flamegraph', '-o', svg, folded]);
+	const url = pathToFileURL(svg).href;
+	const page = await ctx.newPage();
+	await open(page, url);
+
+	// both sides' frames, each with its two widths
+	const orig = await diffFrames(page);
+	eq('diff: frames in the DOM: the union of both sides', orig.length, want.size);
+	const bad = [];
+	for (const [p, w] of want) {
+		const f = orig.find((q) => q.path === p);
+		if (!f || f.w !== w.a || f.bw !== w.b)
+			bad.push(`${p}: ${f ? `${f.w}/${f.bw}` : 'missing'}, want ${w.a}/${w.b}`);
+	}
+	check('diff: every frame\'s after and before width as the stacks imply',
+		bad.length === 0, bad.join('; '));
+	const gone = byPath(orig, 'all;main;gone'), deep = byPath(orig, 'all;main;gone;deep');
+	const fresh = byPath(orig, 'all;main;fresh'), grew = byPath(orig, 'all;main;grew');
+	const main_ = byPath(orig, 'all;main');
+	eq('diff: classes of the frames of one side', [gone.cls, deep.cls, fresh.cls, grew.cls],
+		['hide vanished', 'hide vanished', 'new', '']);
+	checkSide('diff: at first', orig, 0, null);
+	eq('diff: the toggle says Show before', await text(page, 'toggle'), 'Show before');
+	const legend = await page.$$eval('#legend text', (ts) => ts.map((t) => t.textContent));
+	eq('diff: the legend', legend,
+		['Self share:', 'grew', 'shrank', 'unchanged', '1 new', '2 vanished']);
+	check('diff: grew red, shrank blue', /^#ff/.test(grew.fill) &&
+		/ff$/.test(byPath(orig, 'all;main;shrank').fill), `${grew.fill}`);
+	check('diff: a new frame outlined, not dashed', fresh.outlined && !fresh.dashed);
+
+	// tooltips and the details line: before and after, total and self
+	const tip = (p) => {
+		const w = want.get(p);
+		return `${p.split(';').at(-1)} (total ${versusText(w.b, w.a, bt, at)}; ` +
+			`self ${versusText(w.sb, w.sa, bt, at)})`;
+	};
+	eq('diff: the expected text of grew', tip('all;main;grew'),
+		'grew (total 10 \u2192 20 samples, 20.00% \u2192 41.67%, +21.67 points, +108.3 %; ' +
+		'self 10 \u2192 20 samples, 20.00% \u2192 41.67%, +21.67 points, +108.3 %)');
+	for (const f of [grew, fresh, main_]) {
+		await page.hover(dsel(f));
+		eq(`diff: hover on ${f.name}: details`, await text(page, 'details'),
+			'Function: ' + tip(f.path));
+		eq(`diff: hover on ${f.name}: tooltip`,
+			await page.$eval(dsel(f).replace(/ > rect$/, ' > title'), (e) => e.textContent),
+			tip(f.path));
+	}
+	await page.hover('#title');
+
+	// search on the after side: the share of the after total
+	await ask('diff: Search', page, dialogs, '^g', () => page.click('#search'));
+	eq('diff: search ^g after: Matched', await text(page, 'matched'),
+		'Matched: ' + pct(want.get('all;main;grew').a, at));
+
+	// the before side: its widths, vanished frames shown dashed, new ones
+	// hidden, the share matched of the before total
+	await page.click('#toggle');
+	let now = await diffFrames(page);
+	eq('diff: toggled: Show after, URL', [await text(page, 'toggle'), await query(page)],
+		['Show after', '?v=b&s=%5Eg']);
+	checkSide('diff: before', now, 1, null);
+	eq('diff: before: gone and deep shown, fresh hidden',
+		[byPath(now, gone.path).shown, byPath(now, deep.path).shown, byPath(now, fresh.path).shown],
+		[true, true, false]);
+	check('diff: before: a vanished frame dashed', byPath(now, gone.path).dashed);
+	eq('diff: search ^g before: Matched', await text(page, 'matched'),
+		'Matched: ' + pct(want.get('all;main;grew').b + want.get('all;main;gone').b, bt));
+	await page.hover(dsel(gone));
+	eq('diff: before: hover on gone: details (vanished)', await text(page, 'details'),
+		'Function: ' + tip(gone.path));
+	await page.hover('#title');
+	fs.mkdirSync(ARTIFACTS, { recursive: true });
+	await page.screenshot({ path: path.join(ARTIFACTS, 'flamegraph-diff-before.png') });
+
+	// zoom into the vanished frame; on the after side its caller stands
+	// in, and the zoom comes back with the before side
+	await page.click(dsel(gone));
+	now = await diffFrames(page);
+	checkSide('diff: before, zoomed', now, 1, byPath(now, gone.path));
+	eq('diff: before, zoomed: URL', await query(page), `?v=b&x=${gone.bo}&y=${gone.d}&s=%5Eg`);
+	await page.keyboard.press('b');
+	now = await diffFrames(page);
+	checkSide('diff: key b: after, zoomed into the caller', now, 0, byPath(now, main_.path));
+	eq('diff: key b: after: Show before, Reset Zoom, URL, Matched',
+		[await text(page, 'toggle'), await classes(page, 'unzoom'), await query(page),
+			await text(page, 'matched')],
+		['Show before', 'button', `?x=${main_.o}&y=${main_.d}&s=%5Eg`,
+			'Matched: ' + pct(want.get('all;main;grew').a, at)]);
+	await page.keyboard.press('b');
+	now = await diffFrames(page);
+	checkSide('diff: key b again: before, zoomed into gone again', now, 1, byPath(now, gone.path));
+	const saved = page.url();
+	eq('diff: zoom back: URL', await query(page), `?v=b&x=${gone.bo}&y=${gone.d}&s=%5Eg`);
+
+	// the view restored from the URL
+	const restored = await ctx.newPage();
+	await open(restored, saved);
+	now = await diffFrames(restored);
+	checkSide('diff: restored from the URL (v=b, zoom)', now, 1, byPath(now, gone.path));
+	eq('diff: restored: Show after, Matched, Reset Zoom',
+		[await text(restored, 'toggle'), await text(restored, 'matched'),
+			await classes(restored, 'unzoom')],
+		['Show after', 'Matched: ' + pct(want.get('all;main;grew').b + want.get('all;main;gone').b, bt),
+			'button']);
+	await restored.keyboard.press('Escape');
+	now = await diffFrames(restored);
+	checkSide('diff: Escape: before, unzoomed', now, 1, null);
+	eq('diff: Escape: the side kept in the URL', await query(restored), '?v=b');
+	await restored.click('#toggle');
+	now = await diffFrames(restored);
+	checkSide('diff: toggled back to after', now, 0, null);
+	eq('diff: after again: URL, Show before', [await query(restored), await text(restored, 'toggle')],
+		['', 'Show before']);
+	await restored.screenshot({ path: path.join(ARTIFACTS, 'flamegraph-diff-after.png') });
+	await restored.close();
+
+	// zooming on the after side keeps working, and the key stays its offset
+	await open(page, url);
+	await page.click(dsel(grew));
+	now = await diffFrames(page);
+	checkSide('diff: after, zoomed into grew', now, 0, byPath(now, grew.path));
+	eq('diff: after, zoomed: URL', await query(page), `?x=${grew.o}&y=${grew.d}`);
+	await page.click('#toggle');
+	now = await diffFrames(page);
+	checkSide('diff: toggled: before, zoomed into grew', now, 1, byPath(now, grew.path));
+	eq('diff: before, zoomed into grew: URL', await query(page), `?v=b&x=${grew.bo}&y=${grew.d}`);
+	await page.close();
+
+	// a plain graph has no toggle: b does nothing
+	const plain = await ctx.newPage();
+	await open(plain, pathToFileURL(path.join(dir, 'small.svg')).href);
+	await plain.keyboard.press('b');
+	eq('plain: no toggle, key b changes nothing',
+		[await plain.$$eval('#toggle', (e) => e.length), await query(plain)], [0, '']);
+	await plain.close();
+}
+
 async function main() {
 	const t0 = Date.now();
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfan-fg-'));
@@ -545,7 +816,7 @@ async function main() {
 					await d.accept(a);
 			});
 		});
-		for (const t of [testFolded, testMerged, testRecording, testKnownBugs]) {
+		for (const t of [testFolded, testMerged, testRecording, testDiff, testKnownBugs]) {
 			try {
 				await (t === testKnownBugs ? t(browser, dir) : t(ctx, dir, dialogs));
 			} catch (e) {

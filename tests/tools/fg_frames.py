@@ -12,6 +12,12 @@ parent's offset; children narrower than the minimum width merged into one
 "(other)" frame after the others; "all" at depth 0. With --flamechart the
 lines are taken in input order and adjacent equal frames merged instead.
 The rect of each frame must sit where its offset and width put it.
+
+Lines with two counts ("STACK BEFORE AFTER", as difffolded.pl writes them)
+make a differential graph: the frames of either side, each with its
+before offset and width too (data-bo, data-bw), laid out in the before
+weight in the same order; a frame is merged into "(other)" only when it is
+narrow on both sides, each against its own total.
 Exits 1 with the first differences on a mismatch.
 """
 import argparse
@@ -61,35 +67,48 @@ def xml_text(b):
     return ''.join(out)
 
 
+def count_at_end(line):
+    """(rest, count) of LINE ending in a space or tab and digits, or None."""
+    d = len(line)
+    while d and 0x30 <= line[d - 1] <= 0x39:
+        d -= 1
+    if d == len(line) or d == 0 or line[d - 1] not in (0x20, 0x09):
+        return None
+    return line[:d - 1], int(line[d:])
+
+
 def read_folded(path):
-    """[(frames, count)] in input order; frames are (name bytes, kind)."""
+    """[(frames, count, before)] in input order; frames are (name bytes,
+    kind); before is None on a line with one count."""
     stacks = []
     with open(path, 'rb') as f:
         for raw in f:
             line = raw.rstrip(b'\n').rstrip(b' \t\r\v\f')
             if not line:
                 continue
-            d = len(line)
-            while d and 0x30 <= line[d - 1] <= 0x39:
-                d -= 1
-            if d == len(line) or d == 0 or line[d - 1] not in (0x20, 0x09):
+            got = count_at_end(line)
+            if not got:
                 sys.exit(f'{path}: not a folded line: {raw!r}')
-            count = int(line[d:])
+            stack, count = got
+            before = None
+            two = count_at_end(stack)
+            if two and two[0]:
+                stack, before = two
             frames = []
-            for t in line[:d - 1].split(b';'):
+            for t in stack.split(b';'):
                 kind = 0
                 if len(t) > 4 and t[-4:-2] == b'_[' and t[-1:] == b']' and \
                         chr(t[-2]) in KINDS:
                     kind = KINDS[chr(t[-2])]
                     t = t[:-4]
                 frames.append((t, kind))
-            stacks.append((frames, count))
+            stacks.append((frames, count, before))
     return stacks
 
 
 def layout_trie(stacks, thr):
     root = {'w': 0, 'kids': {}}
-    for frames, count in stacks:
+    for frames, count, _ in stacks:
         node = root
         node['w'] += count
         for fr in frames:
@@ -115,11 +134,46 @@ def layout_trie(stacks, thr):
     return out
 
 
+def layout_union(stacks, thr, bthr):
+    """Frames of either side of two-count STACKS: (name, depth, offset,
+    width, before offset, before width), each side in its own weight."""
+    root = {'w': 0, 'b': 0, 'kids': {}}
+    for frames, count, before in stacks:
+        node = root
+        for fr in [None] + frames:
+            if fr is not None:
+                node = node['kids'].setdefault(fr, {'w': 0, 'b': 0, 'kids': {}})
+            node['w'] += count
+            node['b'] += before or 0
+    total, btotal = root['w'], root['b']
+    out = [('all', 0, 0, total, 0, btotal)]
+    todo = [(root, 0, 0, 0)]
+    while todo:
+        node, off, boff, depth = todo.pop()
+        other = bother = 0
+        for key in sorted(node['kids']):
+            kid = node['kids'][key]
+            if kid['w'] == 0 and kid['b'] == 0:
+                continue
+            # a side without weight makes nothing wide
+            if (kid['w'] < thr or not total) and (kid['b'] < bthr or not btotal):
+                other += kid['w']
+                bother += kid['b']
+                continue
+            out.append((xml_text(key[0]), depth + 1, off, kid['w'], boff, kid['b']))
+            todo.append((kid, off, boff, depth + 1))
+            off += kid['w']
+            boff += kid['b']
+        if other or bother:
+            out.append(('(other)', depth + 1, off, other, boff, bother))
+    return out
+
+
 def layout_chart(stacks, thr):
     """Runs of equal frames over adjacent lines, in input order."""
     runs = [{'name': 'all', 'd': 0, 'o': 0, 'w': 0, 'kids': []}]
     openr, cursor = [], 0
-    for frames, count in stacks:
+    for frames, count, _ in stacks:
         if count == 0:
             continue
         k = 0
@@ -173,7 +227,8 @@ def read_svg(path):
         rect = g.find(f'{ns}rect')
         got.append((title, int(g.get('data-d')), int(g.get('data-o')),
                     int(g.get('data-w')), float(rect.get('x')),
-                    float(rect.get('width'))))
+                    float(rect.get('width')),
+                    int(g.get('data-bo', -1)), int(g.get('data-bw', -1))))
     return width, got
 
 
@@ -188,26 +243,37 @@ def main():
     a = ap.parse_args()
     stacks = read_folded(a.folded)
     if a.reverse:
-        stacks = [(list(reversed(f)), c) for f, c in stacks]
-    total = sum(c for _, c in stacks)
-    if a.minwidth.endswith('%'):
-        thr = float(a.minwidth[:-1]) / 100 * total
+        stacks = [(list(reversed(f)), c, b) for f, c, b in stacks]
+    diff = any(b is not None for _, _, b in stacks)
+
+    def threshold(total):
+        if a.minwidth.endswith('%'):
+            return float(a.minwidth[:-1]) / 100 * total
+        return float(a.minwidth) / (a.width - 2 * XPAD) * total
+    total = sum(c for _, c, _ in stacks)
+    thr = threshold(total)
+    if diff:
+        want = layout_union(stacks, thr, threshold(sum(b or 0 for _, _, b in stacks)))
+    elif a.flamechart:
+        want = layout_chart(stacks, thr)
     else:
-        thr = float(a.minwidth) / (a.width - 2 * XPAD) * total
-    want = layout_chart(stacks, thr) if a.flamechart else layout_trie(stacks, thr)
+        want = layout_trie(stacks, thr)
     width, got = read_svg(a.svg)
     if width != a.width:
         sys.exit(f'{a.svg}: width {width}, expected {a.width}')
     scale = (width - 2 * XPAD) / total if total else 0
     bad = 0
-    for name, d, o, w, x, rw in got:
+    for name, d, o, w, x, rw, _, _ in got:
         if abs(x - (XPAD + o * scale)) > 0.051 or abs(rw - w * scale) > 0.051:
             print(f'FAIL: {name!r} at offset {o} width {w}: rect x={x} '
                   f'width={rw}, expected {XPAD + o * scale:.2f} {w * scale:.2f}')
             bad += 1
             if bad > 5:
                 break
-    g = sorted((n, d, o, w) for n, d, o, w, _, _ in got)
+    if diff:
+        g = sorted((n, d, o, w, bo, bw) for n, d, o, w, _, _, bo, bw in got)
+    else:
+        g = sorted((n, d, o, w) for n, d, o, w, _, _, _, _ in got)
     e = sorted(want)
     if g != e:
         gs, es = set(g), set(e)
@@ -220,7 +286,8 @@ def main():
     if bad:
         sys.exit(1)
     others = sum(1 for f in e if f[0] == '(other)')
-    print(f'ok: {a.svg}: {len(g)} frames ({others} "(other)") as {a.folded} implies')
+    print(f'ok: {a.svg}: {len(g)} frames ({others} "(other)")'
+          f'{", both sides" if diff else ""} as {a.folded} implies')
 
 
 if __name__ == '__main__':

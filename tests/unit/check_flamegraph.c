@@ -1,8 +1,10 @@
 /* check_flamegraph.c: the flame graph layout on made-up profiles (name
  * order, exact offsets and widths, "(other)" for narrow frames in pixels
- * and percent, reversed stacks, flame charts from kept samples), pruned
- * folded reading against a whole read, and the SVG writer (determinism,
- * escaping of names, differential colours, errors). */
+ * and percent, reversed stacks, flame charts from kept samples, the union
+ * of both sides of a differential graph), pruned folded reading against a
+ * whole read, and the SVG writer (determinism, escaping of names,
+ * differential colours by self and total share, noise, negate, the
+ * before side's attributes, errors). */
 #define _GNU_SOURCE
 #include <perfan/perfan.h>
 #include <stdio.h>
@@ -63,6 +65,65 @@ static void expect_layout(const perfan_profile *p,
 			  const char *want)
 {
 	char *got = layout_text(p, o);
+	ck_assert_msg(!strcmp(got, want), "layout:\n%s\nwanted:\n%s", got,
+		      want);
+	free(got);
+}
+
+/* Two-count folded text ("stack before after") as a profile: after in
+ * column 0, before in column 1. */
+static perfan_profile *two_count(const char *text)
+{
+	perfan_profile *p;
+	ck_assert_int_eq(perfan_profile_new(&p, NULL), 0);
+	FILE *fp = fmemopen((void *)text, strlen(text), "r");
+	ck_assert_ptr_nonnull(fp);
+	struct perfan_folded_read_opts fo =
+		PERFAN_OPTS_INIT(struct perfan_folded_read_opts);
+	fo.before_column = "before";
+	ck_assert_msg(perfan_folded_read(p, fp, "d", "after", &fo) == 0, "%s",
+		      perfan_error_last());
+	fclose(fp);
+	return p;
+}
+
+/* A differential layout as text, one frame per line: "depth name offset
+ * width base_offset base_width self base_self". */
+static char *diff_layout_text(const perfan_profile *p,
+			      const struct perfan_flamegraph_opts *o)
+{
+	perfan_fg_layout *l;
+	ck_assert_msg(perfan_fg_layout_new(&l, p, o) == 0, "%s",
+		      perfan_error_last());
+	const perfan_profile *lp = perfan_fg_layout_profile(l);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	for (size_t i = 0; i < perfan_fg_layout_nr_frames(l); i++) {
+		const struct perfan_fg_frame *f = perfan_fg_layout_frame(l, i);
+		const char *name =
+			f->frame == PERFAN_FG_ALL ? "all"
+			: f->frame == PERFAN_FG_OTHER
+				? "(other)"
+				: perfan_profile_frame_get(lp, f->frame)->name;
+		fprintf(fp, "%u %s %llu %llu %llu %llu %llu %llu\n", f->depth,
+			name, (unsigned long long)f->offset,
+			(unsigned long long)f->width,
+			(unsigned long long)f->base_offset,
+			(unsigned long long)f->base_width,
+			(unsigned long long)f->self,
+			(unsigned long long)f->base_self);
+	}
+	fclose(fp);
+	perfan_fg_layout_free(l);
+	return buf;
+}
+
+static void expect_diff_layout(const perfan_profile *p,
+			       const struct perfan_flamegraph_opts *o,
+			       const char *want)
+{
+	char *got = diff_layout_text(p, o);
 	ck_assert_msg(!strcmp(got, want), "layout:\n%s\nwanted:\n%s", got,
 		      want);
 	free(got);
@@ -381,6 +442,273 @@ START_TEST(test_differential)
 }
 END_TEST
 
+/* ---- differential ----------------------------------------------------------------- */
+
+#define TWO_SIDES                                                              \
+	"main;grew 10 20\nmain;shrank 20 10\nmain;same 5 5\n"                  \
+	"main;gone;deep 8 0\nmain;fresh 0 6\nother 7 7\n"
+
+START_TEST(test_diff_union_layout)
+{
+	/* after 48, before 50: "gone" and "deep" only before (width 0
+	 * after, where they would start), "fresh" only after; each side
+	 * laid out in its own weight, children by name on both */
+	perfan_profile *p = two_count(TWO_SIDES);
+	struct perfan_flamegraph_opts o = PERFAN_FG_OPTS_INIT;
+	o.base_column = 1;
+	/* depth name offset width base_offset base_width self base_self */
+	expect_diff_layout(p, &o,
+			   "0 all 0 48 0 50 0 0\n"
+			   "1 main 0 41 0 43 0 0\n"
+			   "1 other 41 7 43 7 7 7\n"
+			   "2 fresh 0 6 0 0 6 0\n"
+			   "2 gone 6 0 0 8 0 0\n"
+			   "2 grew 6 20 8 10 20 10\n"
+			   "2 same 26 5 18 5 5 5\n"
+			   "2 shrank 31 10 23 20 10 20\n"
+			   "3 deep 6 0 0 8 0 8\n");
+	perfan_fg_layout *l;
+	ck_assert_int_eq(perfan_fg_layout_new(&l, p, &o), 0);
+	ck_assert_uint_eq(perfan_fg_layout_total(l), 48);
+	ck_assert_uint_eq(perfan_fg_layout_base_total(l), 50);
+	perfan_fg_layout_free(l);
+	/* plain: the after side alone, no before places */
+	o.base_column = PERFAN_FG_NO_BASE;
+	expect_diff_layout(p, &o,
+			   "0 all 0 48 0 0 0 0\n"
+			   "1 main 0 41 0 0 0 0\n"
+			   "1 other 41 7 0 0 0 0\n"
+			   "2 fresh 0 6 0 0 0 0\n"
+			   "2 grew 6 20 0 0 0 0\n"
+			   "2 same 26 5 0 0 0 0\n"
+			   "2 shrank 31 10 0 0 0 0\n");
+	ck_assert_int_eq(perfan_fg_layout_new(&l, p, &o), 0);
+	ck_assert_uint_eq(perfan_fg_layout_base_total(l), 0);
+	perfan_fg_layout_free(l);
+	perfan_profile_free(p);
+
+	/* drawn when wide on either side, each against its own total; the
+	 * narrow rest is one "(other)" with both widths */
+	p = two_count("m;a 50 90\nm;b 40 2\nm;c 4 3\nm;d 0 5\nm;e 6 0\n");
+	o = PERFAN_FG_OPTS_INIT;
+	o.base_column = 1;
+	o.minwidth = 10;
+	o.minwidth_percent = 1;
+	expect_diff_layout(p, &o,
+			   "0 all 0 100 0 100 0 0\n"
+			   "1 m 0 100 0 100 0 0\n"
+			   "2 a 0 90 0 50 90 50\n"
+			   "2 b 90 2 50 40 2 40\n"
+			   "2 (other) 92 8 90 10 0 0\n");
+	perfan_profile_free(p);
+
+	/* reversed stacks keep both sides */
+	p = two_count("m;a;x 0 2\nm;b;x 4 3\nm;b 1 1\n");
+	o = PERFAN_FG_OPTS_INIT;
+	o.base_column = 1;
+	o.minwidth = 0;
+	o.reverse = 1;
+	expect_diff_layout(p, &o,
+			   "0 all 0 6 0 5 0 0\n"
+			   "1 b 0 1 0 1 0 0\n"
+			   "1 x 1 5 1 4 0 0\n"
+			   "2 m 0 1 0 1 1 1\n"
+			   "2 a 1 2 1 0 0 0\n"
+			   "2 b 3 3 1 4 0 0\n"
+			   "3 m 1 2 1 0 2 0\n"
+			   "3 m 3 3 1 4 3 4\n");
+	perfan_profile_free(p);
+
+	/* one side empty: the other's frames, narrow ones merged */
+	p = two_count("m;a 0 9\nm;b 0 1\n");
+	o = PERFAN_FG_OPTS_INIT;
+	o.base_column = 1;
+	o.minwidth = 20;
+	o.minwidth_percent = 1;
+	expect_diff_layout(p, &o,
+			   "0 all 0 10 0 0 0 0\n"
+			   "1 m 0 10 0 0 0 0\n"
+			   "2 a 0 9 0 0 9 0\n"
+			   "2 (other) 9 1 0 0 0 0\n");
+	perfan_profile_free(p);
+}
+END_TEST
+
+/* The attribute NAME="..." of the <g> of the frame titled TITLE, or "". */
+static const char *attr_of(const char *svg, const char *title, const char *name,
+			   char *buf, size_t size)
+{
+	char key[128];
+	snprintf(key, sizeof(key), "><title>%s</title>", title);
+	const char *t = strstr(svg, key);
+	ck_assert_msg(t != NULL, "no frame %s", title);
+	const char *g = t;
+	while (g > svg && strncmp(g, "<g ", 3))
+		g--;
+	snprintf(key, sizeof(key), " %s=\"", name);
+	const char *a = strstr(g, key);
+	buf[0] = 0;
+	if (a && a < t) {
+		a += strlen(key);
+		size_t n = strcspn(a, "\"");
+		snprintf(buf, size, "%.*s", (int)(n < size ? n : size - 1), a);
+	}
+	return buf;
+}
+
+START_TEST(test_diff_svg)
+{
+	perfan_profile *p = two_count(TWO_SIDES);
+	struct perfan_flamegraph_opts o = PERFAN_FG_OPTS_INIT;
+	o.base_column = 1;
+	char *svg = svg_of(p, &o), *again = svg_of(p, &o), b[64];
+	ck_assert_str_eq(svg, again);
+	free(again);
+	/* the before side's place; one-side frames marked, zero width
+	 * after hidden */
+	ck_assert_str_eq(attr_of(svg, "gone", "data-w", b, sizeof(b)), "0");
+	ck_assert_str_eq(attr_of(svg, "gone", "data-bo", b, sizeof(b)), "0");
+	ck_assert_str_eq(attr_of(svg, "gone", "data-bw", b, sizeof(b)), "8");
+	ck_assert_str_eq(attr_of(svg, "gone", "class", b, sizeof(b)),
+			 "vanished hide");
+	ck_assert_str_eq(attr_of(svg, "deep", "class", b, sizeof(b)),
+			 "vanished hide");
+	ck_assert_str_eq(attr_of(svg, "fresh", "class", b, sizeof(b)), "new");
+	ck_assert_str_eq(attr_of(svg, "fresh", "data-bw", b, sizeof(b)), "0");
+	ck_assert_str_eq(attr_of(svg, "grew", "data-bo", b, sizeof(b)), "8");
+	ck_assert_str_eq(attr_of(svg, "grew", "data-bw", b, sizeof(b)), "10");
+	ck_assert_str_eq(attr_of(svg, "grew", "class", b, sizeof(b)), "");
+	ck_assert_str_eq(attr_of(svg, "all", "data-bw", b, sizeof(b)), "50");
+	/* the toggle, the legend's counts, the script's differential part */
+	ck_assert_ptr_nonnull(strstr(svg, "id=\"toggle\""));
+	ck_assert_ptr_nonnull(strstr(svg, ">Show before</text>"));
+	ck_assert_ptr_nonnull(strstr(svg, ">1 new</text>"));
+	ck_assert_ptr_nonnull(strstr(svg, ">2 vanished</text>"));
+	ck_assert_ptr_nonnull(strstr(svg, ">Self share:</text>"));
+	ck_assert_ptr_nonnull(strstr(svg, "function describeDiff"));
+	ck_assert_ptr_null(strstr(svg, "\n//#"));
+	free(svg);
+	/* a plain graph has none of it */
+	o.base_column = PERFAN_FG_NO_BASE;
+	svg = svg_of(p, &o);
+	ck_assert_ptr_null(strstr(svg, "toggle\""));
+	ck_assert_ptr_null(strstr(svg, "data-bo"));
+	ck_assert_ptr_null(strstr(svg, "data-s="));
+	ck_assert_ptr_null(strstr(svg, "describeDiff"));
+	ck_assert_ptr_null(strstr(svg, "\n//#"));
+	ck_assert_ptr_null(strstr(svg, "<title>gone</title>"));
+	free(svg);
+	perfan_profile_free(p);
+}
+END_TEST
+
+static int is_neutral(const unsigned c[3])
+{
+	return c[0] == 250 && c[1] == 250 && c[2] == 250;
+}
+
+START_TEST(test_diff_color_self_total)
+{
+	/* mid's own time keeps its share (20%), its total doubles (40% to
+	 * 80%): neutral by self, red by total; cold shrinks either way */
+	perfan_profile *p =
+		two_count("top;mid 10 10\ntop;mid;hot 10 30\ntop;cold 30 10\n");
+	struct perfan_flamegraph_opts o = PERFAN_FG_OPTS_INIT;
+	o.base_column = 1;
+	unsigned mid[3], hot[3], cold[3], top[3];
+	char *svg = svg_of(p, &o);
+	fill_of(svg, "mid", mid);
+	fill_of(svg, "hot", hot);
+	fill_of(svg, "cold", cold);
+	fill_of(svg, "top", top);
+	ck_assert_msg(is_neutral(mid), "mid %u,%u,%u", mid[0], mid[1], mid[2]);
+	ck_assert_msg(is_neutral(top), "top");
+	/* the largest changes (+-40 points) are fully saturated */
+	ck_assert(hot[0] == 255 && hot[1] == 0 && hot[2] == 0);
+	ck_assert(cold[0] == 0 && cold[1] == 0 && cold[2] == 255);
+	free(svg);
+
+	o.color_total = 1;
+	svg = svg_of(p, &o);
+	fill_of(svg, "mid", mid);
+	fill_of(svg, "hot", hot);
+	fill_of(svg, "cold", cold);
+	fill_of(svg, "top", top);
+	ck_assert(mid[0] == 255 && mid[1] == 0 && mid[2] == 0);
+	ck_assert(hot[0] == 255 && hot[1] == 0 && hot[2] == 0);
+	ck_assert(cold[0] == 0 && cold[1] == 0 && cold[2] == 255);
+	ck_assert_msg(is_neutral(top), "top"); /* 100% on both sides */
+	ck_assert_ptr_nonnull(strstr(svg, ">Total share:</text>"));
+	free(svg);
+
+	/* negate swaps the hues, by total too */
+	o.negate = 1;
+	svg = svg_of(p, &o);
+	fill_of(svg, "mid", mid);
+	fill_of(svg, "cold", cold);
+	ck_assert(mid[0] == 0 && mid[1] == 0 && mid[2] == 255);
+	ck_assert(cold[0] == 255 && cold[1] == 0 && cold[2] == 0);
+	free(svg);
+	perfan_profile_free(p);
+}
+END_TEST
+
+START_TEST(test_diff_noise)
+{
+	/* 10000 samples a side: small moves 0.1 points (10.0% to 9.9%),
+	 * big 2 points (5% to 7%), rest -2 points (85% to 83.1%) */
+	perfan_profile *p = two_count(
+		"a;big 500 700\na;small 1000 990\na;rest 8500 8310\n");
+	struct perfan_flamegraph_opts o = PERFAN_FG_OPTS_INIT;
+	o.base_column = 1;
+	unsigned big[3], small[3], rest[3];
+	char *svg = svg_of(p, &o);
+	fill_of(svg, "small", small);
+	ck_assert(small[2] == 255 && small[0] < 250); /* pale blue */
+	ck_assert_ptr_nonnull(strstr(svg, ">unchanged</text>"));
+	free(svg);
+
+	/* a floor of 0.5 points: small is neutral, big still red */
+	o.noise_floor = 0.005;
+	svg = svg_of(p, &o);
+	fill_of(svg, "small", small);
+	fill_of(svg, "big", big);
+	ck_assert(is_neutral(small));
+	ck_assert(big[0] == 255 && big[2] < 255);
+	ck_assert_ptr_nonnull(strstr(svg, ">within noise</text>"));
+	free(svg);
+
+	/* two sigmas of binomial noise: 0.85 points for small (neutral),
+	 * 0.67 for big and 1.04 for rest (both changes real) */
+	o.noise_floor = 0;
+	o.noise_sigmas = 2;
+	svg = svg_of(p, &o);
+	fill_of(svg, "small", small);
+	fill_of(svg, "big", big);
+	fill_of(svg, "rest", rest);
+	ck_assert(is_neutral(small));
+	ck_assert(big[0] == 255 && big[2] < 255);
+	ck_assert(rest[2] == 255 && rest[0] < 255);
+	free(svg);
+	/* ten sigmas (3.4 points for big): everything is noise */
+	o.noise_sigmas = 10;
+	svg = svg_of(p, &o);
+	fill_of(svg, "big", big);
+	fill_of(svg, "rest", rest);
+	ck_assert(is_neutral(big));
+	ck_assert(is_neutral(rest));
+	free(svg);
+	/* a negative threshold is none */
+	o.noise_sigmas = -1;
+	o.noise_floor = -1;
+	svg = svg_of(p, &o);
+	fill_of(svg, "small", small);
+	ck_assert(!is_neutral(small));
+	free(svg);
+	perfan_profile_free(p);
+}
+END_TEST
+
 START_TEST(test_errors)
 {
 	perfan_profile *p = folded("a 1\n", 0, NULL);
@@ -417,6 +745,10 @@ static Suite *flamegraph_suite(void)
 	tcase_add_test(tc, test_prune_unsorted);
 	tcase_add_test(tc, test_svg_deterministic_and_escaped);
 	tcase_add_test(tc, test_differential);
+	tcase_add_test(tc, test_diff_union_layout);
+	tcase_add_test(tc, test_diff_svg);
+	tcase_add_test(tc, test_diff_color_self_total);
+	tcase_add_test(tc, test_diff_noise);
 	tcase_add_test(tc, test_errors);
 	suite_add_tcase(s, tc);
 	return s;

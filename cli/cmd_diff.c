@@ -1,0 +1,427 @@
+/* cli/cmd_diff.c: perfan diff: BEFORE and AFTER (one or several runs each)
+ * compared function by function, with a significance test across runs and
+ * Amdahl's estimate; or as difffolded.pl's three-column folded lines; or
+ * as a differential flame graph. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <perfan/perfan.h>
+
+#include "cli.h"
+#include "load.h"
+
+#define CMD "diff"
+
+static const char usage_text[] =
+	"usage: perfan diff [options] BEFORE AFTER\n"
+	"       perfan diff [options] -b BEFORE... -a AFTER...\n"
+	"\n"
+	"Compare the profiles BEFORE and AFTER (perf.data, `perf script` text\n"
+	"or folded stacks) function by function: each function's self and\n"
+	"total share of its side, the change in percentage points and relative\n"
+	"to before, new and vanished functions, sorted so that what shrank most\n"
+	"comes first, then what grew most. With several runs per side a\n"
+	"Welch's t-test on the per-run shares (Holm-adjusted over all\n"
+	"functions) tells real changes from run-to-run noise, and only the\n"
+	"significant ones are shown. The last line says what the largest\n"
+	"changes are worth for the whole (Amdahl).\n"
+	"\n"
+	"  -b, --before FILE[,FILE...]  a BEFORE run (repeat, or comma-separated)\n"
+	"  -a, --after FILE[,FILE...]   an AFTER run (repeat, or comma-separated)\n"
+	"  --absolute         compare raw counts or periods, not shares of each\n"
+	"                     run's total (runs of equal length)\n"
+	"  --sort KEY         self (change of self share, the default), total,\n"
+	"                     relative, before, after, name\n"
+	"  --limit N          at most N rows per section\n"
+	"  --all              show changes that are not significant too\n"
+	"  --alpha A          significance level (default 0.05)\n"
+	"  --json             print JSON (every function, per-run values)\n"
+	"  --folded           print `STACK BEFORE AFTER` lines, as\n"
+	"                     difffolded.pl, sorted; BEFORE scaled to AFTER's\n"
+	"                     total exactly unless --absolute\n"
+	"  --svg              draw a differential flame graph (widths from\n"
+	"                     AFTER, red grew, blue shrank)\n"
+	"  --total            (--svg) colour by the change of total share, not\n"
+	"                     self\n"
+	"  --negate           (--svg) swap red and blue\n"
+	"  --title TEXT       (--svg) the title\n"
+	"  --minwidth PX|PCT% (--svg) merge narrower frames into \"(other)\"\n"
+	"  --width PX         (--svg) image width (default 1200)\n" CLI_LOAD_HELP
+	"  -o, --output FILE  write to FILE (atomically) instead of stdout\n"
+	"  -h, --help         show this help\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "perfan " CMD ": ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n\n%s", usage_text);
+	return 2;
+}
+
+struct list {
+	char **v;
+	size_t n, cap;
+};
+
+static int list_add(struct list *l, char *arg)
+{
+	for (char *s = arg; s;) {
+		char *comma = strchr(s, ',');
+		if (comma)
+			*comma = '\0';
+		if (*s) {
+			if (l->n == l->cap) {
+				size_t cap = l->cap ? l->cap * 2 : 8;
+				char **v = realloc(l->v, cap * sizeof(*v));
+				if (!v)
+					return -1;
+				l->v = v;
+				l->cap = cap;
+			}
+			l->v[l->n++] = s;
+		}
+		s = comma ? comma + 1 : NULL;
+	}
+	return 0;
+}
+
+/* The column to compare: the event asked for, else the first with
+ * weight. */
+static size_t pick_column(const perfan_profile *p, const char *event)
+{
+	size_t n = perfan_profile_nr_columns(p);
+	for (size_t i = 0; i < n; i++)
+		if (event && !strcmp(perfan_profile_column_name(p, i), event))
+			return i;
+	for (size_t i = 0; i < n; i++)
+		if (perfan_profile_total(p, i))
+			return i;
+	return 0;
+}
+
+struct side {
+	perfan_profile **runs;
+	size_t *cols;
+	size_t n;
+	perfan_profile *sum; /* all runs in one column (for --folded, --svg) */
+	int sum_col;
+	int counts; /* every weight is a sample count */
+};
+
+static int load_side(struct side *s, const struct list *files,
+		     const struct cli_load_opts *lo, int need_sum)
+{
+	s->runs = calloc(files->n, sizeof(*s->runs));
+	s->cols = calloc(files->n, sizeof(*s->cols));
+	if (!s->runs || !s->cols) {
+		cli_error(CMD, "out of memory");
+		return 1;
+	}
+	int status = 0;
+	s->counts = 1;
+	for (size_t i = 0; i < files->n; i++) {
+		if (perfan_profile_new(&s->runs[i], NULL)) {
+			cli_error(CMD, "%s", perfan_error_last());
+			return 1;
+		}
+		struct cli_load_result res;
+		status |= cli_load(&s->runs[i], files->v[i], lo, CMD, &res);
+		s->counts &= lo->samples || res.kind == PERFAN_INPUT_FOLDED;
+		s->cols[i] = pick_column(s->runs[i], lo->event);
+		s->n++;
+		if (perfan_profile_nr_columns(s->runs[i]) == 0 ||
+		    !perfan_profile_total(s->runs[i], s->cols[i]))
+			fprintf(stderr,
+				"perfan " CMD ": warning: no samples in %s\n",
+				res.name);
+	}
+	if (need_sum && !status) {
+		if (perfan_profile_new(&s->sum, NULL) ||
+		    (s->sum_col = perfan_profile_add_column(s->sum, "samples",
+							    "samples")) < 0) {
+			cli_error(CMD, "%s", perfan_error_last());
+			return 1;
+		}
+		for (size_t i = 0; i < s->n; i++)
+			if (perfan_profile_nr_columns(s->runs[i]) &&
+			    perfan_profile_merge(s->sum, (size_t)s->sum_col,
+						 s->runs[i], s->cols[i])) {
+				cli_error(CMD, "%s", perfan_error_last());
+				return 1;
+			}
+	}
+	return status;
+}
+
+static void free_side(struct side *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		perfan_profile_free(s->runs[i]);
+	free(s->runs);
+	free(s->cols);
+	perfan_profile_free(s->sum);
+}
+
+static int parse_minwidth(const char *arg, struct perfan_flamegraph_opts *fo)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	int none = end == arg;
+	fo->minwidth_percent = *end == '%';
+	if (fo->minwidth_percent)
+		end++;
+	if (errno || none || *end || !(v >= 0) || v > 1e9 ||
+	    strpbrk(arg, "xXnN") || (fo->minwidth_percent && v > 100))
+		return -1;
+	fo->minwidth = v;
+	return 0;
+}
+
+/* The differential flame graph: BEFORE and AFTER summed into one profile,
+ * AFTER in column 0. */
+static int write_svg(struct side *b, struct side *a,
+		     struct perfan_flamegraph_opts *fo, FILE *fp)
+{
+	perfan_profile *p;
+	int rc = perfan_profile_new(&p, NULL);
+	int ca = rc ? -1 : perfan_profile_add_column(p, "after", "samples");
+	int cb = rc ? -1 : perfan_profile_add_column(p, "before", "samples");
+	if (!rc && (ca < 0 || cb < 0))
+		rc = ca < 0 ? ca : cb;
+	if (!rc)
+		rc = perfan_profile_merge(p, (size_t)ca, a->sum,
+					  (size_t)a->sum_col);
+	if (!rc)
+		rc = perfan_profile_merge(p, (size_t)cb, b->sum,
+					  (size_t)b->sum_col);
+	if (!rc) {
+		fo->column = (size_t)ca;
+		fo->base_column = (size_t)cb;
+		rc = perfan_flamegraph_write(p, fp, fo);
+	}
+	perfan_profile_free(p);
+	return rc;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	enum {
+		O_ABSOLUTE = 256,
+		O_SORT,
+		O_LIMIT,
+		O_ALL,
+		O_ALPHA,
+		O_JSON,
+		O_FOLDED,
+		O_SVG,
+		O_TOTAL,
+		O_NEGATE,
+		O_TITLE,
+		O_MINWIDTH,
+		O_WIDTH,
+	};
+	static const struct option longopts[] = {
+		{"before", required_argument, NULL, 'b'},
+		{"after", required_argument, NULL, 'a'},
+		{"absolute", no_argument, NULL, O_ABSOLUTE},
+		{"sort", required_argument, NULL, O_SORT},
+		{"limit", required_argument, NULL, O_LIMIT},
+		{"all", no_argument, NULL, O_ALL},
+		{"alpha", required_argument, NULL, O_ALPHA},
+		{"json", no_argument, NULL, O_JSON},
+		{"folded", no_argument, NULL, O_FOLDED},
+		{"svg", no_argument, NULL, O_SVG},
+		{"total", no_argument, NULL, O_TOTAL},
+		{"negate", no_argument, NULL, O_NEGATE},
+		{"title", required_argument, NULL, O_TITLE},
+		{"minwidth", required_argument, NULL, O_MINWIDTH},
+		{"width", required_argument, NULL, O_WIDTH},
+		CLI_LOAD_LONGOPTS,
+		{"output", required_argument, NULL, 'o'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct perfan_diff_opts dopts =
+		PERFAN_OPTS_INIT(struct perfan_diff_opts);
+	struct perfan_flamegraph_opts fo = PERFAN_FG_OPTS_INIT;
+	struct cli_load_opts lo;
+	cli_load_init(&lo);
+	/* functions matter, not which program ran them: two builds named
+	 * apart still share their stacks */
+	lo.root = PERFAN_ROOT_NONE;
+	struct list before = {0}, after = {0};
+	const char *out_path = NULL;
+	int json = 0, folded = 0, svg = 0, status = 0;
+	int opt;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "b:a:o:h", longopts, NULL)) !=
+	       -1) {
+		int shared = cli_load_option(&lo, opt, optarg, CMD);
+		if (shared < 0) {
+			fprintf(stderr, "\n%s", usage_text);
+			return 2;
+		}
+		if (shared)
+			continue;
+		switch (opt) {
+		case 'b':
+		case 'a':
+			if (list_add(opt == 'b' ? &before : &after, optarg)) {
+				cli_error(CMD, "out of memory");
+				return 1;
+			}
+			break;
+		case O_ABSOLUTE: dopts.absolute = 1; break;
+		case O_SORT:
+			dopts.sort = perfan_diff_sort_parse(optarg);
+			if (dopts.sort < 0)
+				return usage_error("--sort: '%s' is none of "
+						   "self, total, relative, "
+						   "before, after, name",
+						   optarg);
+			break;
+		case O_LIMIT: {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+			if (end == optarg || *end || v < 0)
+				return usage_error("--limit: '%s' is not a "
+						   "count",
+						   optarg);
+			dopts.limit = (size_t)v;
+			break;
+		}
+		case O_ALL: dopts.all = 1; break;
+		case O_ALPHA: {
+			char *end;
+			dopts.alpha = strtod(optarg, &end);
+			if (end == optarg || *end || !(dopts.alpha > 0) ||
+			    !(dopts.alpha < 1))
+				return usage_error("--alpha: '%s' is not a "
+						   "level between 0 and 1",
+						   optarg);
+			break;
+		}
+		case O_JSON: json = 1; break;
+		case O_FOLDED: folded = 1; break;
+		case O_SVG: svg = 1; break;
+		case O_TOTAL: fo.color_total = 1; break;
+		case O_NEGATE: fo.negate = 1; break;
+		case O_TITLE: fo.title = optarg; break;
+		case O_MINWIDTH:
+			if (parse_minwidth(optarg, &fo))
+				return usage_error("--minwidth: '%s' is not "
+						   "pixels or a percentage",
+						   optarg);
+			break;
+		case O_WIDTH: {
+			char *end;
+			fo.width = strtod(optarg, &end);
+			if (end == optarg || *end || !(fo.width > 20) ||
+			    fo.width > 1e6 || strpbrk(optarg, "xXnN"))
+				return usage_error("--width: '%s' is not a "
+						   "width in pixels",
+						   optarg);
+			break;
+		}
+		case 'o': out_path = optarg; break;
+		case 'h': fputs(usage_text, stdout); return 0;
+		default: fputs(usage_text, stderr); return 2;
+		}
+	}
+	if (!before.n && !after.n && argc - optind == 2) {
+		list_add(&before, argv[optind]);
+		list_add(&after, argv[optind + 1]);
+	} else if (optind < argc || !before.n || !after.n) {
+		free(before.v);
+		free(after.v);
+		return usage_error(
+			"%s", optind < argc ? "give BEFORE AFTER, or -b and "
+					      "-a, not both"
+					    : "give BEFORE and AFTER");
+	}
+	if (json + folded + svg > 1) {
+		free(before.v);
+		free(after.v);
+		return usage_error("%s", "--json, --folded and --svg exclude "
+					 "each other");
+	}
+
+	struct side b = {0}, a = {0};
+	status |= load_side(&b, &before, &lo, folded || svg);
+	if (!status)
+		status |= load_side(&a, &after, &lo, folded || svg);
+	perfan_diff *d = NULL;
+	if (!status && !folded) {
+		struct perfan_diff_run *runs = calloc(b.n + a.n, sizeof(*runs));
+		if (!runs) {
+			cli_error(CMD, "out of memory");
+			status = 1;
+		}
+		for (size_t i = 0; runs && i < b.n + a.n; i++) {
+			struct side *s = i < b.n ? &b : &a;
+			size_t k = i < b.n ? i : i - b.n;
+			runs[i] = (struct perfan_diff_run){
+				s->runs[k], s->cols[k],
+				(i < b.n ? &before : &after)->v[k]};
+			if (!perfan_profile_nr_columns(s->runs[k]))
+				perfan_profile_add_column(s->runs[k], "samples",
+							  "samples");
+		}
+		if (runs &&
+		    perfan_diff_new(&d, runs, b.n, runs + b.n, a.n, &dopts)) {
+			cli_error(CMD, "%s", perfan_error_last());
+			status = 1;
+		}
+		free(runs);
+	}
+	if (!status) {
+		struct cli_output out;
+		if (cli_output_open(&out, out_path)) {
+			cli_error(CMD, "cannot write %s: %s", out_path,
+				  strerror(errno));
+			status = 1;
+		} else {
+			int rc;
+			if (folded)
+				rc = perfan_diff_write_folded(
+					b.sum, (size_t)b.sum_col, a.sum,
+					(size_t)a.sum_col, dopts.absolute,
+					out.fp);
+			else if (svg) {
+				/* changes within the noise are drawn
+				 * neutral: the runs' noise floor when there
+				 * are several, else the sampling noise of
+				 * sample counts */
+				if (perfan_diff_tested(d))
+					fo.noise_floor =
+						perfan_diff_noise_floor(d);
+				else if (b.counts && a.counts)
+					fo.noise_sigmas = 2;
+				rc = write_svg(&b, &a, &fo, out.fp);
+			} else
+				rc = perfan_diff_write(d, out.fp,
+						       json ? PERFAN_DIFF_JSON
+							    : PERFAN_DIFF_TEXT);
+			if (rc) {
+				cli_error(CMD, "%s", perfan_error_last());
+				status = 1;
+			}
+			if (cli_output_close(&out, status == 0) && !status) {
+				cli_error(CMD, "cannot write %s",
+					  out_path ? out_path
+						   : "standard output");
+				status = 1;
+			}
+		}
+	}
+	perfan_diff_free(d);
+	free_side(&b);
+	free_side(&a);
+	free(before.v);
+	free(after.v);
+	return status;
+}

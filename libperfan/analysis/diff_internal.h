@@ -1,0 +1,25 @@
+/* analysis/diff_internal.h: the diff as diff.c computes it and
+ * diff_write.c prints it. */
+#ifndef PERFAN_ANALYSIS_DIFF_INTERNAL_H
+#define PERFAN_ANALYSIS_DIFF_INTERNAL_H
+
+#include <perfan/diff.h>
+
+struct perfan_diff {
+	struct perfan_diff_opts o;
+	size_t nb, na, nr;    /* runs before, after, both */
+	const char **runname; /* nr */
+	double *run_total;    /* nr: each run's total weight */
+	const char **fname;   /* nf function names (borrowed) */
+	size_t nf, fcap;
+	uint32_t *slot; /* name table: index + 1, 0 empty */
+	size_t nslots;
+	double *self_w, *total_w; /* nf * nr weights */
+	double *self_v, *total_v; /* nf * nr values tested (shares) */
+	struct perfan_diff_row *rows;
+	size_t nrows;
+	int tested;
+	double noise;
+};
+
+#endif
