@@ -27,6 +27,26 @@ int cli_output_open(struct cli_output *o, const char *out_path);
 /* Finish: OK non-zero commits the file, zero removes the temporary. */
 int cli_output_close(struct cli_output *o, int ok);
 
+/* "perfan CMD: " and FMT with ARG on stderr, then the command's USAGE;
+ * returns 2, the exit status of a usage error. */
+int cli_usage_error(const char *cmd, const char *usage, const char *fmt,
+		    const char *arg);
+
+/* A plain decimal in (0, MAX] (no hex, inf or nan). 0 or -1. */
+int cli_parse_positive(const char *s, double max, double *out);
+
+/* --minwidth: "PX" or "PCT%" into the flame graph options. 0 or -1. */
+struct perfan_flamegraph_opts;
+int cli_parse_minwidth(const char *arg, struct perfan_flamegraph_opts *fo);
+
+/* Write the flame graph of P to OUT_PATH (NULL or "-": stdout) as
+ * cli_output does, after a load that ended with STATUS (a failed one keeps
+ * no file). Returns the exit status: STATUS, or 1 on a failure here. */
+struct perfan_profile;
+int cli_write_flamegraph(const char *cmd, const struct perfan_profile *p,
+			 const struct perfan_flamegraph_opts *fo,
+			 const char *out_path, int status);
+
 /* Print a JSON string literal (quoted, escaped) to FP. */
 void cli_json_str(FILE *fp, const char *s);
 

@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "input.h"
+#include "load.h"
 
 #define CMD "collapse"
 
@@ -114,30 +115,6 @@ static int from_folded(perfan_profile *p, FILE *fp, const char *name,
 	return perfan_folded_read(p, fp, name, "samples", NULL);
 }
 
-/* The column to write: the event asked for, else the first with samples,
- * as stackcollapse-perf.pl keeps the first event it meets. */
-static size_t pick_column(perfan_profile *p, const struct opts *o,
-			  const char *name)
-{
-	size_t n = perfan_profile_nr_columns(p), pick = n, with = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (o->event &&
-		    !strcmp(perfan_profile_column_name(p, i), o->event))
-			return i;
-		if (perfan_profile_total(p, i)) {
-			with++;
-			if (pick == n)
-				pick = i;
-		}
-	}
-	if (with > 1)
-		fprintf(stderr,
-			"perfan " CMD ": warning: %s has samples of %zu "
-			"events; these are of %s (--event NAME for another)\n",
-			name, with, perfan_profile_column_name(p, pick));
-	return pick == n ? 0 : pick;
-}
-
 static int from_perfdata(perfan_profile *p, struct cli_input *in,
 			 const struct opts *o, size_t *col)
 {
@@ -166,7 +143,7 @@ static int from_perfdata(perfan_profile *p, struct cli_input *in,
 		rc = perfan_resolve_perfdata(p, pd, &ro, NULL);
 	}
 	perfan_perfdata_free(pd);
-	*col = pick_column(p, o, in->name);
+	*col = cli_load_pick_column(p, o->event, NULL, in->name, CMD);
 	return rc;
 }
 

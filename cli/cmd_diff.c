@@ -55,10 +55,7 @@ static const char usage_text[] =
 
 static int usage_error(const char *fmt, const char *arg)
 {
-	fprintf(stderr, "perfan " CMD ": ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n\n%s", usage_text);
-	return 2;
+	return cli_usage_error(CMD, usage_text, fmt, arg);
 }
 
 struct list {
@@ -85,20 +82,6 @@ static int list_add(struct list *l, char *arg)
 		}
 		s = comma ? comma + 1 : NULL;
 	}
-	return 0;
-}
-
-/* The column to compare: the event asked for, else the first with
- * weight. */
-static size_t pick_column(const perfan_profile *p, const char *event)
-{
-	size_t n = perfan_profile_nr_columns(p);
-	for (size_t i = 0; i < n; i++)
-		if (event && !strcmp(perfan_profile_column_name(p, i), event))
-			return i;
-	for (size_t i = 0; i < n; i++)
-		if (perfan_profile_total(p, i))
-			return i;
 	return 0;
 }
 
@@ -130,7 +113,8 @@ static int load_side(struct side *s, const struct list *files,
 		struct cli_load_result res;
 		status |= cli_load(&s->runs[i], files->v[i], lo, CMD, &res);
 		s->counts &= lo->samples || res.kind == PERFAN_INPUT_FOLDED;
-		s->cols[i] = pick_column(s->runs[i], lo->event);
+		s->cols[i] = cli_load_pick_column(s->runs[i], lo->event, NULL,
+						  res.name, CMD);
 		s->n++;
 		if (perfan_profile_nr_columns(s->runs[i]) == 0 ||
 		    !perfan_profile_total(s->runs[i], s->cols[i]))
@@ -163,22 +147,6 @@ static void free_side(struct side *s)
 	free(s->runs);
 	free(s->cols);
 	perfan_profile_free(s->sum);
-}
-
-static int parse_minwidth(const char *arg, struct perfan_flamegraph_opts *fo)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(arg, &end);
-	int none = end == arg;
-	fo->minwidth_percent = *end == '%';
-	if (fo->minwidth_percent)
-		end++;
-	if (errno || none || *end || !(v >= 0) || v > 1e9 ||
-	    strpbrk(arg, "xXnN") || (fo->minwidth_percent && v > 100))
-		return -1;
-	fo->minwidth = v;
-	return 0;
 }
 
 /* The differential flame graph: BEFORE and AFTER summed into one profile,
@@ -312,21 +280,19 @@ int cmd_diff(int argc, char **argv)
 		case O_NEGATE: fo.negate = 1; break;
 		case O_TITLE: fo.title = optarg; break;
 		case O_MINWIDTH:
-			if (parse_minwidth(optarg, &fo))
+			if (cli_parse_minwidth(optarg, &fo))
 				return usage_error("--minwidth: '%s' is not "
 						   "pixels or a percentage",
 						   optarg);
 			break;
-		case O_WIDTH: {
-			char *end;
-			fo.width = strtod(optarg, &end);
-			if (end == optarg || *end || !(fo.width > 20) ||
-			    fo.width > 1e6 || strpbrk(optarg, "xXnN"))
+		case O_WIDTH:
+			/* more than the 10 px margins on either side */
+			if (cli_parse_positive(optarg, 1e6, &fo.width) ||
+			    fo.width <= 20)
 				return usage_error("--width: '%s' is not a "
 						   "width in pixels",
 						   optarg);
 			break;
-		}
 		case 'o': out_path = optarg; break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return 2;
@@ -350,6 +316,27 @@ int cmd_diff(int argc, char **argv)
 					 "each other");
 	}
 
+	/* one folded file a side: read together, pruned, in bounded
+	 * memory, as perfan flamegraph --diff does */
+	if (svg && before.n == 1 && after.n == 1) {
+		perfan_profile *p = NULL;
+		struct cli_load_opts pl = lo;
+		pl.folded_prune = cli_load_prune_for(&fo);
+		int rc = cli_load_folded_pair(&p, before.v[0], after.v[0], &pl,
+					      CMD);
+		if (rc >= 0) {
+			fo.column = 0;
+			fo.base_column = 1;
+			fo.noise_sigmas = 2; /* folded counts are samples */
+			if (!rc)
+				rc = cli_write_flamegraph(CMD, p, &fo, out_path,
+							  0);
+			perfan_profile_free(p);
+			free(before.v);
+			free(after.v);
+			return rc;
+		}
+	}
 	struct side b = {0}, a = {0};
 	status |= load_side(&b, &before, &lo, folded || svg);
 	if (!status)

@@ -58,59 +58,20 @@ static const char usage_text[] =
 	"  --diff             a differential graph of two inputs, BEFORE and\n"
 	"                     AFTER (each perf.data, perf script text or\n"
 	"                     folded): widths from AFTER, red where a frame\n"
-	"                     grew, blue where it shrank\n" CLI_LOAD_HELP
+	"                     grew, blue where it shrank\n"
+	"  --total            differential: colour by the change of total\n"
+	"                     share, not self\n"
+	"  --noise-floor PTS  differential: draw changes under PTS percentage\n"
+	"                     points neutral\n"
+	"  --noise-sigmas K   differential: draw changes under K standard\n"
+	"                     deviations of sampling noise neutral (weights\n"
+	"                     that are sample counts)\n" CLI_LOAD_HELP
 	"  -o, --output FILE  write to FILE (atomically) instead of stdout\n"
 	"  -h, --help         show this help\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {
-	fprintf(stderr, "perfan " CMD ": ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, " (perfan " CMD " --help)\n");
-	return 2;
-}
-
-static int parse_px(const char *s, double max, double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	/* plain decimals: no hex, inf or nan */
-	if (errno || end == s || *end || !(v > 0) || v > max ||
-	    strpbrk(s, "xXnN"))
-		return -1;
-	*out = v;
-	return 0;
-}
-
-/* The column to draw: the event asked for, else the first with weight. */
-static size_t pick_column(const perfan_profile *p, const char *event,
-			  const char *name)
-{
-	size_t n = perfan_profile_nr_columns(p), pick = n, with = 0;
-	for (size_t i = 0; i < n; i++) {
-		const char *cname = perfan_profile_column_name(p, i);
-		if (!strcmp(cname, BEFORE))
-			continue;
-		if (event && !strcmp(cname, event))
-			return i;
-		if (perfan_profile_total(p, i)) {
-			with++;
-			if (pick == n)
-				pick = i;
-		}
-	}
-	if (with > 1)
-		fprintf(stderr,
-			"perfan " CMD ": warning: %s has samples of %zu "
-			"events; the graph is of %s (--event NAME for "
-			"another)\n",
-			name, with, perfan_profile_column_name(p, pick));
-	if (pick == n)
-		for (size_t i = 0; i < n; i++)
-			if (strcmp(perfan_profile_column_name(p, i), BEFORE))
-				return i;
-	return pick == n ? 0 : pick;
+	return cli_usage_error(CMD, usage_text, fmt, arg);
 }
 
 static int find_column(const perfan_profile *p, const char *name)
@@ -149,7 +110,8 @@ static int load_diff(perfan_profile **p, char **paths,
 		}
 		status |= cli_load(&side[i], paths[i], &one, CMD, &res);
 		read_both &= res.kind != PERFAN_INPUT_UNKNOWN || !status;
-		col[i] = pick_column(side[i], lo->event, res.name);
+		col[i] = cli_load_pick_column(side[i], lo->event, BEFORE,
+					      res.name, CMD);
 	}
 	/* what was read, after an error in one too; after first: column 0 */
 	for (int i = 1; i >= 0 && read_both; i--) {
@@ -201,6 +163,9 @@ int cmd_flamegraph(int argc, char **argv)
 		O_NOTES,
 		O_NEGATE,
 		O_DIFF,
+		O_TOTAL,
+		O_NOISE_FLOOR,
+		O_NOISE_SIGMAS,
 	};
 	static const struct option longopts[] = {
 		{"title", required_argument, NULL, O_TITLE},
@@ -222,6 +187,9 @@ int cmd_flamegraph(int argc, char **argv)
 		{"notes", required_argument, NULL, O_NOTES},
 		{"negate", no_argument, NULL, O_NEGATE},
 		{"diff", no_argument, NULL, O_DIFF},
+		{"total", no_argument, NULL, O_TOTAL},
+		{"noise-floor", required_argument, NULL, O_NOISE_FLOOR},
+		{"noise-sigmas", required_argument, NULL, O_NOISE_SIGMAS},
 		CLI_LOAD_LONGOPTS,
 		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
@@ -246,37 +214,27 @@ int cmd_flamegraph(int argc, char **argv)
 		case O_SUBTITLE: fo.subtitle = optarg; break;
 		case O_WIDTH:
 			/* more than the 10 px margins on either side */
-			if (parse_px(optarg, 1e6, &fo.width) || fo.width <= 20)
+			if (cli_parse_positive(optarg, 1e6, &fo.width) ||
+			    fo.width <= 20)
 				return usage_error("--width: '%s' is not a "
 						   "width in pixels",
 						   optarg);
 			break;
 		case O_HEIGHT:
-			if (parse_px(optarg, 1e4, &fo.frame_height))
+			if (cli_parse_positive(optarg, 1e4, &fo.frame_height))
 				return usage_error("--height: '%s' is not a "
 						   "height in pixels",
 						   optarg);
 			break;
-		case O_MINWIDTH: {
-			char *end;
-			errno = 0;
-			double v = strtod(optarg, &end);
-			int none = end == optarg;
-			fo.minwidth_percent = *end == '%';
-			if (fo.minwidth_percent)
-				end++;
-			if (errno || none || *end || !(v >= 0) || v > 1e9 ||
-			    strpbrk(optarg, "xXnN") ||
-			    (fo.minwidth_percent && v > 100))
+		case O_MINWIDTH:
+			if (cli_parse_minwidth(optarg, &fo))
 				return usage_error("--minwidth: '%s' is not "
 						   "pixels or a percentage",
 						   optarg);
-			fo.minwidth = v;
 			break;
-		}
 		case O_FONTTYPE: fo.fonttype = optarg; break;
 		case O_FONTSIZE:
-			if (parse_px(optarg, 1e3, &fo.fontsize))
+			if (cli_parse_positive(optarg, 1e3, &fo.fontsize))
 				return usage_error("--fontsize: '%s' is not a "
 						   "size in pixels",
 						   optarg);
@@ -312,6 +270,25 @@ int cmd_flamegraph(int argc, char **argv)
 		case O_NOTES: fo.notes = optarg; break;
 		case O_NEGATE: fo.negate = 1; break;
 		case O_DIFF: diff = 1; break;
+		case O_TOTAL: fo.color_total = 1; break;
+		case O_NOISE_FLOOR:
+		case O_NOISE_SIGMAS: {
+			double v;
+			if (cli_parse_positive(optarg, 100, &v))
+				return usage_error(
+					opt == O_NOISE_FLOOR
+						? "--noise-floor: '%s' "
+						  "is not percentage "
+						  "points"
+						: "--noise-sigmas: '%s' "
+						  "is not a number",
+					optarg);
+			if (opt == O_NOISE_FLOOR)
+				fo.noise_floor = v / 100;
+			else
+				fo.noise_sigmas = v;
+			break;
+		}
 		case 'o': out_path = optarg; break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return 2;
@@ -334,13 +311,8 @@ int cmd_flamegraph(int argc, char **argv)
 	 * (on both sides) folds into "(other)" as it goes. Not across the
 	 * files of one graph (together a stack may be wide), nor for
 	 * reversed stacks or flame charts, which need every stack. */
-	if ((npaths == 1 || diff) && !fo.reverse && !fo.flamechart) {
-		double mw = fo.minwidth < 0 ? 0.1 : fo.minwidth;
-		double px = (fo.width > 0 ? fo.width : 1200) - 20;
-		lo.folded_prune = fo.minwidth_percent ? mw / 100
-				  : px > 0            ? mw / px
-						      : 0;
-	}
+	if (npaths == 1 || diff)
+		lo.folded_prune = cli_load_prune_for(&fo);
 
 	struct perfan_profile_opts po =
 		PERFAN_OPTS_INIT(struct perfan_profile_opts);
@@ -380,8 +352,9 @@ int cmd_flamegraph(int argc, char **argv)
 				paths[0]);
 		name = paths[1];
 	} else
-		fo.column = pick_column(p, lo.event,
-					npaths == 1 ? name : "the input");
+		fo.column = cli_load_pick_column(
+			p, lo.event, BEFORE, npaths == 1 ? name : "the input",
+			CMD);
 	int before = diff ? -1 : find_column(p, BEFORE);
 	if (before >= 0 && perfan_profile_total(p, (size_t)before)) {
 		if (fo.flamechart) {
@@ -398,23 +371,7 @@ int cmd_flamegraph(int argc, char **argv)
 		fprintf(stderr, "perfan " CMD ": warning: no samples in %s\n",
 			npaths == 1 || diff ? name : "the input");
 
-	struct cli_output out;
-	if (cli_output_open(&out, out_path)) {
-		cli_error(CMD, "cannot write %s: %s", out_path,
-			  strerror(errno));
-		perfan_profile_free(p);
-		free(countname);
-		return 1;
-	}
-	if (perfan_flamegraph_write(p, out.fp, &fo)) {
-		cli_error(CMD, "%s", perfan_error_last());
-		status = 1;
-	}
-	if (cli_output_close(&out, status == 0) && !status) {
-		cli_error(CMD, "cannot write %s",
-			  out_path ? out_path : "standard output");
-		status = 1;
-	}
+	status = cli_write_flamegraph(CMD, p, &fo, out_path, status);
 	perfan_profile_free(p);
 	free(countname);
 	return status;

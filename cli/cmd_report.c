@@ -65,10 +65,7 @@ static int parse_int(const char *s, int64_t min, int64_t *out)
 
 static int usage_error(const char *fmt, const char *arg)
 {
-	fprintf(stderr, "perfan " CMD ": ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n\n%s", usage_text);
-	return 2;
+	return cli_usage_error(CMD, usage_text, fmt, arg);
 }
 
 /* Does KEYS name the pid key? (Checked for validity by the library.) */

@@ -404,3 +404,38 @@ int cli_load_folded_pair(perfan_profile **p, const char *before,
 	}
 	return rc ? 1 : 0;
 }
+
+double cli_load_prune_for(const struct perfan_flamegraph_opts *fo)
+{
+	if (fo->reverse || fo->flamechart)
+		return 0;
+	double mw = fo->minwidth < 0 ? 0.1 : fo->minwidth;
+	double px = (fo->width > 0 ? fo->width : 1200) - 20;
+	return fo->minwidth_percent ? mw / 100 : px > 0 ? mw / px : 0;
+}
+
+size_t cli_load_pick_column(const perfan_profile *p, const char *event,
+			    const char *skip, const char *name, const char *cmd)
+{
+	size_t n = perfan_profile_nr_columns(p), pick = n, with = 0, first = n;
+	for (size_t i = 0; i < n; i++) {
+		const char *cname = perfan_profile_column_name(p, i);
+		if (skip && !strcmp(cname, skip))
+			continue;
+		if (first == n)
+			first = i;
+		if (event && !strcmp(cname, event))
+			return i;
+		if (perfan_profile_total(p, i)) {
+			with++;
+			if (pick == n)
+				pick = i;
+		}
+	}
+	if (with > 1)
+		fprintf(stderr,
+			"perfan %s: warning: %s has samples of %zu events; "
+			"these are of %s (--event NAME for another)\n",
+			cmd, name, with, perfan_profile_column_name(p, pick));
+	return pick < n ? pick : first < n ? first : 0;
+}

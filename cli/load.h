@@ -116,6 +116,19 @@ int cli_load(perfan_profile **p, const char *path,
 	     struct cli_load_result *res);
 
 /* The columns of a differential profile (--diff), in this order. */
+/* The column of P to show: the one named EVENT, else the first with
+ * weight (not counting one named SKIP, which may be NULL), with a warning
+ * "perfan CMD: warning: NAME has samples of N events" when there are
+ * several. 0 when there is none. */
+size_t cli_load_pick_column(const perfan_profile *p, const char *event,
+			    const char *skip, const char *name,
+			    const char *cmd);
+
+/* The folded_prune fraction that draws the flame graph of FO unchanged:
+ * its minimum width over its width (0 for reversed stacks and flame
+ * charts, which need every stack). */
+double cli_load_prune_for(const struct perfan_flamegraph_opts *fo);
+
 #define CLI_LOAD_AFTER "after"
 #define CLI_LOAD_BEFORE "before"
 

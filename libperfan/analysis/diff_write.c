@@ -60,6 +60,19 @@ static void put_row(FILE *fp, const perfan_diff *d,
 		fprintf(fp, "  %8.2g%s", p, r->significant ? "*" : " ");
 	}
 	fprintf(fp, "  %s\n", r->name);
+	if (!d->tested)
+		return;
+	/* the spread the test saw: each run's total share (or weight) */
+	fputs("      runs (total):", fp);
+	for (size_t i = 0; i < d->nr; i++) {
+		if (i == d->nb)
+			fputs(" |", fp);
+		if (d->o.absolute)
+			fprintf(fp, " %.0f", r->runs_total[i]);
+		else
+			fprintf(fp, " %.2f%%", 100 * r->runs_total[i]);
+	}
+	fputc('\n', fp);
 }
 
 static void put_header(FILE *fp, const perfan_diff *d)

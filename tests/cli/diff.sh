@@ -37,7 +37,10 @@ assert rows[0]["function"] == "dedup_quadratic" and rows[0]["vanished"], rows[0]
 new = {r["function"] for r in rows if r["new"] and r["significant"]}
 assert {"dedup_hashset", "serialize_cached"} <= new, new
 # the text: Shrank first, these two at its top
-sec = txt.split("Shrank:\n", 1)[1].split("\n")
+sec = [l for l in txt.split("Shrank:\n", 1)[1].split("\n")
+       if not l.lstrip().startswith("runs (total):")]
+runs = [l for l in txt.split("\n") if l.lstrip().startswith("runs (total):")]
+assert runs and all(l.count("%") == 10 and " | " in l for l in runs), runs[:2]
 assert sec[0].endswith("dedup_quadratic") and sec[1].endswith("serialize_item"), sec[:2]
 assert "Grew:" in txt
 # Amdahl within 20 % of the timed speed-up

@@ -188,4 +188,30 @@ grep -q "bad.folded:2:" "$tmp/err" || err "a bad line: $(cat "$tmp/err")"
 "$PERFAN_BIN" flamegraph --help | grep -q -- '--diff' || err "--help has no --diff"
 echo "ok: --diff usage and errors"
 
+# colouring options: a frame whose own time is unchanged but whose callee
+# grew is neutral by self and red by total; a noise floor above every
+# change leaves everything neutral
+printf 'm;a 10 10\nm;a;b 10 30\nm;c 20 20\n' >"$tmp/col.folded"
+fillof() { # fillof SVG NAME
+	python3 - "$1" "$2" <<'PY'
+import sys, xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+for g in ET.parse(sys.argv[1]).getroot().find(f".//{ns}g[@id='frames']"):
+    if g.find(f"{ns}title").text == sys.argv[2]:
+        print(g.find(f"{ns}rect").get("fill")); break
+PY
+}
+"$PERFAN_BIN" flamegraph "$tmp/col.folded" >"$tmp/self.svg"
+"$PERFAN_BIN" flamegraph --total "$tmp/col.folded" >"$tmp/total.svg"
+"$PERFAN_BIN" flamegraph --noise-floor 50 "$tmp/col.folded" >"$tmp/floor.svg"
+a_self=$(fillof "$tmp/self.svg" a) a_total=$(fillof "$tmp/total.svg" a)
+b_floor=$(fillof "$tmp/floor.svg" b) b_self=$(fillof "$tmp/self.svg" b)
+[ "$a_self" != "$a_total" ] || err "--total: a is $a_self either way"
+case $a_total in \#ff*) ;; *) err "--total: a grew with its callee but is $a_total" ;; esac
+[ "$b_floor" != "$b_self" ] && [ "$b_floor" = "$(fillof "$tmp/floor.svg" c)" ] ||
+	err "--noise-floor 50: b is $b_floor (unfloored $b_self)"
+rc_of 2 --noise-floor x "$tmp/col.folded"
+rc_of 2 --noise-sigmas -1 "$tmp/col.folded"
+echo "ok: --total colours by total change, --noise-floor makes small changes neutral"
+
 exit $fail
