@@ -9,6 +9,7 @@
 #include <perfan/folded.h>
 #include <perfan/perfdata.h>
 #include <perfan/profile.h>
+#include <perfan/python.h>
 #include <perfan/records.h>
 #include <perfan/report.h>
 #include <perfan/resolve.h>

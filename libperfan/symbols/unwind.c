@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "symbols/pytramp.h"
 #include "symbols/symbols.h"
 #include "symbols/unwind.h"
 
@@ -140,6 +141,7 @@ struct unwind_state {
 	struct perfan__htab by_dso; /* struct perfan__dso * -> dso_cfi * */
 	const struct arch *arch;    /* the recording's, from its features */
 	int warned_arch;
+	struct perfan__pytramps *pytramps; /* CPython's trampolines */
 };
 
 static Dwarf_Op *copy_ops(struct perfan__arena *ar, const Dwarf_Op *ops,
@@ -783,6 +785,30 @@ size_t perfan__unwind_user(struct perfan__symctx *ctx, struct perfan__thread *t,
 		uint64_t at = activation ? r.pc : r.pc - 1;
 		const struct perfan__map *map = find_map(t, at);
 		struct dso_cfi *c = map ? dso_cfi(ctx, st, map->dso) : NULL;
+		if (!c && map && a->machine == EM_X86_64) {
+			/* a CPython perf trampoline: no unwind table, a
+			 * stack effect known from libpython's copy */
+			int64_t off;
+			if (perfan__pytramp_cfa(&st->pytramps, ctx, t, map,
+						r.pc, 0, &off))
+				return n;
+			uint64_t cfa = r.v[a->sp] + (uint64_t)off, ra;
+			if (mem_read(&m, cfa - 8, 8, &ra)) {
+				if (n < max && m.len)
+					ips[n++] = UINT64_MAX;
+				return n;
+			}
+			if (!ra || cfa <= prev_cfa || n == max)
+				return n;
+			prev_cfa = cfa;
+			r.v[a->sp] = cfa;
+			r.pc = ra;
+			if (a->pc >= 0)
+				r.v[a->pc] = ra;
+			activation = 0;
+			ips[n++] = ra - 1;
+			continue;
+		}
 		if (!c || c->arch != a)
 			return n;
 		uint64_t addr = perfan__symtab_off2addr(
@@ -825,6 +851,7 @@ void perfan__unwind_free(struct perfan__symctx *ctx)
 	while (perfan__htab_next(&st->by_dso, &pos, &key, &val))
 		dso_cfi_free((struct dso_cfi *)(uintptr_t)val);
 	perfan__htab_free(&st->by_dso);
+	perfan__pytramps_free(st->pytramps);
 	free(st);
 	ctx->unwind = NULL;
 }

@@ -1,0 +1,229 @@
+/* python/views.c: a profile's stacks seen from Python: trampoline frames
+ * renamed "qualname (file)", and in the mixed and python views the
+ * interpreter's own frames around them left out. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <perfan/python.h>
+
+#include "util/error.h"
+#include "util/grow.h"
+
+static int nomem(void)
+{
+	return perfan__err(PERFAN_ENOMEM, "python view: out of memory");
+}
+
+int perfan_python_view_parse(const char *name)
+{
+	if (!name)
+		return -1;
+	if (!strcmp(name, "native"))
+		return PERFAN_PY_NATIVE;
+	if (!strcmp(name, "mixed"))
+		return PERFAN_PY_MIXED;
+	if (!strcmp(name, "python"))
+		return PERFAN_PY_PYTHON;
+	return -1;
+}
+
+int perfan_python_present(const perfan_profile *p)
+{
+	size_t n = perfan_profile_nr_frames(p);
+	for (size_t i = 0; i < n; i++)
+		if (perfan_profile_frame_get(p, (perfan_frame_id)i)->kind ==
+		    PERFAN_FRAME_PYTHON)
+			return 1;
+	return 0;
+}
+
+/* CPython 3.12 and 3.13: the eval loop, the vectorcall path from a call
+ * site to the callee's frame, and the perf trampoline's evaluator. */
+static const char *const glue[] = {
+	"_PyEval_EvalFrameDefault",
+	"_PyEval_EvalFrame",
+	"_PyEval_Vector",
+	"_PyFunction_Vectorcall",
+	"_PyObject_VectorcallTstate",
+	"_PyObject_Vectorcall",
+	"PyObject_Vectorcall",
+	"PyObject_VectorcallDict",
+	"_PyObject_VectorcallDictTstate",
+	"_PyObject_FastCallDictTstate",
+	"_PyObject_Call",
+	"_PyObject_Call_Prepend",
+	"PyObject_Call",
+	"_PyVectorcall_Call",
+	"PyVectorcall_Call",
+	"method_vectorcall",
+	"py_trampoline_evaluator",
+	"PyEval_EvalCode",
+	"_PyEval_EvalCodeWithName",
+};
+
+int perfan_python_is_glue(const char *name)
+{
+	if (!name)
+		return 0;
+	for (size_t i = 0; i < sizeof(glue) / sizeof(*glue); i++)
+		if (!strcmp(name, glue[i]))
+			return 1;
+	return 0;
+}
+
+/* Frames of the interpreter itself: its library or executable. */
+static int in_interpreter(const struct perfan_frame *f)
+{
+	const char *m = f->module;
+	return m && (strstr(m, "libpython") || !strncmp(m, "python", 6));
+}
+
+struct view {
+	const perfan_profile *src;
+	perfan_profile *dst;
+	int view;
+	perfan_frame_id *map; /* src frame -> dst frame, or NONE */
+	perfan_frame_id *path, *out;
+	size_t cap;
+};
+
+#define NONE ((perfan_frame_id)-1)
+
+/* The frame of DST for SRC's frame ID, renamed if it is Python. */
+static int dst_frame(struct view *v, perfan_frame_id id, perfan_frame_id *out)
+{
+	if (v->map[id] != NONE) {
+		*out = v->map[id];
+		return 0;
+	}
+	const struct perfan_frame *f = perfan_profile_frame_get(v->src, id);
+	int rc;
+	if (f->kind == PERFAN_FRAME_PYTHON && v->view != PERFAN_PY_NATIVE &&
+	    !strncmp(f->name, "py::", 4)) {
+		/* py::QUALNAME:FILE; a qualname has no ':' */
+		const char *q = f->name + 4, *colon = strchr(q, ':');
+		size_t ql = colon ? (size_t)(colon - q) : strlen(q);
+		const char *file = colon ? colon + 1 : NULL;
+		size_t fl = file ? strlen(file) : 0;
+		char *name = malloc(ql + fl + 4);
+		if (!name)
+			return nomem();
+		memcpy(name, q, ql);
+		if (file)
+			snprintf(name + ql, fl + 4, " (%s)", file);
+		else
+			name[ql] = '\0';
+		rc = perfan_profile_frame(v->dst, out, name,
+					  file ? file : f->module, f->file,
+					  f->line, f->kind);
+		free(name);
+	} else {
+		rc = perfan_profile_frame(v->dst, out, f->name, f->module,
+					  f->file, f->line, f->kind);
+	}
+	if (!rc)
+		v->map[id] = *out;
+	return rc;
+}
+
+/* The stack of SRC's node N in the view, into v->out; its length. */
+static int view_stack(struct view *v, perfan_node_id n, size_t *len)
+{
+	size_t depth = perfan_profile_node_depth(v->src, n);
+	if (depth + 1 > v->cap) {
+		size_t cap = v->cap;
+		if (perfan__grow((void **)&v->path, &cap, depth + 1,
+				 sizeof(*v->path)))
+			return nomem();
+		cap = v->cap;
+		if (perfan__grow((void **)&v->out, &cap, depth + 1,
+				 sizeof(*v->out)))
+			return nomem();
+		v->cap = cap;
+	}
+	size_t i = depth;
+	for (perfan_node_id x = n; x != PERFAN_ROOT_NODE && i;
+	     x = perfan_profile_node_parent(v->src, x))
+		v->path[--i] = perfan_profile_node_frame(v->src, x);
+	/* the innermost Python frame: native frames after it are what it
+	 * called */
+	size_t last_py = depth;
+	for (size_t k = 0; k < depth; k++)
+		if (perfan_profile_frame_get(v->src, v->path[k])->kind ==
+		    PERFAN_FRAME_PYTHON)
+			last_py = k;
+	size_t o = 0;
+	for (size_t k = 0; k < depth; k++) {
+		const struct perfan_frame *f =
+			perfan_profile_frame_get(v->src, v->path[k]);
+		int keep = 1;
+		if (v->view == PERFAN_PY_MIXED && last_py < depth)
+			keep = !(f->kind != PERFAN_FRAME_PYTHON &&
+				 perfan_python_is_glue(f->name));
+		else if (v->view == PERFAN_PY_PYTHON && last_py < depth)
+			keep = f->kind == PERFAN_FRAME_PYTHON ||
+			       f->kind == PERFAN_FRAME_PROCESS ||
+			       (k > last_py && !in_interpreter(f) &&
+				!perfan_python_is_glue(f->name));
+		if (!keep)
+			continue;
+		int rc = dst_frame(v, v->path[k], &v->out[o]);
+		if (rc)
+			return rc;
+		o++;
+	}
+	*len = o;
+	return 0;
+}
+
+int perfan_python_view(perfan_profile **out, const perfan_profile *src,
+		       int view)
+{
+	if (!out || !src)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_python_view: NULL argument");
+	*out = NULL;
+	if (view < PERFAN_PY_NATIVE || view > PERFAN_PY_PYTHON)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_python_view: no view %d", view);
+	struct view v = {.src = src, .view = view};
+	size_t nf = perfan_profile_nr_frames(src);
+	v.map = malloc((nf ? nf : 1) * sizeof(*v.map));
+	int rc = v.map ? perfan_profile_new(&v.dst, NULL) : nomem();
+	for (size_t i = 0; i < nf && v.map; i++)
+		v.map[i] = NONE;
+	size_t ncols = perfan_profile_nr_columns(src);
+	for (size_t c = 0; c < ncols && !rc; c++) {
+		int k = perfan_profile_add_column(
+			v.dst, perfan_profile_column_name(src, c),
+			perfan_profile_column_unit(src, c));
+		if (k < 0)
+			rc = k;
+	}
+	size_t nn = perfan_profile_nr_nodes(src);
+	for (perfan_node_id n = 1; n < nn && !rc; n++) {
+		int any = 0;
+		for (size_t c = 0; c < ncols; c++)
+			any |= perfan_profile_node_self(src, n, c) != 0;
+		if (!any)
+			continue;
+		size_t len = 0;
+		if ((rc = view_stack(&v, n, &len)))
+			break;
+		for (size_t c = 0; c < ncols && !rc; c++) {
+			uint64_t w = perfan_profile_node_self(src, n, c);
+			if (w)
+				rc = perfan_profile_add(v.dst, v.out, len, c, w,
+							NULL, NULL);
+		}
+	}
+	free(v.map);
+	free(v.path);
+	free(v.out);
+	if (rc) {
+		perfan_profile_free(v.dst);
+		return rc;
+	}
+	*out = v.dst;
+	return 0;
+}
