@@ -18,6 +18,9 @@ struct perfan__decomp {
 	uint8_t *in; /* the compressed bytes of the current record */
 	size_t in_cap, in_len, in_pos;
 	uint64_t offset; /* of the compressed record being read */
+	/* the last call filled its output: zstd may hold more, which comes
+	 * out on calls without input */
+	int held;
 };
 
 void perfan__decomp_free(struct perfan__decomp *dc)
@@ -94,7 +97,7 @@ int perfan__decomp_feed(struct perfan_perfdata *pd, const struct perfan__raw *r)
 /* Decompress up to STEP more bytes; 0 if no input is left. */
 static int inflate_step(struct perfan_perfdata *pd, struct perfan__decomp *dc)
 {
-	if (dc->in_pos >= dc->in_len)
+	if (dc->in_pos >= dc->in_len && !dc->held)
 		return 0;
 	if (dc->pos) { /* keep the undelivered tail at the front */
 		memmove(dc->buf, dc->buf + dc->pos, dc->len - dc->pos);
@@ -112,15 +115,21 @@ static int inflate_step(struct perfan_perfdata *pd, struct perfan__decomp *dc)
 	}
 	ZSTD_inBuffer ib = {dc->in, dc->in_len, dc->in_pos};
 	ZSTD_outBuffer ob = {dc->buf + dc->len, STEP, 0};
-	while (ib.pos < ib.size && ob.pos < ob.size) {
+	while ((ib.pos < ib.size || dc->held) && ob.pos < ob.size) {
+		size_t in0 = ib.pos, out0 = ob.pos;
 		size_t rc = ZSTD_decompressStream(dc->zs, &ob, &ib);
 		if (ZSTD_isError(rc))
 			return PD_ERR(pd, PERFAN_EFORMAT, dc->offset,
 				      "zstd: %s", ZSTD_getErrorName(rc));
+		dc->held = ob.pos == ob.size;
+		if (ib.pos == in0 && ob.pos == out0) {
+			dc->held = 0; /* nothing more held */
+			break;
+		}
 	}
 	dc->in_pos = ib.pos;
 	dc->len += ob.pos;
-	return 1;
+	return ob.pos || ib.pos < ib.size || dc->held ? 1 : 0;
 }
 
 int perfan__decomp_next(struct perfan_perfdata *pd, struct perfan__raw *r)
