@@ -47,12 +47,16 @@ static const char usage_text[] =
 	"  --buildid-dir DIR  (perf.data) perf's build-id cache (default\n"
 	"                     ~/.debug)\n"
 	"  --kallsyms FILE    (perf.data) kernel symbols from FILE\n"
+	"  --perf-map-dir DIR (perf.data) JIT symbols from DIR/perf-PID.map\n"
+	"                     (default /tmp)\n"
+	"  --jitdump-dir DIR  (perf.data) look for jit-PID.dump in DIR first\n"
 	"  -o, --output FILE  write to FILE (atomically) instead of stdout\n"
 	"  -h, --help         show this help\n";
 
 struct opts {
 	int pid, tid, kernel, jit, addrs, inline_frames, samples;
 	const char *event, *symfs, *debug_dir, *buildid_dir, *kallsyms, *out;
+	const char *perf_map_dir, *jitdump_dir;
 };
 
 static void on_log(enum perfan_log_level level, const char *msg, void *payload)
@@ -105,7 +109,7 @@ static int from_folded(perfan_profile *p, FILE *fp, const char *name,
 {
 	if (o->pid || o->tid || o->kernel || o->jit || o->addrs ||
 	    o->inline_frames || o->event || o->symfs || o->debug_dir ||
-	    o->buildid_dir || o->kallsyms)
+	    o->buildid_dir || o->kallsyms || o->perf_map_dir || o->jitdump_dir)
 		fprintf(stderr,
 			"perfan " CMD ": warning: %s holds folded stacks: "
 			"they are merged and sorted as they are, the options "
@@ -131,6 +135,8 @@ static int from_perfdata(perfan_profile *p, struct cli_input *in,
 		ro.debug_dir = o->debug_dir;
 		ro.buildid_dir = o->buildid_dir;
 		ro.kallsyms = o->kallsyms;
+		ro.perf_map_dir = o->perf_map_dir;
+		ro.jitdump_dir = o->jitdump_dir;
 		ro.inline_frames = o->inline_frames;
 		ro.addrs = o->addrs;
 		ro.root = o->tid   ? PERFAN_ROOT_PID_TID
@@ -166,6 +172,8 @@ int cmd_collapse(int argc, char **argv)
 		O_DEBUG_DIR,
 		O_BUILDID_DIR,
 		O_KALLSYMS,
+		O_PERF_MAP_DIR,
+		O_JITDUMP_DIR,
 	};
 	static const struct option longopts[] = {
 		{"pid", no_argument, NULL, O_PID},
@@ -183,6 +191,8 @@ int cmd_collapse(int argc, char **argv)
 		{"debug-dir", required_argument, NULL, O_DEBUG_DIR},
 		{"buildid-dir", required_argument, NULL, O_BUILDID_DIR},
 		{"kallsyms", required_argument, NULL, O_KALLSYMS},
+		{"perf-map-dir", required_argument, NULL, O_PERF_MAP_DIR},
+		{"jitdump-dir", required_argument, NULL, O_JITDUMP_DIR},
 		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -207,6 +217,8 @@ int cmd_collapse(int argc, char **argv)
 		case O_DEBUG_DIR: o.debug_dir = optarg; break;
 		case O_BUILDID_DIR: o.buildid_dir = optarg; break;
 		case O_KALLSYMS: o.kallsyms = optarg; break;
+		case O_PERF_MAP_DIR: o.perf_map_dir = optarg; break;
+		case O_JITDUMP_DIR: o.jitdump_dir = optarg; break;
 		case 'o': o.out = optarg; break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return 2;

@@ -106,6 +106,8 @@ int cli_load_option(struct cli_load_opts *o, int opt, const char *arg,
 	case CLI_LOAD_O_DEBUG_DIR: o->debug_dir = arg; break;
 	case CLI_LOAD_O_BUILDID_DIR: o->buildid_dir = arg; break;
 	case CLI_LOAD_O_KALLSYMS: o->kallsyms = arg; break;
+	case CLI_LOAD_O_PERF_MAP_DIR: o->perf_map_dir = arg; break;
+	case CLI_LOAD_O_JITDUMP_DIR: o->jitdump_dir = arg; break;
 	default: return 0;
 	}
 	if (bad) {
@@ -136,6 +138,8 @@ static int from_perfdata(perfan_profile *p, struct cli_input *in,
 		ro.debug_dir = o->debug_dir;
 		ro.buildid_dir = o->buildid_dir;
 		ro.kallsyms = o->kallsyms;
+		ro.perf_map_dir = o->perf_map_dir;
+		ro.jitdump_dir = o->jitdump_dir;
 		ro.inline_frames = o->inline_frames;
 		ro.root = o->root;
 		ro.weight = o->samples ? PERFAN_WEIGHT_SAMPLES

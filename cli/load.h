@@ -14,6 +14,7 @@ struct cli_load_opts {
 	int samples, inline_frames;
 	int64_t pid, tid, cpu; /* -1: any */
 	const char *comm, *event, *symfs, *debug_dir, *buildid_dir, *kallsyms;
+	const char *perf_map_dir, *jitdump_dir;
 	uint64_t time_start, time_end;
 	int time_set;
 	/* set by the command */
@@ -50,6 +51,8 @@ enum {
 	CLI_LOAD_O_DEBUG_DIR,
 	CLI_LOAD_O_BUILDID_DIR,
 	CLI_LOAD_O_KALLSYMS,
+	CLI_LOAD_O_PERF_MAP_DIR,
+	CLI_LOAD_O_JITDUMP_DIR,
 	CLI_LOAD_OPT_END,
 };
 #define CLI_LOAD_LONGOPTS                                                      \
@@ -66,8 +69,11 @@ enum {
 		{"debug-dir", required_argument, NULL, CLI_LOAD_O_DEBUG_DIR},  \
 		{"buildid-dir", required_argument, NULL,                       \
 		 CLI_LOAD_O_BUILDID_DIR},                                      \
+		{"kallsyms", required_argument, NULL, CLI_LOAD_O_KALLSYMS},    \
+		{"perf-map-dir", required_argument, NULL,                      \
+		 CLI_LOAD_O_PERF_MAP_DIR},                                     \
 	{                                                                      \
-		"kallsyms", required_argument, NULL, CLI_LOAD_O_KALLSYMS       \
+		"jitdump-dir", required_argument, NULL, CLI_LOAD_O_JITDUMP_DIR \
 	}
 
 /* The lines of --help for the shared options. */
@@ -89,7 +95,10 @@ enum {
 	"  --debug-dir DIR    (perf.data) look for debug files under DIR too\n"    \
 	"  --buildid-dir DIR  (perf.data) perf's build-id cache (default\n"        \
 	"                     ~/.debug)\n"                                         \
-	"  --kallsyms FILE    (perf.data) kernel symbols from FILE\n"
+	"  --kallsyms FILE    (perf.data) kernel symbols from FILE\n"              \
+	"  --perf-map-dir DIR (perf.data) JIT symbols from DIR/perf-PID.map\n"     \
+	"                     (default /tmp)\n"                                    \
+	"  --jitdump-dir DIR  (perf.data) look for jit-PID.dump in DIR first\n"
 
 /* Handle option OPT (a CLI_LOAD_O_*) with argument ARG. Returns 1 when it
  * was one, 0 when it is not ours, -1 for a bad value (the message, naming

@@ -91,7 +91,9 @@ PERFAN_API int perfan_folded_read_pair(
  * already ends with the suffix gets no second one. */
 enum perfan_folded_annotate {
 	PERFAN_FOLDED_KERNEL = 1 << 0,  /* "_[k]" after kernel frames */
-	PERFAN_FOLDED_JIT = 1 << 1,     /* "_[j]" after JIT frames */
+	PERFAN_FOLDED_JIT = 1 << 1,     /* "_[j]" after JIT frames, and after
+					   CPython's py:: trampolines (Python
+					   frames from a perf map) */
 	PERFAN_FOLDED_INLINED = 1 << 2, /* "_[i]" after inlined frames */
 };
 

@@ -50,6 +50,15 @@ struct perfan_resolve_opts {
 	 * (perfan_perfdata_offset), for a progress display. */
 	void (*progress)(uint64_t offset, void *payload);
 	void *progress_payload;
+	/* JIT code (anonymous executable memory) is named from the perf map
+	 * perf-PID.map a JIT wrote in this directory; NULL: /tmp, as perf.
+	 * A forked child's code is looked up in its parent's map too. */
+	const char *perf_map_dir;
+	/* ... and first from the jitdump jit-PID.dump the process mapped
+	 * (perf inject's way to find it), looked for in this directory
+	 * before the path it was mapped at; here also when the recording
+	 * has no MMAP of it. NULL: only where it was mapped. */
+	const char *jitdump_dir;
 };
 
 /* Options with every filter off (pid, tid and cpu -1). */

@@ -563,11 +563,17 @@ struct writer {
 	struct text cur; /* the stack text being written */
 };
 
-static const char *suffix_for(uint32_t kind, unsigned annotate)
+static const char *suffix_for(const struct perfan_frame *f, unsigned annotate)
 {
-	switch (kind) {
+	switch (f->kind) {
 	case PERFAN_FRAME_KERNEL:
 		return annotate & PERFAN_FOLDED_KERNEL ? "_[k]" : NULL;
+	case PERFAN_FRAME_PYTHON:
+		/* a CPython trampoline named by a perf map or jitdump, which
+		 * stackcollapse-perf.pl marks as JIT code */
+		if (strncmp(f->name, "py::", 4))
+			return NULL;
+		/* fall through */
 	case PERFAN_FRAME_JIT:
 		return annotate & PERFAN_FOLDED_JIT ? "_[j]" : NULL;
 	case PERFAN_FRAME_INLINED:
@@ -599,7 +605,7 @@ static int make_names(struct writer *w,
 			w->any_skip = 1;
 			continue;
 		}
-		const char *sfx = suffix_for(f->kind, o->annotate);
+		const char *sfx = suffix_for(f, o->annotate);
 		if (sfx && !(d->len >= 4 && !memcmp(d->s + d->len - 4, sfx, 4)))
 			extra += d->len + 4;
 		if (memchr(d->s, ';', d->len))
@@ -614,7 +620,7 @@ static int make_names(struct writer *w,
 			const struct perfan_frame *f =
 				perfan_profile_frame_get(p, (uint32_t)i);
 			struct dname *d = &w->names[i];
-			const char *sfx = suffix_for(f->kind, o->annotate);
+			const char *sfx = suffix_for(f, o->annotate);
 			if (d->skip || !sfx ||
 			    (d->len >= 4 && !memcmp(d->s + d->len - 4, sfx, 4)))
 				continue;

@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <sys/utsname.h>
 
+#include "symbols/jit.h"
 #include "symbols/symbols.h"
 #include "symbols/unwind.h"
 #include "util/error.h"
@@ -41,6 +42,7 @@ struct resolver {
 	size_t capips;
 	/* The frame added last: user space, an address nothing maps. */
 	int last_user, last_nomap;
+	uint64_t time; /* of the sample (UINT64_MAX: none), for JIT code */
 
 	int *cols; /* per event index: column + 1 (0: not yet added) */
 	size_t ncols;
@@ -253,6 +255,20 @@ static uint32_t dso_kind(const struct perfan__dso *d, int resolved)
 	return resolved ? PERFAN_FRAME_NATIVE : PERFAN_FRAME_UNKNOWN;
 }
 
+/* An ELF file perf inject --jit made from a jitdump: jitted-PID-N.so. */
+static int is_jitted(const char *name)
+{
+	if (strncmp(name, "jitted-", 7))
+		return 0;
+	const char *p = name + 7;
+	size_t a = strspn(p, "0123456789");
+	if (!a || p[a] != '-')
+		return 0;
+	p += a + 1;
+	size_t b = strspn(p, "0123456789");
+	return b && !strcmp(p + b, ".so");
+}
+
 /* Symbolize OFF in DSO: frame ids into IDS (innermost first). */
 static int symbolize_dso(struct resolver *r, struct perfan__dso *d,
 			 uint64_t off, perfan_frame_id *ids, size_t *n,
@@ -303,13 +319,45 @@ static int symbolize_dso(struct resolver *r, struct perfan__dso *d,
 		file = sf[0].file;
 		line = sf[0].line;
 	}
+	uint32_t kind = dso_kind(d, 1);
+	if (is_jitted(d->short_name))
+		kind = !strncmp(sym->name, "py::", 4) ? PERFAN_FRAME_PYTHON
+						      : PERFAN_FRAME_JIT;
 	int err = intern_sym(r, &ids[k], sym->name, d->short_name, file, line,
-			     dso_kind(d, 1));
+			     kind);
 	if (err)
 		return err;
 	*n = k + 1;
 	*resolved = 1;
 	return 0;
+}
+
+/* JIT code named by a jitdump or perf map: 1 when it was. The frame of
+ * each entry is cached with it (an address may hold other code later, or
+ * in another process). */
+static int add_jit(struct resolver *r, struct perfan__thread *t,
+		   const struct perfan__dso *d, uint64_t ip)
+{
+	struct perfan__jitmap *jm = NULL;
+	const struct perfan__jitsym *s =
+		perfan__jit_find(&r->ctx, t->proc, d->pid, ip, r->time, &jm);
+	if (!s)
+		return 0;
+	uint32_t *cached = &jm->frame[s - jm->v];
+	perfan_frame_id id = *cached - 1;
+	if (!*cached) {
+		/* CPython's trampolines: py::QUALNAME:FILE */
+		uint32_t kind = !strncmp(s->name, "py::", 4)
+					? PERFAN_FRAME_PYTHON
+					: PERFAN_FRAME_JIT;
+		int err = intern(r, &id, s->name, jm->module, NULL, 0, kind);
+		if (err)
+			return err;
+		*cached = id + 1;
+	}
+	r->st.frames++;
+	int err = push(r, id);
+	return err ? err : 1;
 }
 
 static int add_user(struct resolver *r, struct perfan__thread *t, uint64_t ip)
@@ -321,6 +369,11 @@ static int add_user(struct resolver *r, struct perfan__thread *t, uint64_t ip)
 		return add_nomap(r, ip);
 	struct perfan__dso *d = m->dso;
 	uint64_t off = perfan__map_ip(m, ip);
+	if (d->kind == PERFAN__DSO_ANON) {
+		int rc = add_jit(r, t, d, ip);
+		if (rc)
+			return rc < 0 ? rc : 0;
+	}
 	uint64_t *v = perfan__htab_get(&d->cache, off);
 	if (v)
 		return push_cached(r, *v);
@@ -531,6 +584,8 @@ static int on_mmap(struct resolver *r, const struct perfan_record *rec)
 		 * perf reads /tmp/perf-PID.map. */
 		snprintf(anon, sizeof(anon), "/tmp/perf-%d.map", pid);
 		name = anon;
+	} else if (perfan__jit_mmap(ctx, pid, name)) {
+		return PERFAN_ENOMEM; /* a jitdump, for that JIT code */
 	}
 	int bid = rec->type == PERFAN_REC_MMAP2 &&
 		  (rec->misc & PERFAN_MISC_MMAP_BUILD_ID);
@@ -638,6 +693,7 @@ static int on_sample(struct resolver *r, const struct perfan_record *rec)
 	r->nstack = 0;
 	r->last_nomap = 0;
 	r->last_user = 0;
+	r->time = (s->type & PERFAN_SAMPLE_TIME) ? s->time : UINT64_MAX;
 	if ((s->type & PERFAN_SAMPLE_CALLCHAIN) && s->callchain_nr) {
 		enum mode mode = M_USER;
 		for (uint64_t i = 0; i < s->callchain_nr && !err; i++) {
@@ -860,6 +916,7 @@ static void teardown(struct resolver *r)
 {
 	struct perfan__symctx *ctx = &r->ctx;
 	perfan__unwind_free(ctx);
+	perfan__jit_free(ctx);
 	perfan__threads_free(&ctx->threads);
 	perfan__maps_put(ctx->kmaps);
 	perfan__dsos_free(ctx);

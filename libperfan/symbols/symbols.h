@@ -211,6 +211,9 @@ void perfan__ksymbols_free(struct perfan__ksymbols *k);
 
 struct perfan__proc {
 	int32_t pid;
+	/* The process it was forked from, until it execs (0: none known):
+	 * its JIT code may have been compiled and named there. */
+	int32_t ppid;
 	unsigned refs; /* threads + the process table */
 	struct perfan__maps *maps;
 	/* The address space before the last exec: a sample taken inside
@@ -319,6 +322,9 @@ struct perfan__symctx {
 	/* State of the DWARF unwinder (unwind.c), freed by
 	 * perfan__unwind_free. */
 	void *unwind;
+	/* Perf maps and jitdumps by process (jit.c), freed by
+	 * perfan__jit_free. */
+	void *jit;
 };
 
 void perfan__symlog(struct perfan__symctx *ctx, enum perfan_log_level level,

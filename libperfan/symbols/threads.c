@@ -175,6 +175,7 @@ int perfan__threads_comm(struct perfan__threads *ts, int32_t pid, int32_t tid,
 		perfan__maps_put(t->proc->old_maps);
 		t->proc->old_maps = t->proc->maps;
 		t->proc->maps = m;
+		t->proc->ppid = 0; /* the parent's JIT code is gone */
 		t->exited = 0;
 	}
 	return set_comm(t, comm);
@@ -200,6 +201,7 @@ int perfan__threads_fork(struct perfan__threads *ts, int32_t pid, int32_t ppid,
 		if (!p)
 			return PERFAN_ENOMEM;
 		p->pid = pid;
+		p->ppid = ppid;
 		p->refs = 1;
 		p->maps = perfan__maps_get(parent->proc->maps);
 		if (proc_replace(ts, p)) {

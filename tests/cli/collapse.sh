@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # collapse.sh: perfan collapse on perf.data agrees with perfan's fold of
 # perf's own `perf script` text of the same recording (>= 99 % of samples,
-# inlined frames included, frame pointers and DWARF alike); the 78
+# inlined frames included, frame pointers and DWARF alike, CPython's
+# perf maps and jitdumps too); the 78
 # stackcollapse-perf.pl compatibility cases; folded pass-through; errors.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -14,11 +15,16 @@ n=0
 for d in testdata/*/; do
 	d=${d%/}
 	[ -f "$d/perf.data" ] && [ -f "$d/script.txt" ] || continue
-	case $d in *py3*) continue ;; esac # Python: issue 6
+	# JIT code named from the perf map or jitdump kept with the recording
 	python3 tests/tools/collapse_agree.py "$PERFAN_BIN" "$d" \
-		"$d/perf.data" "$d/script.txt"
+		"$d/perf.data" "$d/script.txt" -- \
+		--perf-map-dir "$d" --jitdump-dir "$d"
 	n=$((n + 1))
 done
+# perf inject --jit's output: its jitted-PID-N.so files are ELF files
+d=testdata/py313-perfjit
+python3 tests/tools/collapse_agree.py "$PERFAN_BIN" "$d" "$d/perf.jit.data" \
+	"$d/script.jit.txt"
 [ "$n" -ge 8 ] || { echo "FAIL: only $n recordings compared"; exit 1; }
 
 # 2. stackcollapse-perf.pl's 78 cases (peer data)
@@ -57,4 +63,35 @@ set -e
 "$PERFAN_BIN" collapse - <testdata/pipe/perf.data >"$tmp/b"
 cat testdata/pipe/perf.data | "$PERFAN_BIN" collapse - >"$tmp/c"
 cmp "$tmp/a" "$tmp/b" && cmp "$tmp/a" "$tmp/c"
+# 5. JIT code: CPython's trampolines named from the perf map and the
+# jitdump kept with the recordings (not /tmp), marked _[j] by --jit as
+# stackcollapse-perf.pl marks perf-PID.map frames; unwinding to them needs
+# libpython's unwind tables
+py=
+if [ -r testdata/py-handler/libpython3.12.so.1.0 ] &&
+	[ -r testdata/py-handler/libpython3.13.so.1.0 ]; then
+	py="--symfs testdata/py-handler"
+elif [ -r /root/.pyenv/versions/3.12.1/lib/libpython3.12.so.1.0 ] &&
+	[ -r /root/.pyenv/versions/3.13.0/lib/libpython3.13.so.1.0 ]; then
+	py=" "
+fi
+if [ -n "$py" ]; then
+	# shellcheck disable=SC2086
+	"$PERFAN_BIN" collapse $py --perf-map-dir testdata/py312-perf --jit \
+		testdata/py312-perf/perf.dwarf.data >"$tmp/py312"
+	grep -q ';py::dedupe:/work/main/testdata/py312-perf/bench.py_\[j\];_PyEval_EvalFrameDefault' \
+		"$tmp/py312" || { echo "FAIL: no py:: frame from the perf map"; exit 1; }
+	# shellcheck disable=SC2086
+	"$PERFAN_BIN" collapse $py --perf-map-dir "$tmp" \
+		testdata/py312-perf/perf.dwarf.data >"$tmp/py312-nomap"
+	! grep -q 'py::' "$tmp/py312-nomap" ||
+		{ echo "FAIL: py:: frames without a perf map"; exit 1; }
+	# shellcheck disable=SC2086
+	"$PERFAN_BIN" collapse $py --jitdump-dir testdata/py313-perfjit \
+		testdata/py313-perfjit/perf.data >"$tmp/py313"
+	grep -q ';py::format_record:/work/main/testdata/py313-perfjit/bench.py;_PyEval_EvalFrameDefault' \
+		"$tmp/py313" || { echo "FAIL: no py:: frame from the jitdump"; exit 1; }
+else
+	echo "SKIP: no libpython3.12/3.13 of the recordings: JIT names not checked"
+fi
 echo "ok: collapse"

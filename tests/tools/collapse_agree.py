@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""collapse_agree.py PERFAN CASE_DIR DATA SCRIPT [--full]
+"""collapse_agree.py PERFAN CASE_DIR DATA SCRIPT [--full] [-- ARGS...]
 
 How many samples `perfan collapse DATA` and `perfan collapse SCRIPT` (the
 perf script text of the same recording, perf's own unwinding and symbols)
@@ -12,7 +12,8 @@ cache) and kernel symbols from testdata/kallsyms, so frames in system
 libraries that testdata lacks are unresolved. Both sides are then compared
 from the leaf up to the first frame of such a library, with consecutive
 frames of one library counted as one. With --full (this machine has the
-recording's libraries) whole stacks are compared.
+recording's libraries) whole stacks are compared. ARGS after "--" are
+given to `perfan collapse DATA` as well (--perf-map-dir, --jitdump-dir).
 """
 import collections
 import os
@@ -71,8 +72,13 @@ def cut(frames, is_foreign):
 
 
 def main():
-    perfan, case, data, script = sys.argv[1:5]
-    full = "--full" in sys.argv
+    argv = sys.argv
+    extra = []
+    if "--" in argv:
+        extra = argv[argv.index("--") + 1:]
+        argv = argv[:argv.index("--")]
+    perfan, case, data, script = argv[1:5]
+    full = "--full" in argv
     local = set(os.listdir(case))
     kallsyms = os.path.join(os.path.dirname(os.path.abspath(case)), "kallsyms")
     stacks = script_stacks(script, local)
@@ -80,7 +86,7 @@ def main():
                     if not (d in local or d.startswith("[kernel") or
                             d in ("unknown", "[unknown]"))}
     if full:
-        got = perfan_samples(perfan, [data])
+        got = perfan_samples(perfan, extra + [data])
         want = perfan_samples(perfan, [script])
         same = sum(min(n, got[s]) for s, n in want.items())
         total = sum(want.values())
@@ -88,8 +94,8 @@ def main():
         with tempfile.TemporaryDirectory() as empty:
             got = perfan_samples(perfan, ["--inline", "--symfs", case,
                                           "--buildid-dir",
-                                          empty, "--kallsyms", kallsyms,
-                                          data])
+                                          empty, "--kallsyms", kallsyms] +
+                                 extra + [data])
 
         def foreign_name(name, _l=local):
             # "[libc.so.6]": an address in a library testdata lacks
