@@ -50,6 +50,10 @@ static const char usage_text[] =
 	"  --perf-map-dir DIR (perf.data) JIT symbols from DIR/perf-PID.map\n"
 	"                     (default /tmp)\n"
 	"  --jitdump-dir DIR  (perf.data) look for jit-PID.dump in DIR first\n"
+	"  --python VIEW      Python frames: native (as perf), mixed (each\n"
+	"                     Python function in place of the interpreter\n"
+	"                     frames that ran it; the default when there are\n"
+	"                     any) or python (Python frames and native leaves)\n"
 	"  -o, --output FILE  write to FILE (atomically) instead of stdout\n"
 	"  -h, --help         show this help\n";
 
@@ -57,6 +61,7 @@ struct opts {
 	int pid, tid, kernel, jit, addrs, inline_frames, samples;
 	const char *event, *symfs, *debug_dir, *buildid_dir, *kallsyms, *out;
 	const char *perf_map_dir, *jitdump_dir;
+	int python_view; /* -1: mixed when there are Python frames */
 };
 
 static void on_log(enum perfan_log_level level, const char *msg, void *payload)
@@ -174,6 +179,7 @@ int cmd_collapse(int argc, char **argv)
 		O_KALLSYMS,
 		O_PERF_MAP_DIR,
 		O_JITDUMP_DIR,
+		O_PYTHON,
 	};
 	static const struct option longopts[] = {
 		{"pid", no_argument, NULL, O_PID},
@@ -193,12 +199,14 @@ int cmd_collapse(int argc, char **argv)
 		{"kallsyms", required_argument, NULL, O_KALLSYMS},
 		{"perf-map-dir", required_argument, NULL, O_PERF_MAP_DIR},
 		{"jitdump-dir", required_argument, NULL, O_JITDUMP_DIR},
+		{"python", required_argument, NULL, O_PYTHON},
 		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	struct opts o;
 	memset(&o, 0, sizeof(o));
+	o.python_view = -1;
 	int opt;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
@@ -219,6 +227,15 @@ int cmd_collapse(int argc, char **argv)
 		case O_KALLSYMS: o.kallsyms = optarg; break;
 		case O_PERF_MAP_DIR: o.perf_map_dir = optarg; break;
 		case O_JITDUMP_DIR: o.jitdump_dir = optarg; break;
+		case O_PYTHON:
+			o.python_view = perfan_python_view_parse(optarg);
+			if (o.python_view < 0)
+				return cli_usage_error(
+					CMD, usage_text,
+					"--python: '%s' is none of native, "
+					"mixed, python",
+					optarg);
+			break;
 		case 'o': o.out = optarg; break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return 2;
@@ -278,6 +295,20 @@ int cmd_collapse(int argc, char **argv)
 	if (rc && !reported)
 		cli_error(CMD, "%s", perfan_error_last());
 	int status = rc ? 1 : 0;
+	/* Python functions in place of the interpreter frames that ran
+	 * them, unless asked for perf's native frames */
+	if (o.python_view != PERFAN_PY_NATIVE && perfan_python_present(p)) {
+		perfan_profile *v;
+		if (perfan_python_view(&v, p,
+				       o.python_view < 0 ? PERFAN_PY_MIXED
+							 : o.python_view)) {
+			cli_error(CMD, "%s", perfan_error_last());
+			status = 1;
+		} else {
+			perfan_profile_free(p);
+			p = v;
+		}
+	}
 
 	/* what was read is written even after an error, as perf script
 	 * prints the samples before a damaged record; -o keeps no file then */

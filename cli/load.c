@@ -19,6 +19,7 @@ void cli_load_init(struct cli_load_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->pid = o->tid = o->cpu = -1;
 	o->root = PERFAN_ROOT_COMM;
+	o->python_view = -1;
 }
 
 /* ---- options ------------------------------------------------------------- */
@@ -108,6 +109,11 @@ int cli_load_option(struct cli_load_opts *o, int opt, const char *arg,
 	case CLI_LOAD_O_KALLSYMS: o->kallsyms = arg; break;
 	case CLI_LOAD_O_PERF_MAP_DIR: o->perf_map_dir = arg; break;
 	case CLI_LOAD_O_JITDUMP_DIR: o->jitdump_dir = arg; break;
+	case CLI_LOAD_O_PYTHON:
+		o->python_view = perfan_python_view_parse(arg);
+		if (o->python_view < 0)
+			bad = "--python: '%s' is none of native, mixed, python";
+		break;
 	default: return 0;
 	}
 	if (bad) {
@@ -206,9 +212,94 @@ static void warn_options(const struct cli_input *in,
 			cmd, in->name);
 }
 
+/* Say so when a Python recording cannot show Python functions: the
+ * interpreter without its trampolines, or stacks that stop at the first
+ * trampoline (frame pointers through a libpython built without them). */
+static void python_check(const perfan_profile *p, const char *name,
+			 const char *cmd)
+{
+	size_t nf = perfan_profile_nr_frames(p),
+	       nn = perfan_profile_nr_nodes(p);
+	int interp = 0;
+	for (size_t i = 0; i < nf && !interp; i++)
+		interp = !strcmp(
+			perfan_profile_frame_get(p, (perfan_frame_id)i)->name,
+			"_PyEval_EvalFrameDefault");
+	if (!interp || !perfan_profile_nr_columns(p))
+		return;
+	if (!perfan_python_present(p)) {
+		fprintf(stderr,
+			"perfan %s: warning: %s: no Python function is on "
+			"these stacks: Python ran without -X perf, or the "
+			"stacks were taken with frame pointers (-g) through a "
+			"libpython built without them; run python 3.12+ with "
+			"-X perf (3.13+: -X perf_jit) and record with perf "
+			"record --call-graph dwarf,65528\n",
+			cmd, name);
+		return;
+	}
+	uint64_t with = 0, deep = 0;
+	for (perfan_node_id n = 1; n < nn; n++) {
+		uint64_t w = perfan_profile_node_self(p, n, 0);
+		if (!w)
+			continue;
+		int k = 0;
+		for (perfan_node_id x = n; x != PERFAN_ROOT_NODE && k < 2;
+		     x = perfan_profile_node_parent(p, x))
+			k += perfan_profile_frame_get(
+				     p, perfan_profile_node_frame(p, x))
+				     ->kind == PERFAN_FRAME_PYTHON;
+		with += k > 0;
+		deep += k > 1;
+	}
+	if (with >= 20 && deep * 2 < with)
+		fprintf(stderr,
+			"perfan %s: warning: %s: %llu of %llu stacks with "
+			"Python code stop at their innermost Python function "
+			"(a libpython without frame pointers under perf record "
+			"-g?): record with --call-graph dwarf,65528 for whole "
+			"Python stacks\n",
+			cmd, name, (unsigned long long)(with - deep),
+			(unsigned long long)with);
+}
+
+/* The Python view O asks for, in place of *P. */
+static int python_view(perfan_profile **p, const struct cli_load_opts *o,
+		       const char *cmd)
+{
+	if (o->python_view == PERFAN_PY_NATIVE ||
+	    perfan_profile_nr_samples(*p) || !perfan_python_present(*p))
+		return 0;
+	perfan_profile *v;
+	if (perfan_python_view(&v, *p,
+			       o->python_view < 0 ? PERFAN_PY_MIXED
+						  : o->python_view)) {
+		cli_error(cmd, "%s", perfan_error_last());
+		return 1;
+	}
+	perfan_profile_free(*p);
+	*p = v;
+	return 0;
+}
+
+static int load_whole(perfan_profile **p, const char *path,
+		      const struct cli_load_opts *o, const char *cmd,
+		      struct cli_load_result *res);
+
 int cli_load(perfan_profile **p, const char *path,
 	     const struct cli_load_opts *o, const char *cmd,
 	     struct cli_load_result *res)
+{
+	int rc = load_whole(p, path, o, cmd, res);
+	if (res->kind == PERFAN_INPUT_PERFDATA)
+		python_check(*p, res->name, cmd);
+	return python_view(p, o, cmd) ? 1 : rc;
+}
+
+/* cli_load without the Python view. */
+static int load_whole(perfan_profile **p, const char *path,
+		      const struct cli_load_opts *o, const char *cmd,
+		      struct cli_load_result *res)
 {
 	int rc = load(*p, path, o, cmd, res);
 	if (rc != PERFAN_EUNSUPPORTED)

@@ -15,6 +15,9 @@ struct cli_load_opts {
 	int64_t pid, tid, cpu; /* -1: any */
 	const char *comm, *event, *symfs, *debug_dir, *buildid_dir, *kallsyms;
 	const char *perf_map_dir, *jitdump_dir;
+	/* enum perfan_python_view, or -1: mixed when Python frames are
+	 * present */
+	int python_view;
 	uint64_t time_start, time_end;
 	int time_set;
 	/* set by the command */
@@ -53,6 +56,7 @@ enum {
 	CLI_LOAD_O_KALLSYMS,
 	CLI_LOAD_O_PERF_MAP_DIR,
 	CLI_LOAD_O_JITDUMP_DIR,
+	CLI_LOAD_O_PYTHON,
 	CLI_LOAD_OPT_END,
 };
 #define CLI_LOAD_LONGOPTS                                                      \
@@ -72,8 +76,10 @@ enum {
 		{"kallsyms", required_argument, NULL, CLI_LOAD_O_KALLSYMS},    \
 		{"perf-map-dir", required_argument, NULL,                      \
 		 CLI_LOAD_O_PERF_MAP_DIR},                                     \
+		{"jitdump-dir", required_argument, NULL,                       \
+		 CLI_LOAD_O_JITDUMP_DIR},                                      \
 	{                                                                      \
-		"jitdump-dir", required_argument, NULL, CLI_LOAD_O_JITDUMP_DIR \
+		"python", required_argument, NULL, CLI_LOAD_O_PYTHON           \
 	}
 
 /* The lines of --help for the shared options. */
@@ -98,7 +104,11 @@ enum {
 	"  --kallsyms FILE    (perf.data) kernel symbols from FILE\n"              \
 	"  --perf-map-dir DIR (perf.data) JIT symbols from DIR/perf-PID.map\n"     \
 	"                     (default /tmp)\n"                                    \
-	"  --jitdump-dir DIR  (perf.data) look for jit-PID.dump in DIR first\n"
+	"  --jitdump-dir DIR  (perf.data) look for jit-PID.dump in DIR first\n"    \
+	"  --python VIEW      Python frames: native (as perf), mixed (each\n"      \
+	"                     Python function in place of the interpreter\n"       \
+	"                     frames that ran it; the default when there are\n"    \
+	"                     any) or python (Python frames and native leaves)\n"
 
 /* Handle option OPT (a CLI_LOAD_O_*) with argument ARG. Returns 1 when it
  * was one, 0 when it is not ours, -1 for a bad value (the message, naming

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "symbols/jit.h"
 #include "symbols/pytramp.h"
 #include "symbols/symbols.h"
 #include "symbols/unwind.h"
@@ -789,8 +790,12 @@ size_t perfan__unwind_user(struct perfan__symctx *ctx, struct perfan__thread *t,
 			/* a CPython perf trampoline: no unwind table, a
 			 * stack effect known from libpython's copy */
 			int64_t off;
+			/* its start, from the perf map or jitdump naming it
+			 * (else the arena's packing tells) */
+			const struct perfan__jitsym *js = perfan__jit_find(
+				ctx, t->proc, map->dso->pid, at, s->time, NULL);
 			if (perfan__pytramp_cfa(&st->pytramps, ctx, t, map,
-						r.pc, 0, &off))
+						r.pc, js ? js->start : 0, &off))
 				return n;
 			uint64_t cfa = r.v[a->sp] + (uint64_t)off, ra;
 			if (mem_read(&m, cfa - 8, 8, &ra)) {

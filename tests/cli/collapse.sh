@@ -18,13 +18,13 @@ for d in testdata/*/; do
 	# JIT code named from the perf map or jitdump kept with the recording
 	python3 tests/tools/collapse_agree.py "$PERFAN_BIN" "$d" \
 		"$d/perf.data" "$d/script.txt" -- \
-		--perf-map-dir "$d" --jitdump-dir "$d"
+		--perf-map-dir "$d" --jitdump-dir "$d" --python native
 	n=$((n + 1))
 done
 # perf inject --jit's output: its jitted-PID-N.so files are ELF files
 d=testdata/py313-perfjit
 python3 tests/tools/collapse_agree.py "$PERFAN_BIN" "$d" "$d/perf.jit.data" \
-	"$d/script.jit.txt"
+	"$d/script.jit.txt" -- --python native
 [ "$n" -ge 8 ] || { echo "FAIL: only $n recordings compared"; exit 1; }
 
 # 2. stackcollapse-perf.pl's 78 cases (peer data)
@@ -77,17 +77,17 @@ elif [ -r /root/.pyenv/versions/3.12.1/lib/libpython3.12.so.1.0 ] &&
 fi
 if [ -n "$py" ]; then
 	# shellcheck disable=SC2086
-	"$PERFAN_BIN" collapse $py --perf-map-dir testdata/py312-perf --jit \
+	"$PERFAN_BIN" collapse $py --python native --perf-map-dir testdata/py312-perf --jit \
 		testdata/py312-perf/perf.dwarf.data >"$tmp/py312"
 	grep -q ';py::dedupe:/work/main/testdata/py312-perf/bench.py_\[j\];_PyEval_EvalFrameDefault' \
 		"$tmp/py312" || { echo "FAIL: no py:: frame from the perf map"; exit 1; }
 	# shellcheck disable=SC2086
-	"$PERFAN_BIN" collapse $py --perf-map-dir "$tmp" \
+	"$PERFAN_BIN" collapse $py --python native --perf-map-dir "$tmp" \
 		testdata/py312-perf/perf.dwarf.data >"$tmp/py312-nomap"
 	! grep -q 'py::' "$tmp/py312-nomap" ||
 		{ echo "FAIL: py:: frames without a perf map"; exit 1; }
 	# shellcheck disable=SC2086
-	"$PERFAN_BIN" collapse $py --jitdump-dir testdata/py313-perfjit \
+	"$PERFAN_BIN" collapse $py --python native --jitdump-dir testdata/py313-perfjit \
 		testdata/py313-perfjit/perf.data >"$tmp/py313"
 	grep -q ';py::format_record:/work/main/testdata/py313-perfjit/bench.py;_PyEval_EvalFrameDefault' \
 		"$tmp/py313" || { echo "FAIL: no py:: frame from the jitdump"; exit 1; }
