@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "symbols/symbols.h"
+#include "symbols/jit.h"
 #include "symbols/unwind.h"
 #include "testutil.h"
 
@@ -264,6 +265,7 @@ static void direct_init(struct direct *d, const char *symfs_case)
 static void direct_free(struct direct *d)
 {
 	perfan__unwind_free(&d->ctx);
+	perfan__jit_free(&d->ctx); /* the unwinder asks it for JIT code */
 	perfan__threads_free(&d->ctx.threads);
 	perfan__maps_put(d->ctx.kmaps);
 	perfan__dsos_free(&d->ctx);
