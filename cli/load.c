@@ -212,22 +212,36 @@ static void warn_options(const struct cli_input *in,
 			cmd, in->name);
 }
 
-/* Say so when a Python recording cannot show Python functions: the
- * interpreter without its trampolines, or stacks that stop at the first
- * trampoline (frame pointers through a libpython built without them). */
+/* Say so when a Python recording cannot show Python functions: stacks in
+ * the interpreter without Python frames (Python ran without -X perf), or
+ * with only the innermost one (frame pointers through a libpython built
+ * without them, or perf's own unwinding). */
 static void python_check(const perfan_profile *p, const char *name,
 			 const char *cmd)
 {
-	size_t nf = perfan_profile_nr_frames(p),
-	       nn = perfan_profile_nr_nodes(p);
-	int interp = 0;
-	for (size_t i = 0; i < nf && !interp; i++)
-		interp = !strcmp(
-			perfan_profile_frame_get(p, (perfan_frame_id)i)->name,
-			"_PyEval_EvalFrameDefault");
-	if (!interp || !perfan_profile_nr_columns(p))
+	size_t nn = perfan_profile_nr_nodes(p);
+	if (!perfan_profile_nr_columns(p))
 		return;
-	if (!perfan_python_present(p)) {
+	uint64_t interp = 0, with = 0, deep = 0;
+	for (perfan_node_id n = 1; n < nn; n++) {
+		uint64_t w = perfan_profile_node_self(p, n, 0);
+		if (!w)
+			continue;
+		int py = 0, lib = 0;
+		for (perfan_node_id x = n; x != PERFAN_ROOT_NODE;
+		     x = perfan_profile_node_parent(p, x)) {
+			const struct perfan_frame *f = perfan_profile_frame_get(
+				p, perfan_profile_node_frame(p, x));
+			py += f->kind == PERFAN_FRAME_PYTHON;
+			lib |= f->module && strstr(f->module, "libpython");
+		}
+		interp += lib ? w : 0;
+		with += py ? w : 0;
+		deep += py > 1 ? w : 0;
+	}
+	if (interp < 20 || deep * 2 >= interp)
+		return;
+	if (!with)
 		fprintf(stderr,
 			"perfan %s: warning: %s: no Python function is on "
 			"these stacks: Python ran without -X perf, or the "
@@ -236,31 +250,15 @@ static void python_check(const perfan_profile *p, const char *name,
 			"-X perf (3.13+: -X perf_jit) and record with perf "
 			"record --call-graph dwarf,65528\n",
 			cmd, name);
-		return;
-	}
-	uint64_t with = 0, deep = 0;
-	for (perfan_node_id n = 1; n < nn; n++) {
-		uint64_t w = perfan_profile_node_self(p, n, 0);
-		if (!w)
-			continue;
-		int k = 0;
-		for (perfan_node_id x = n; x != PERFAN_ROOT_NODE && k < 2;
-		     x = perfan_profile_node_parent(p, x))
-			k += perfan_profile_frame_get(
-				     p, perfan_profile_node_frame(p, x))
-				     ->kind == PERFAN_FRAME_PYTHON;
-		with += k > 0;
-		deep += k > 1;
-	}
-	if (with >= 20 && deep * 2 < with)
+	else
 		fprintf(stderr,
-			"perfan %s: warning: %s: %llu of %llu stacks with "
-			"Python code stop at their innermost Python function "
-			"(a libpython without frame pointers under perf record "
+			"perfan %s: warning: %s: %llu of %llu samples in the "
+			"interpreter show fewer than two Python functions (a "
+			"libpython without frame pointers under perf record "
 			"-g?): record with --call-graph dwarf,65528 for whole "
 			"Python stacks\n",
-			cmd, name, (unsigned long long)(with - deep),
-			(unsigned long long)with);
+			cmd, name, (unsigned long long)(interp - deep),
+			(unsigned long long)interp);
 }
 
 /* The Python view O asks for, in place of *P. */

@@ -5,8 +5,10 @@
 #
 # Needs: perf 6.1 (the oracles were made with 6.1.187), gcc, root (or
 # kernel.perf_event_paranoid <= -1 and read access to tracefs), and the pyenv
-# Pythons 3.12.1 / 3.13.0 for the Python cases.  Hardware counters are not
-# required: only software events and tracepoints are used.
+# Pythons 3.12.1 / 3.13.0 for the Python cases (py-handler also needs
+# objcopy, zstd, and python3 with libzstd.so.1 for unzstd-perf-data.py).
+# Hardware counters are not required: only software events and tracepoints
+# are used.
 #
 # Usage: testdata/regen.sh [case ...]      (default: all cases)
 #
@@ -24,7 +26,7 @@ CC=${CC:-gcc}
 CFLAGS="-O2 -g -fno-omit-frame-pointer"
 export PAGER=cat PERF_PAGER=cat LC_ALL=C
 
-ALL_CASES="fp dwarf pipe zstd two-events cpu-pagefaults sched py312-perf py313-perfjit multi-thread-fork diff"
+ALL_CASES="fp dwarf pipe zstd two-events cpu-pagefaults sched py312-perf py313-perfjit py-handler multi-thread-fork diff"
 
 # cmd STRING: log STRING to ./COMMAND and run it (eval, so redirections work).
 cmd() {
@@ -52,9 +54,12 @@ finish() {
         $PERF version | sed 's/^/# /'
         echo "# other tools:"
         echo "#   $($CC --version | head -1)"
-        if [ -f bench.py ]; then
+        if [ -f bench.py ] || [ -f handler.py ]; then
             echo "#   $PY312: $($PY312 -V 2>&1)"
             echo "#   $PY313: $($PY313 -V 2>&1)"
+        fi
+        if ls libpython* > /dev/null 2>&1; then
+            echo "#   $(objcopy --version | head -1)"
         fi
         echo "#   kernel: $(uname -sr), host: $(uname -n)"
     } >> COMMAND
@@ -212,6 +217,94 @@ case_py313_perfjit() {
         mkdir -p jitted
         cmd "cp /tmp/jitted-$pid-*.so jitted/   # kept: ELF images perf.jit.data refers to (by /tmp path)"
     fi
+    finish
+}
+
+# py_oracles DATA TAG [Z]: the oracles of one py-handler recording (perf 6.1,
+# with the perf-PID.map / jit-PID.dump still in /tmp where perf looks).
+# Z=z: perf script's output is stored zstd-compressed (script-TAG.txt.zst;
+# read it with `zstd -dc`): the DWARF recordings' scripts are 5-6 MB as text.
+py_oracles() {
+    local d=$1 t=$2 z=${3:-}
+    cmd "$PERF report -i $d --stats > stats-$t.txt 2>&1"
+    cmd "$PERF report -i $d --header-only > header-$t.txt"
+    cmd "$PERF buildid-list -i $d > buildids-$t.txt"
+    if [ "$z" = z ]; then
+        cmd "$PERF script -i $d | zstd -q -19 -o script-$t.txt.zst"
+    else
+        cmd "$PERF script -i $d > script-$t.txt"
+    fi
+    cmd "$PERF report -i $d --stdio --no-children --sort sym -g none > report-$t.txt"
+}
+
+# One Python workload (src/handler.py: handle_request -> quadratic dedup,
+# per-item json.dumps, build_tree, recursive walk; GC off, deterministic)
+# recorded three ways, for issue 6: 3.12 -X perf with DWARF stacks, 3.13
+# -X perf_jit with DWARF stacks (plus perf inject --jit oracles), 3.12 -X perf
+# with -g; and the binaries it ran (libpython without its debug info) so that
+# it resolves without pyenv.
+#
+# -F 999 and 100 requests (~9 s of CPU): 8000-10000 samples per recording,
+# so that a function's total share in the 3.12 and the 3.13 recording can be
+# compared within ~2 points (binomial noise ~0.7 points between the two).
+# The sample count follows the VM's speed; check stats-*.txt.
+# -z: 64 KB stack copies compress ~100-150x; without -z the DWARF recordings
+# would be ~500-700 MB.  perf 6.1 writes no BUILD_ID feature with -z, so
+# --buildid-mmap puts the build-ids into the MMAP2 records instead.  -m 8M:
+# with the default buffers the 3.13 recording lost samples (LOST records).
+# perf 6.1 inject passes COMPRESSED records through unread (no jitted-*.so
+# made), so it is given an uncompressed copy made by unzstd-perf-data.py;
+# the injected file and that copy live in a temp dir only.
+# PYTHONHASHSEED=0: string hashes (and so dict probe sequences) the same in
+# every run; the workload's timing should not depend on them anyway.
+case_py_handler() {
+    begin py-handler
+    cp "$HERE/src/handler.py" .
+    local pid tmp v
+    tmp=$(mktemp -d /tmp/perfan-py-handler.XXXXXX)
+    local dwarf="-e cpu-clock -F 999 --call-graph dwarf,65528 -z --buildid-mmap -m 8M"
+    # 1) 3.12 -X perf, DWARF stacks: Python writes /tmp/perf-PID.map
+    cmd "PYTHONHASHSEED=0 $PERF record $dwarf -o perf312.data $PY312 -X perf handler.py > handler312.out 2> record312.log"
+    pid=$(pid_of perf312.data python3)
+    cmd "cp /tmp/perf-$pid.map perf-$pid.map   # map for perf312.data"
+    py_oracles perf312.data 312 z
+    # 2) 3.13 -X perf_jit, DWARF stacks, -k 1: Python writes /tmp/jit-PID.dump
+    cmd "PYTHONHASHSEED=0 $PERF record $dwarf -k 1 -o perf313jit.data $PY313 -X perf_jit handler.py > handler313jit.out 2> record313jit.log"
+    pid=$(pid_of perf313jit.data python3)
+    cmd "cp /tmp/jit-$pid.dump jit-$pid.dump   # jitdump of perf313jit.data (its MMAP record names /tmp/jit-$pid.dump)"
+    py_oracles perf313jit.data 313jit z
+    cmd "python3 ../unzstd-perf-data.py perf313jit.data $tmp/raw313jit.data"
+    cmd "$PERF script -i $tmp/raw313jit.data > $tmp/raw313jit.txt"
+    cmd "zstd -dc script-313jit.txt.zst | cmp - $tmp/raw313jit.txt   # the uncompressed copy reads the same"
+    cmd "$PERF inject --jit -i $tmp/raw313jit.data -o $tmp/injected.data 2> inject.log"
+    cmd "$PERF script -i $tmp/injected.data | zstd -q -19 -o script313jit-injected.txt.zst"
+    cmd "$PERF report --stdio --children --sort sym -g none -i $tmp/injected.data > report313jit-injected.txt"
+    echo "# perf inject wrote $(ls /tmp/jitted-"$pid"-*.so 2>/dev/null | wc -l) /tmp/jitted-$pid-*.so files (not kept)" >> COMMAND
+    rm -f /tmp/jitted-"$pid"-*.so
+    rm -rf "${tmp:?}"
+    # 3) 3.12 -X perf, frame-pointer stacks (-g; libpython has no frame
+    #    pointers); its perf script is ~2 MB, kept plain
+    cmd "PYTHONHASHSEED=0 $PERF record -e cpu-clock -F 999 -g -o perf312fp.data $PY312 -X perf handler.py > handler312fp.out 2> record312fp.log"
+    pid=$(pid_of perf312fp.data python3)
+    cmd "cp /tmp/perf-$pid.map perf-$pid.map   # map for perf312fp.data"
+    py_oracles perf312fp.data 312fp
+    # the binaries, named as recorded (found by name under --symfs, checked
+    # by build-id): libpython and _json without debug info (symbols and
+    # .eh_frame kept), the python executables and ld.so (__tls_get_addr is a
+    # frequent leaf) as they are.  libc (~2% of leaves) is left out.
+    local py root tag
+    for v in 3.12 3.13; do
+        if [ "$v" = 3.12 ]; then py=$PY312; else py=$PY313; fi
+        root=$($py -c 'import sys; print(sys.prefix)')
+        tag=${v/./}
+        cmd "objcopy --strip-debug $root/lib/libpython$v.so.1.0 libpython$v.so.1.0"
+        cmd "objcopy --strip-debug $root/lib/python$v/lib-dynload/_json.cpython-$tag-x86_64-linux-gnu.so _json.cpython-$tag-x86_64-linux-gnu.so"
+        cmd "cp $root/bin/python$v python$v"
+    done
+    cmd "cp /usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 ld-linux-x86-64.so.2"
+    # measurements for issue 6 (stacks, shares, trampolines, CFI); with
+    # PERFAN=path/to/perfan in the environment it also compares perfan stats
+    cmd "PERFAN=${PERFAN:-} python3 ../py-handler-notes.py > NOTES.txt"
     finish
 }
 
