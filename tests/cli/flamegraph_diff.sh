@@ -185,7 +185,8 @@ rc_of 1 --diff "$pd" "$tmp/nonexistent.folded"
 printf 'a;b 1\nnot folded\n' >"$tmp/bad.folded"
 rc_of 1 --diff "$tmp/big.before.folded" "$tmp/bad.folded"
 grep -q "bad.folded:2:" "$tmp/err" || err "a bad line: $(cat "$tmp/err")"
-"$PERFAN_BIN" flamegraph --help | grep -q -- '--diff' || err "--help has no --diff"
+"$PERFAN_BIN" flamegraph --help >"$tmp/help.txt"
+grep -q -- '--diff' "$tmp/help.txt" || err "--help has no --diff"
 echo "ok: --diff usage and errors"
 
 # colouring options: a frame whose own time is unchanged but whose callee
