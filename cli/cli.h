@@ -6,6 +6,7 @@
 
 /* Each subcommand: parse ARGV (ARGV[0] is its name), run, return the exit
  * status: 0 ok, 1 failure, 2 usage. */
+int cmd_classify(int argc, char **argv);
 int cmd_collapse(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);

@@ -13,6 +13,8 @@ struct command {
 };
 
 static const struct command commands[] = {
+	{"classify", cmd_classify,
+	 "diagnose perf stat counters: memory, branches, front end"},
 	{"collapse", cmd_collapse, "fold stacks into lines for flame graphs"},
 	{"diff", cmd_diff, "compare profiles, with significance across runs"},
 	{"flamegraph", cmd_flamegraph, "draw an interactive SVG flame graph"},

@@ -2,6 +2,7 @@
 #ifndef PERFAN_PERFAN_H
 #define PERFAN_PERFAN_H
 
+#include <perfan/classify.h>
 #include <perfan/common.h>
 #include <perfan/diff.h>
 #include <perfan/features.h>
@@ -14,5 +15,6 @@
 #include <perfan/report.h>
 #include <perfan/resolve.h>
 #include <perfan/script.h>
+#include <perfan/stat.h>
 
 #endif

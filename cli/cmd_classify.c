@@ -1,0 +1,247 @@
+/* cli/cmd_classify.c: perfan classify: perf stat output (read, or produced by
+ * running perf stat on a command) turned into a verdict with its evidence. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <perfan/perfan.h>
+
+#include "cli.h"
+
+static const char usage_text[] =
+	"usage: perfan classify [--json] [--unscaled] [-o FILE] [FILE|-]\n"
+	"       perfan classify [--json] [-o FILE] -- COMMAND [ARGS]\n"
+	"\n"
+	"Read perf stat output (text, CSV or JSON; FILE or '-' for standard\n"
+	"input, the default) and tell whether the code is memory-bound,\n"
+	"bad-speculation (branchy), front-end-bound, core-bound,\n"
+	"well-optimised or mixed, with the evidence, per interval or\n"
+	"aggregation and for the whole. With -- COMMAND, run\n"
+	"`perf stat` on COMMAND with the events the rules need.\n"
+	"\n"
+	"  --json        print a JSON object instead\n"
+	"  --unscaled    counts are raw, not scaled by perf: scale each by\n"
+	"                100 / its run share\n"
+	"  -o, --output FILE  write to FILE (atomically) instead of stdout\n"
+	"  -h, --help    show this help\n";
+
+#define PERF_EVENTS                                                            \
+	"task-clock,cycles,instructions,branches,branch-misses,"               \
+	"cache-references,cache-misses,stalled-cycles-frontend,"               \
+	"stalled-cycles-backend"
+
+struct buf {
+	char *p;
+	size_t n, cap;
+};
+
+static int buf_read_fd(struct buf *b, int fd)
+{
+	for (;;) {
+		if (b->cap - b->n < 65536) {
+			size_t cap = b->cap ? 2 * b->cap : 131072;
+			char *p = realloc(b->p, cap);
+			if (!p)
+				return -1;
+			b->p = p;
+			b->cap = cap;
+		}
+		ssize_t r = read(fd, b->p + b->n, b->cap - b->n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			return 0;
+		b->n += (size_t)r;
+	}
+}
+
+/* Run perf stat on ARGV; its report (on its stderr) into B. The command's
+ * standard output goes to our standard error, so that ours stays the
+ * classification. Returns perf's exit status, or -1 after an error. */
+static int run_perf(char **argv, int argc, struct buf *b)
+{
+	int pfd[2];
+	if (pipe(pfd)) {
+		cli_error("classify", "pipe: %s", strerror(errno));
+		return -1;
+	}
+	char **args = calloc((size_t)argc + 8, sizeof(*args));
+	if (!args) {
+		cli_error("classify", "out of memory");
+		return -1;
+	}
+	size_t k = 0;
+	args[k++] = "perf";
+	args[k++] = "stat";
+	args[k++] = "-e";
+	args[k++] = PERF_EVENTS;
+	args[k++] = "-x,";
+	args[k++] = "--";
+	for (int i = 0; i < argc; i++)
+		args[k++] = argv[i];
+	args[k] = NULL;
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		cli_error("classify", "fork: %s", strerror(errno));
+		free(args);
+		return -1;
+	}
+	if (pid == 0) {
+		int err = dup(2);
+		dup2(err, 1);
+		dup2(pfd[1], 2);
+		close(pfd[0]);
+		close(pfd[1]);
+		/* perf's numbers in the C locale: no grouping, '.' decimals */
+		setenv("LC_ALL", "C", 1);
+		execvp("perf", args);
+		dprintf(err, "perfan classify: cannot run perf: %s\n",
+			strerror(errno));
+		_exit(127);
+	}
+	free(args);
+	close(pfd[1]);
+	int rc = buf_read_fd(b, pfd[0]);
+	close(pfd[0]);
+	int status;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (rc) {
+		cli_error("classify", "reading perf's output: %s",
+			  strerror(errno));
+		return -1;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && b->n == 0)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+int cmd_classify(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"json", no_argument, NULL, 'j'},
+		{"unscaled", no_argument, NULL, 'u'},
+		{"output", required_argument, NULL, 'o'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int json = 0, unscaled = 0, opt;
+	const char *out_path = NULL;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+o:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'j': json = 1; break;
+		case 'u': unscaled = 1; break;
+		case 'o': out_path = optarg; break;
+		case 'h': fputs(usage_text, stdout); return 0;
+		default: fputs(usage_text, stderr); return 2;
+		}
+	}
+	int run = optind > 1 && !strcmp(argv[optind - 1], "--");
+	struct buf b = {0};
+	const char *name;
+	if (run) {
+		if (optind >= argc)
+			return cli_usage_error("classify", usage_text,
+					       "no COMMAND after --%s", "");
+		int st = run_perf(argv + optind, argc - optind, &b);
+		if (st < 0) {
+			free(b.p);
+			return 1;
+		}
+		if (st)
+			fprintf(stderr,
+				"perfan classify: warning: perf stat exited "
+				"with status %d\n",
+				st);
+		name = "perf stat";
+	} else {
+		if (optind + 1 < argc)
+			return cli_usage_error("classify", usage_text,
+					       "too many arguments: %s",
+					       argv[optind + 1]);
+		name = optind < argc ? argv[optind] : "-";
+		int fd = 0;
+		if (strcmp(name, "-")) {
+			FILE *fp = fopen(name, "rb");
+			if (!fp) {
+				cli_error("classify", "%s: %s", name,
+					  strerror(errno));
+				return 1;
+			}
+			fd = fileno(fp);
+			int rc = buf_read_fd(&b, fd);
+			fclose(fp);
+			if (rc) {
+				cli_error("classify", "%s: %s", name,
+					  strerror(errno));
+				free(b.p);
+				return 1;
+			}
+		} else if (buf_read_fd(&b, 0)) {
+			cli_error("classify", "standard input: %s",
+				  strerror(errno));
+			free(b.p);
+			return 1;
+		}
+		if (!strcmp(name, "-"))
+			name = "standard input";
+	}
+
+	perfan_stat *s = NULL;
+	struct perfan_stat_parse_opts po =
+		PERFAN_OPTS_INIT(struct perfan_stat_parse_opts);
+	po.name = name;
+	int rc = perfan_stat_parse(&s, b.p ? b.p : "", b.n, &po);
+	free(b.p);
+	if (rc) {
+		cli_error("classify", "%s", perfan_error_last());
+		return 1;
+	}
+	size_t n = perfan_stat_nr_counters(s);
+	struct perfan_stat_counter *cs = calloc(n ? n : 1, sizeof(*cs));
+	if (!cs) {
+		perfan_stat_free(s);
+		cli_error("classify", "out of memory");
+		return 1;
+	}
+	for (size_t i = 0; i < n; i++)
+		cs[i] = *perfan_stat_counter(s, i);
+	struct perfan_classify_opts co =
+		PERFAN_OPTS_INIT(struct perfan_classify_opts);
+	co.unscaled = unscaled;
+	co.elapsed = perfan_stat_elapsed(s);
+	perfan_classify *c = NULL;
+	rc = perfan_classify_new(&c, cs, n, &co);
+	if (rc) {
+		cli_error("classify", "%s: %s", name,
+			  rc == PERFAN_EINVAL
+				  ? "no counters in perf stat output"
+				  : perfan_error_last());
+		free(cs);
+		perfan_stat_free(s);
+		return 1;
+	}
+	struct cli_output out;
+	int status = 1;
+	if (cli_output_open(&out, out_path) == 0) {
+		rc = perfan_classify_write(c, out.fp,
+					   json ? PERFAN_CLASSIFY_JSON
+						: PERFAN_CLASSIFY_TEXT);
+		if (rc)
+			cli_error("classify", "%s", perfan_error_last());
+		status = cli_output_close(&out, rc == 0) == 0 && rc == 0 ? 0
+									 : 1;
+	}
+	perfan_classify_free(c);
+	free(cs);
+	perfan_stat_free(s);
+	return status;
+}

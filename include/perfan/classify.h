@@ -1,0 +1,124 @@
+/* perfan/classify.h: perf stat counters turned into a diagnosis: metrics
+ * recomputed from the raw counts, rules with their thresholds and sources,
+ * and a verdict with its evidence, per interval / aggregation and whole. */
+#ifndef PERFAN_CLASSIFY_H
+#define PERFAN_CLASSIFY_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <perfan/common.h>
+#include <perfan/stat.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum perfan_verdict {
+	PERFAN_VERDICT_UNKNOWN = 0,
+	PERFAN_VERDICT_MEMORY_BOUND = 1,
+	PERFAN_VERDICT_BAD_SPECULATION = 2, /* branchy */
+	PERFAN_VERDICT_FRONTEND_BOUND = 3,
+	PERFAN_VERDICT_CORE_BOUND = 4,
+	PERFAN_VERDICT_WELL_OPTIMISED = 5,
+	PERFAN_VERDICT_MIXED = 6,
+};
+
+/* "memory-bound", "bad-speculation", "front-end-bound", "core-bound",
+ * "well-optimised", "mixed", "unknown". */
+PERFAN_API const char *perfan_verdict_name(int verdict);
+
+/* Metrics recomputed from the counts. A metric whose counters are absent,
+ * <not supported> or <not counted> is NAN. Ratios are fractions (0.05 is
+ * 5 %), *_mpki per 1000 instructions. */
+struct perfan_classify_metrics {
+	double cycles, instructions; /* summed over PMUs, maybe scaled */
+	double ipc, cpi;
+	double cache_miss_ratio, cache_mpki;   /* per reference, per kinsn */
+	double branch_miss_ratio, branch_mpki; /* per branch, per kinsn */
+	double l1d_miss_ratio, llc_miss_ratio;
+	double dtlb_miss_ratio, itlb_miss_ratio;
+	double fe_stall_ratio, be_stall_ratio; /* stalled cycles per cycle */
+	double cpus_utilized; /* task-clock msec / elapsed msec */
+	/* TMA level 1 and 2, fractions of slots. */
+	double tma_retiring, tma_bad_speculation, tma_frontend_bound,
+		tma_backend_bound;
+	double tma_memory_bound, tma_core_bound, tma_fetch_latency,
+		tma_fetch_bandwidth, tma_branch_mispredicts, tma_machine_clears,
+		tma_light_operations, tma_heavy_operations;
+	double min_running_pct; /* lowest run share of a counter used, 100 */
+};
+
+/* IPC of one PMU of a hybrid CPU (cpu_core, cpu_atom). */
+struct perfan_classify_pmu {
+	const char *pmu;
+	double cycles, instructions, ipc; /* ipc NAN without both */
+};
+
+/* One rule that fired (or, for well-optimised, held). */
+struct perfan_classify_evidence {
+	const char *metric; /* "ipc", "cache_mpki", "tma_backend_bound", ... */
+	double value;
+	const char *op; /* "<", ">", ">=" */
+	double threshold;
+	const char *rule;   /* what it means */
+	const char *source; /* where the threshold comes from */
+};
+
+struct perfan_classify_group {
+	double interval;  /* the -I timestamp, or -1 */
+	const char *aggr; /* "S0-C0", "CPU3", ... or NULL */
+	int whole;        /* 1: every counter of the input summed */
+	struct perfan_classify_metrics m;
+	size_t nr_pmus; /* 0 unless hybrid */
+	const struct perfan_classify_pmu *pmus;
+	int verdict;        /* enum perfan_verdict */
+	double confidence;  /* 0..1 */
+	const char *reason; /* why unknown, or a one-line summary */
+	const char *next;   /* what to measure or look at next */
+	size_t nr_evidence;
+	const struct perfan_classify_evidence *evidence;
+};
+
+typedef struct perfan_classify perfan_classify;
+
+struct perfan_classify_opts {
+	size_t sz;
+	/* The counts are raw, as `perf stat --no-scale` prints them: scale
+	 * each by 100 / running_pct. By default they are not rescaled, since
+	 * perf stat prints counts already scaled to the whole run time. */
+	int unscaled;
+	/* "N seconds time elapsed", for CPUs utilised; <= 0: unknown. */
+	double elapsed;
+};
+
+/* Classify N counters (as perfan_stat_counter() returns them, or made up):
+ * one group per (interval, aggregation) present, plus the whole. The
+ * counters' strings must outlive C. Returns 0, PERFAN_EINVAL (N == 0),
+ * PERFAN_ENOMEM. */
+PERFAN_API int perfan_classify_new(perfan_classify **out,
+				   const struct perfan_stat_counter *counters,
+				   size_t n,
+				   const struct perfan_classify_opts *o);
+PERFAN_API void perfan_classify_free(perfan_classify *c);
+
+/* Groups in input order; the whole is the last. Borrowed from C. */
+PERFAN_API size_t perfan_classify_nr_groups(const perfan_classify *c);
+PERFAN_API const struct perfan_classify_group *
+perfan_classify_group(const perfan_classify *c, size_t i);
+PERFAN_API const struct perfan_classify_group *
+perfan_classify_whole(const perfan_classify *c);
+
+enum perfan_classify_format {
+	PERFAN_CLASSIFY_TEXT = 0,
+	PERFAN_CLASSIFY_JSON = 1,
+};
+
+/* Write every group: text or a JSON object. Returns 0 or PERFAN_EIO. */
+PERFAN_API int perfan_classify_write(const perfan_classify *c, FILE *fp,
+				     int format);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,239 @@
+/* analysis/classify_write.c: a classification as text (one block per
+ * interval / aggregation, then the whole) and as JSON. */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <perfan/classify.h>
+
+#include "analysis/classify_internal.h"
+#include "util/error.h"
+
+enum kind { K_PLAIN, K_PCT, K_MPKI };
+
+static const struct {
+	const char *key, *label;
+	size_t off;
+	enum kind kind;
+} fields[] = {
+#define F(k, l, kind)                                                          \
+	{                                                                      \
+#k, l, offsetof(struct perfan_classify_metrics, k), kind       \
+	}
+	F(cycles, "cycles", K_PLAIN),
+	F(instructions, "instructions", K_PLAIN),
+	F(ipc, "IPC", K_PLAIN),
+	F(cpi, "CPI", K_PLAIN),
+	F(cpus_utilized, "CPUs utilised", K_PLAIN),
+	F(cache_miss_ratio, "cache misses per reference", K_PCT),
+	F(cache_mpki, "cache misses per 1000 instructions", K_MPKI),
+	F(branch_miss_ratio, "branch misses per branch", K_PCT),
+	F(branch_mpki, "branch misses per 1000 instructions", K_MPKI),
+	F(l1d_miss_ratio, "L1-dcache load miss ratio", K_PCT),
+	F(llc_miss_ratio, "LLC load miss ratio", K_PCT),
+	F(dtlb_miss_ratio, "dTLB load miss ratio", K_PCT),
+	F(itlb_miss_ratio, "iTLB load miss ratio", K_PCT),
+	F(fe_stall_ratio, "front-end stalled cycles", K_PCT),
+	F(be_stall_ratio, "back-end stalled cycles", K_PCT),
+	F(tma_retiring, "TMA retiring", K_PCT),
+	F(tma_bad_speculation, "TMA bad speculation", K_PCT),
+	F(tma_frontend_bound, "TMA front-end bound", K_PCT),
+	F(tma_backend_bound, "TMA back-end bound", K_PCT),
+	F(tma_memory_bound, "TMA memory bound", K_PCT),
+	F(tma_core_bound, "TMA core bound", K_PCT),
+	F(tma_fetch_latency, "TMA fetch latency", K_PCT),
+	F(tma_fetch_bandwidth, "TMA fetch bandwidth", K_PCT),
+	F(tma_branch_mispredicts, "TMA branch mispredicts", K_PCT),
+	F(tma_machine_clears, "TMA machine clears", K_PCT),
+	F(tma_light_operations, "TMA light operations", K_PCT),
+	F(tma_heavy_operations, "TMA heavy operations", K_PCT),
+#undef F
+};
+
+static double field(const struct perfan_classify_metrics *m, size_t i)
+{
+	return *(const double *)((const char *)m + fields[i].off);
+}
+
+static int is_pct_metric(const char *metric)
+{
+	return strstr(metric, "ratio") || !strncmp(metric, "tma_", 4);
+}
+
+static void put_title(FILE *fp, const struct perfan_classify_group *g)
+{
+	if (g->whole)
+		fputs("whole", fp);
+	if (g->interval >= 0)
+		fprintf(fp, "%sinterval %.9f", g->whole ? " " : "",
+			g->interval);
+	if (g->aggr)
+		fprintf(fp, "%s%s", g->interval >= 0 ? " " : "", g->aggr);
+}
+
+static void write_text(FILE *fp, const perfan_classify *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		const struct perfan_classify_group *g = &c->g[i].pub;
+		if (i)
+			fputc('\n', fp);
+		put_title(fp, g);
+		fprintf(fp, ": %s", perfan_verdict_name(g->verdict));
+		if (g->verdict != PERFAN_VERDICT_UNKNOWN)
+			fprintf(fp, " (confidence %.2f)", g->confidence);
+		fputc('\n', fp);
+		fprintf(fp, "  why: %s\n", g->reason);
+		for (size_t k = 0; k < sizeof(fields) / sizeof(fields[0]);
+		     k++) {
+			double v = field(&g->m, k);
+			if (isnan(v))
+				continue;
+			if (fields[k].kind == K_PCT)
+				fprintf(fp, "  %-36s %10.2f %%\n",
+					fields[k].label, 100 * v);
+			else if (k < 2)
+				fprintf(fp, "  %-36s %10.0f\n", fields[k].label,
+					v);
+			else if (!strcmp(fields[k].key, "cpus_utilized"))
+				/* perf's own precision */
+				fprintf(fp, "  %-36s %10.3f\n", fields[k].label,
+					v);
+			else
+				fprintf(fp, "  %-36s %10.2f\n", fields[k].label,
+					v);
+		}
+		if (g->m.min_running_pct < 100)
+			fprintf(fp, "  %-36s %10.2f %%\n",
+				"multiplexed: lowest run share",
+				g->m.min_running_pct);
+		for (size_t k = 0; k < g->nr_pmus; k++)
+			if (!isnan(g->pmus[k].ipc))
+				fprintf(fp, "  %-36s %10.2f\n", g->pmus[k].pmu,
+					g->pmus[k].ipc);
+		if (g->nr_evidence)
+			fputs("  evidence:\n", fp);
+		for (size_t k = 0; k < g->nr_evidence; k++) {
+			const struct perfan_classify_evidence *e =
+				&g->evidence[k];
+			if (is_pct_metric(e->metric))
+				fprintf(fp,
+					"    %s %.2f %% %s %.2f %%: %s [%s]\n",
+					e->metric, 100 * e->value, e->op,
+					100 * e->threshold, e->rule, e->source);
+			else
+				fprintf(fp, "    %s %.2f %s %.2f: %s [%s]\n",
+					e->metric, e->value, e->op,
+					e->threshold, e->rule, e->source);
+		}
+		fprintf(fp, "  next: %s\n", g->next);
+	}
+}
+
+static void json_str(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p;
+	     p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(fp, "\\%c", *p);
+		else if (*p < 0x20)
+			fprintf(fp, "\\u%04x", *p);
+		else
+			fputc(*p, fp);
+	}
+	fputc('"', fp);
+}
+
+static void json_num(FILE *fp, double v)
+{
+	if (isnan(v) || isinf(v))
+		fputs("null", fp);
+	else
+		fprintf(fp, "%.15g", v);
+}
+
+static void write_json(FILE *fp, const perfan_classify *c)
+{
+	fputs("{\"groups\": [", fp);
+	for (size_t i = 0; i < c->n; i++) {
+		const struct perfan_classify_group *g = &c->g[i].pub;
+		fprintf(fp,
+			"%s\n  {\"whole\": %s, \"interval\": ", i ? "," : "",
+			g->whole ? "true" : "false");
+		if (g->interval >= 0)
+			json_num(fp, g->interval);
+		else
+			fputs("null", fp);
+		fputs(", \"aggr\": ", fp);
+		if (g->aggr)
+			json_str(fp, g->aggr);
+		else
+			fputs("null", fp);
+		fputs(", \"verdict\": ", fp);
+		json_str(fp, perfan_verdict_name(g->verdict));
+		fputs(", \"confidence\": ", fp);
+		json_num(fp, g->confidence);
+		fputs(", \"reason\": ", fp);
+		json_str(fp, g->reason);
+		fputs(", \"next\": ", fp);
+		json_str(fp, g->next);
+		fputs(",\n   \"metrics\": {", fp);
+		int first = 1;
+		for (size_t k = 0; k < sizeof(fields) / sizeof(fields[0]);
+		     k++) {
+			double v = field(&g->m, k);
+			if (isnan(v))
+				continue;
+			fprintf(fp, "%s\"%s\": ", first ? "" : ", ",
+				fields[k].key);
+			json_num(fp, v);
+			first = 0;
+		}
+		fprintf(fp, "%s\"min_running_pct\": ", first ? "" : ", ");
+		json_num(fp, g->m.min_running_pct);
+		fputs("},\n   \"pmus\": [", fp);
+		for (size_t k = 0; k < g->nr_pmus; k++) {
+			fprintf(fp, "%s{\"pmu\": ", k ? ", " : "");
+			json_str(fp, g->pmus[k].pmu);
+			fputs(", \"cycles\": ", fp);
+			json_num(fp, g->pmus[k].cycles);
+			fputs(", \"instructions\": ", fp);
+			json_num(fp, g->pmus[k].instructions);
+			fputs(", \"ipc\": ", fp);
+			json_num(fp, g->pmus[k].ipc);
+			fputc('}', fp);
+		}
+		fputs("],\n   \"evidence\": [", fp);
+		for (size_t k = 0; k < g->nr_evidence; k++) {
+			const struct perfan_classify_evidence *e =
+				&g->evidence[k];
+			fprintf(fp, "%s\n    {\"metric\": ", k ? "," : "");
+			json_str(fp, e->metric);
+			fputs(", \"value\": ", fp);
+			json_num(fp, e->value);
+			fputs(", \"op\": ", fp);
+			json_str(fp, e->op);
+			fputs(", \"threshold\": ", fp);
+			json_num(fp, e->threshold);
+			fputs(", \"rule\": ", fp);
+			json_str(fp, e->rule);
+			fputs(", \"source\": ", fp);
+			json_str(fp, e->source);
+			fputc('}', fp);
+		}
+		fputs("]}", fp);
+	}
+	fputs("\n]}\n", fp);
+}
+
+int perfan_classify_write(const perfan_classify *c, FILE *fp, int format)
+{
+	if (format == PERFAN_CLASSIFY_JSON)
+		write_json(fp, c);
+	else
+		write_text(fp, c);
+	if (fflush(fp) || ferror(fp))
+		return perfan__err(PERFAN_EIO, "classify: write failed");
+	return 0;
+}
