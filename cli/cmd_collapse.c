@@ -135,21 +135,25 @@ static int from_perfdata(perfan_profile *p, struct cli_input *in,
 	if (rc == CLI_REPORTED)
 		return REPORTED;
 	if (!rc) {
-		struct perfan_resolve_opts ro = PERFAN_RESOLVE_OPTS_INIT;
-		ro.symfs = o->symfs;
-		ro.debug_dir = o->debug_dir;
-		ro.buildid_dir = o->buildid_dir;
-		ro.kallsyms = o->kallsyms;
-		ro.perf_map_dir = o->perf_map_dir;
-		ro.jitdump_dir = o->jitdump_dir;
-		ro.inline_frames = o->inline_frames;
-		ro.addrs = o->addrs;
-		ro.root = o->tid   ? PERFAN_ROOT_PID_TID
+		/* the shared loader's options, with collapse's own names
+		 * for the root and its --addrs */
+		struct cli_load_opts lo;
+		cli_load_init(&lo);
+		lo.symfs = o->symfs;
+		lo.debug_dir = o->debug_dir;
+		lo.buildid_dir = o->buildid_dir;
+		lo.kallsyms = o->kallsyms;
+		lo.perf_map_dir = o->perf_map_dir;
+		lo.jitdump_dir = o->jitdump_dir;
+		lo.inline_frames = o->inline_frames;
+		lo.samples = o->samples;
+		lo.event = o->event;
+		lo.root = o->tid   ? PERFAN_ROOT_PID_TID
 			  : o->pid ? PERFAN_ROOT_PID
 				   : PERFAN_ROOT_COMM;
-		ro.weight = o->samples ? PERFAN_WEIGHT_SAMPLES
-				       : PERFAN_WEIGHT_PERIOD;
-		ro.event = o->event;
+		struct perfan_resolve_opts ro;
+		cli_load_resolve_opts(&ro, &lo);
+		ro.addrs = o->addrs;
 		ro.log = on_log;
 		rc = perfan_resolve_perfdata(p, pd, &ro, NULL);
 	}

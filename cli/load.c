@@ -127,6 +127,29 @@ int cli_load_option(struct cli_load_opts *o, int opt, const char *arg,
 
 /* ---- the three inputs ------------------------------------------------------ */
 
+void cli_load_resolve_opts(struct perfan_resolve_opts *ro,
+			   const struct cli_load_opts *o)
+{
+	*ro = PERFAN_RESOLVE_OPTS_INIT;
+	ro->symfs = o->symfs;
+	ro->debug_dir = o->debug_dir;
+	ro->buildid_dir = o->buildid_dir;
+	ro->kallsyms = o->kallsyms;
+	ro->perf_map_dir = o->perf_map_dir;
+	ro->jitdump_dir = o->jitdump_dir;
+	ro->inline_frames = o->inline_frames;
+	ro->root = o->root;
+	ro->weight = o->samples ? PERFAN_WEIGHT_SAMPLES : PERFAN_WEIGHT_PERIOD;
+	ro->pid = o->pid;
+	ro->tid = o->tid;
+	ro->cpu = o->cpu;
+	ro->comm = o->comm;
+	ro->event = o->event;
+	ro->time_start = o->time_start;
+	ro->time_end = o->time_end;
+	ro->log = cli_progress_log;
+}
+
 static int from_perfdata(perfan_profile *p, struct cli_input *in,
 			 const struct cli_load_opts *o, const char *cmd,
 			 struct perfan_resolve_stats *st)
@@ -139,25 +162,8 @@ static int from_perfdata(perfan_profile *p, struct cli_input *in,
 	if (rc == CLI_REPORTED)
 		return rc;
 	if (!rc) {
-		struct perfan_resolve_opts ro = PERFAN_RESOLVE_OPTS_INIT;
-		ro.symfs = o->symfs;
-		ro.debug_dir = o->debug_dir;
-		ro.buildid_dir = o->buildid_dir;
-		ro.kallsyms = o->kallsyms;
-		ro.perf_map_dir = o->perf_map_dir;
-		ro.jitdump_dir = o->jitdump_dir;
-		ro.inline_frames = o->inline_frames;
-		ro.root = o->root;
-		ro.weight = o->samples ? PERFAN_WEIGHT_SAMPLES
-				       : PERFAN_WEIGHT_PERIOD;
-		ro.pid = o->pid;
-		ro.tid = o->tid;
-		ro.cpu = o->cpu;
-		ro.comm = o->comm;
-		ro.event = o->event;
-		ro.time_start = o->time_start;
-		ro.time_end = o->time_end;
-		ro.log = cli_progress_log;
+		struct perfan_resolve_opts ro;
+		cli_load_resolve_opts(&ro, o);
 		ro.progress = cli_progress_at;
 		rc = perfan_resolve_perfdata(p, pd, &ro, st);
 	}

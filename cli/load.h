@@ -116,6 +116,10 @@ enum {
 int cli_load_option(struct cli_load_opts *o, int opt, const char *arg,
 		    const char *cmd);
 
+/* The resolver's options for O (log through the progress line). */
+void cli_load_resolve_opts(struct perfan_resolve_opts *ro,
+			   const struct cli_load_opts *o);
+
 /* What a load found. */
 struct cli_load_result {
 	int kind;         /* PERFAN_INPUT_* */
