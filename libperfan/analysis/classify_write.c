@@ -9,6 +9,7 @@
 
 #include "analysis/classify_internal.h"
 #include "util/error.h"
+#include "util/json.h"
 
 enum kind { K_PLAIN, K_PCT, K_MPKI };
 
@@ -130,21 +131,6 @@ static void write_text(FILE *fp, const perfan_classify *c)
 	}
 }
 
-static void json_str(FILE *fp, const char *s)
-{
-	fputc('"', fp);
-	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p;
-	     p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(fp, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(fp, "\\u%04x", *p);
-		else
-			fputc(*p, fp);
-	}
-	fputc('"', fp);
-}
-
 static void json_num(FILE *fp, double v)
 {
 	if (isnan(v) || isinf(v))
@@ -167,17 +153,17 @@ static void write_json(FILE *fp, const perfan_classify *c)
 			fputs("null", fp);
 		fputs(", \"aggr\": ", fp);
 		if (g->aggr)
-			json_str(fp, g->aggr);
+			perfan__json_str(fp, g->aggr);
 		else
 			fputs("null", fp);
 		fputs(", \"verdict\": ", fp);
-		json_str(fp, perfan_verdict_name(g->verdict));
+		perfan__json_str(fp, perfan_verdict_name(g->verdict));
 		fputs(", \"confidence\": ", fp);
 		json_num(fp, g->confidence);
 		fputs(", \"reason\": ", fp);
-		json_str(fp, g->reason);
+		perfan__json_str(fp, g->reason);
 		fputs(", \"next\": ", fp);
-		json_str(fp, g->next);
+		perfan__json_str(fp, g->next);
 		fputs(",\n   \"metrics\": {", fp);
 		int first = 1;
 		for (size_t k = 0; k < sizeof(fields) / sizeof(fields[0]);
@@ -195,7 +181,7 @@ static void write_json(FILE *fp, const perfan_classify *c)
 		fputs("},\n   \"pmus\": [", fp);
 		for (size_t k = 0; k < g->nr_pmus; k++) {
 			fprintf(fp, "%s{\"pmu\": ", k ? ", " : "");
-			json_str(fp, g->pmus[k].pmu);
+			perfan__json_str(fp, g->pmus[k].pmu);
 			fputs(", \"cycles\": ", fp);
 			json_num(fp, g->pmus[k].cycles);
 			fputs(", \"instructions\": ", fp);
@@ -209,17 +195,17 @@ static void write_json(FILE *fp, const perfan_classify *c)
 			const struct perfan_classify_evidence *e =
 				&g->evidence[k];
 			fprintf(fp, "%s\n    {\"metric\": ", k ? "," : "");
-			json_str(fp, e->metric);
+			perfan__json_str(fp, e->metric);
 			fputs(", \"value\": ", fp);
 			json_num(fp, e->value);
 			fputs(", \"op\": ", fp);
-			json_str(fp, e->op);
+			perfan__json_str(fp, e->op);
 			fputs(", \"threshold\": ", fp);
 			json_num(fp, e->threshold);
 			fputs(", \"rule\": ", fp);
-			json_str(fp, e->rule);
+			perfan__json_str(fp, e->rule);
 			fputs(", \"source\": ", fp);
-			json_str(fp, e->source);
+			perfan__json_str(fp, e->source);
 			fputc('}', fp);
 		}
 		fputs("]}", fp);

@@ -9,6 +9,7 @@
 
 #include "analysis/diff_internal.h"
 #include "util/error.h"
+#include "util/json.h"
 
 /* ---- text ------------------------------------------------------------------ */
 
@@ -204,20 +205,6 @@ static void write_text(const perfan_diff *d, FILE *fp)
 
 /* ---- JSON ----------------------------------------------------------------------- */
 
-static void json_str(FILE *fp, const char *s)
-{
-	fputc('"', fp);
-	for (const unsigned char *u = (const unsigned char *)s; *u; u++) {
-		if (*u == '"' || *u == '\\')
-			fprintf(fp, "\\%c", *u);
-		else if (*u < 0x20)
-			fprintf(fp, "\\u%04x", *u);
-		else
-			fputc(*u, fp);
-	}
-	fputc('"', fp);
-}
-
 static void json_num(FILE *fp, double v)
 {
 	if (isnan(v))
@@ -253,7 +240,8 @@ static void write_json(const perfan_diff *d, FILE *fp)
 			side ? "after" : "before");
 		for (size_t r = from; r < to; r++) {
 			fputs(r > from ? ", " : "", fp);
-			json_str(fp, d->runname[r] ? d->runname[r] : "");
+			perfan__json_str(fp,
+					 d->runname[r] ? d->runname[r] : "");
 		}
 		fputs("], \"totals\": ", fp);
 		json_runs(fp, d->run_total, from, to);
@@ -268,13 +256,13 @@ static void write_json(const perfan_diff *d, FILE *fp)
 	fputs(", \"top\": [", fp);
 	for (size_t i = 0; i < a.nr_top; i++) {
 		fputs(i ? ", " : "", fp);
-		json_str(fp, a.top[i]->name);
+		perfan__json_str(fp, a.top[i]->name);
 	}
 	fputs("]}, \"rows\": [", fp);
 	for (size_t i = 0; i < d->nrows; i++) {
 		const struct perfan_diff_row *r = &d->rows[i];
 		fputs(i ? ",\n  {\"function\": " : "\n  {\"function\": ", fp);
-		json_str(fp, r->name);
+		perfan__json_str(fp, r->name);
 		const struct {
 			const char *k;
 			double v;

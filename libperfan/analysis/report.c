@@ -12,6 +12,7 @@
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/hash.h"
+#include "util/json.h"
 
 #define NONE UINT32_MAX
 
@@ -1422,27 +1423,6 @@ static int write_text(const perfan_report *r, FILE *fp)
 
 /* ---- JSON --------------------------------------------------------------- */
 
-static void json_str(FILE *fp, const char *s)
-{
-	fputc('"', fp);
-	for (const unsigned char *q = (const unsigned char *)(s ? s : ""); *q;
-	     q++) {
-		switch (*q) {
-		case '"': fputs("\\\"", fp); break;
-		case '\\': fputs("\\\\", fp); break;
-		case '\n': fputs("\\n", fp); break;
-		case '\t': fputs("\\t", fp); break;
-		case '\r': fputs("\\r", fp); break;
-		default:
-			if (*q < 0x20)
-				fprintf(fp, "\\u%04x", *q);
-			else
-				fputc(*q, fp);
-		}
-	}
-	fputc('"', fp);
-}
-
 static void json_num(FILE *fp, double v)
 {
 	if (isfinite(v))
@@ -1464,9 +1444,9 @@ static void json_graph(FILE *fp, const perfan_report *r, const struct gtree *g,
 			perfan_profile_frame_get(r->p, g->frame[kid]);
 		fputs(first ? "{\"name\": " : ", {\"name\": ", fp);
 		first = 0;
-		json_str(fp, f->name);
+		perfan__json_str(fp, f->name);
 		fputs(", \"dso\": ", fp);
-		json_str(fp, frame_module(f));
+		perfan__json_str(fp, frame_module(f));
 		fprintf(fp,
 			", \"kind\": \"%s\", \"weight\": %llu, \"percent\": ",
 			kind_name(f->kind), (unsigned long long)g->w[kid]);
@@ -1503,9 +1483,9 @@ static int write_json(const perfan_report *r, FILE *fp)
 	for (size_t col = 0; col < r->ncols && !err; col++) {
 		const struct column *c = &r->cols[col];
 		fputs(col ? ", {\"event\": " : "{\"event\": ", fp);
-		json_str(fp, perfan_profile_column_name(r->p, col));
+		perfan__json_str(fp, perfan_profile_column_name(r->p, col));
 		fputs(", \"unit\": ", fp);
-		json_str(fp, perfan_profile_column_unit(r->p, col));
+		perfan__json_str(fp, perfan_profile_column_unit(r->p, col));
 		fprintf(fp, ", \"total\": %llu, \"rows\": [",
 			(unsigned long long)c->total);
 		for (size_t i = 0; i < c->nrows && !err; i++) {
@@ -1514,7 +1494,7 @@ static int write_json(const perfan_report *r, FILE *fp)
 			int sep = 0;
 			if (row->comm) {
 				fputs("\"comm\": ", fp);
-				json_str(fp, row->comm);
+				perfan__json_str(fp, row->comm);
 				sep = 1;
 			}
 			if (r->has_pid) {
@@ -1524,12 +1504,12 @@ static int write_json(const perfan_report *r, FILE *fp)
 			}
 			if (row->dso) {
 				fputs(sep ? ", \"dso\": " : "\"dso\": ", fp);
-				json_str(fp, row->dso);
+				perfan__json_str(fp, row->dso);
 				sep = 1;
 			}
 			if (row->sym) {
 				fputs(sep ? ", \"sym\": " : "\"sym\": ", fp);
-				json_str(fp, row->sym);
+				perfan__json_str(fp, row->sym);
 				fprintf(fp, ", \"kind\": \"%s\"",
 					kind_name(row->kind));
 				sep = 1;
