@@ -14,6 +14,11 @@ int cmd_header(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 
+/* The machine perfan runs on, as the PERFAN_HOST_* environment variables
+ * pin it (each unset one: the real fact). Valid until the next call. */
+struct perfan_host;
+const struct perfan_host *cli_host(void);
+
 /* "perfan NAME: message" on stderr. */
 void cli_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

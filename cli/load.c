@@ -148,6 +148,7 @@ void cli_load_resolve_opts(struct perfan_resolve_opts *ro,
 	ro->time_start = o->time_start;
 	ro->time_end = o->time_end;
 	ro->log = cli_progress_log;
+	ro->host = cli_host();
 }
 
 static int from_perfdata(perfan_profile *p, struct cli_input *in,

@@ -5,6 +5,7 @@
 #define PERFAN_RESOLVE_H
 
 #include <perfan/common.h>
+#include <perfan/host.h>
 #include <perfan/perfdata.h>
 #include <perfan/profile.h>
 
@@ -29,9 +30,11 @@ struct perfan_resolve_opts {
 	size_t sz;
 	const char *symfs;     /* look for binaries under this root */
 	const char *debug_dir; /* extra debuginfo root (like /usr/lib/debug) */
-	const char *kallsyms;  /* kernel symbols file; NULL: /proc/kallsyms
-				  when the recording's osrelease matches */
-	const char *buildid_dir; /* perf's build-id cache; NULL: ~/.debug */
+	const char *kallsyms;  /* kernel symbols file; NULL: the running
+				  kernel's (host->kallsyms) when it is the
+				  one recorded */
+	const char *buildid_dir; /* perf's build-id cache; NULL:
+				    host->home/.debug */
 	int inline_frames;       /* add inlined frames from DWARF */
 	int addrs;               /* unresolved as "[module+0xoff]" */
 	int source_lines;        /* set frame file/line */
@@ -59,6 +62,9 @@ struct perfan_resolve_opts {
 	 * before the path it was mapped at; here also when the recording
 	 * has no MMAP of it. NULL: only where it was mapped. */
 	const char *jitdump_dir;
+	/* The machine perfan runs on (running kernel, hostname, its
+	 * kallsyms, HOME); NULL: the real one. See perfan/host.h. */
+	const struct perfan_host *host;
 };
 
 /* Options with every filter off (pid, tid and cpu -1). */

@@ -270,6 +270,8 @@ static struct perfan__elf *find_debug(struct search *s,
 /* Our own [vdso], when it is the one recorded (same build-id). */
 static struct perfan__elf *own_vdso(struct search *s)
 {
+	if (!s->ctx->host.own_vdso)
+		return NULL;
 	unsigned long base = getauxval(AT_SYSINFO_EHDR);
 	if (!base || !s->want_size)
 		return NULL;

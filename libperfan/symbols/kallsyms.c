@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 
 #include "symbols/symbols.h"
 #include "util/error.h"
@@ -209,9 +208,9 @@ void perfan__kallsyms_free(struct perfan__kallsyms *k)
 }
 
 /* The running kernel's build-id from /sys/kernel/notes, 0 if unknown. */
-static size_t running_kernel_build_id(uint8_t *id)
+static size_t running_kernel_build_id(const char *notes, uint8_t *id)
 {
-	FILE *f = fopen("/sys/kernel/notes", "re");
+	FILE *f = notes ? fopen(notes, "re") : NULL;
 	if (!f)
 		return 0;
 	uint8_t buf[4096];
@@ -297,18 +296,31 @@ void perfan__kernel_symbols(struct perfan__symctx *ctx)
 		feat && perfan_features_has(feat, PERFAN_FEAT_OSRELEASE)
 			? feat->osrelease
 			: NULL;
-	struct utsname u;
-	if (!rec || uname(&u) || strcmp(rec, u.release)) {
+	const char *run = ctx->host.osrelease;
+	if (!rec) {
+		perfan__symlog(
+			ctx, PERFAN_LOG_WARN,
+			"kernel symbols: the recording does not name its "
+			"kernel: use --kallsyms for kernel names");
+		return;
+	}
+	if (strcmp(rec, run)) {
 		perfan__symlog(
 			ctx, PERFAN_LOG_WARN,
 			"kernel symbols: recorded on kernel %s, running %s: "
 			"use --kallsyms for kernel names",
-			rec ? rec : "(unknown)", u.release);
+			rec, *run ? run : "(unknown)");
+		return;
+	}
+	if (!ctx->host.kallsyms) {
+		perfan__symlog(ctx, PERFAN_LOG_WARN,
+			       "kernel symbols: the running kernel's are not "
+			       "known: use --kallsyms for kernel names");
 		return;
 	}
 	if (kb) {
 		uint8_t id[20];
-		size_t sz = running_kernel_build_id(id);
+		size_t sz = running_kernel_build_id(ctx->host.kernel_notes, id);
 		if (sz && (sz != kb->size || memcmp(id, kb->id, sz))) {
 			char h2[41];
 			perfan__symlog(
@@ -322,6 +334,6 @@ void perfan__kernel_symbols(struct perfan__symctx *ctx)
 			return;
 		}
 	}
-	if (!try_load(ctx, "/proc/kallsyms", "running kernel"))
+	if (!try_load(ctx, ctx->host.kallsyms, "running kernel"))
 		ctx->kallsyms_state = 1;
 }

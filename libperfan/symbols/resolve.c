@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/utsname.h>
 
 #include "symbols/jit.h"
 #include "symbols/symbols.h"
@@ -872,17 +871,18 @@ static int setup(struct resolver *r, perfan_profile *p, perfan_perfdata *pd,
 	while (sl > 1 && symfs[sl - 1] == '/')
 		sl--;
 	ctx->symfs = perfan__arena_strndup(&ctx->arena, symfs, sl);
+	perfan__host_init(&ctx->host, ctx->o.host);
+	ctx->o.host = NULL; /* not to be read past this call */
 	if (ctx->o.buildid_dir) {
-		ctx->buildid_dir = ctx->o.buildid_dir;
-	} else {
-		const char *home = getenv("HOME");
-		if (home && *home) {
-			size_t n = strlen(home) + 8;
-			char *b = perfan__arena_alloc(&ctx->arena, n);
-			if (b)
-				snprintf(b, n, "%s/.debug", home);
-			ctx->buildid_dir = b;
-		}
+		/* "": no cache */
+		ctx->buildid_dir = *ctx->o.buildid_dir ? ctx->o.buildid_dir
+						       : NULL;
+	} else if (ctx->host.home) {
+		size_t n = strlen(ctx->host.home) + 8;
+		char *b = perfan__arena_alloc(&ctx->arena, n);
+		if (b)
+			snprintf(b, n, "%s/.debug", ctx->host.home);
+		ctx->buildid_dir = b;
 	}
 	ctx->debug_dir = ctx->o.debug_dir;
 	ctx->kmaps = perfan__maps_new();
@@ -890,13 +890,13 @@ static int setup(struct resolver *r, perfan_profile *p, perfan_perfdata *pd,
 		return PERFAN_ENOMEM;
 
 	const struct perfan_features *f = perfan_perfdata_features(pd);
-	struct utsname u;
-	if (f && !uname(&u))
-		ctx->foreign =
-			(perfan_features_has(f, PERFAN_FEAT_HOSTNAME) &&
-			 f->hostname && strcmp(f->hostname, u.nodename)) ||
-			(perfan_features_has(f, PERFAN_FEAT_OSRELEASE) &&
-			 f->osrelease && strcmp(f->osrelease, u.release));
+	if (f)
+		ctx->foreign = (perfan_features_has(f, PERFAN_FEAT_HOSTNAME) &&
+				f->hostname &&
+				strcmp(f->hostname, ctx->host.hostname)) ||
+			       (perfan_features_has(f, PERFAN_FEAT_OSRELEASE) &&
+				f->osrelease &&
+				strcmp(f->osrelease, ctx->host.osrelease));
 	if (f && perfan_features_has(f, PERFAN_FEAT_BUILD_ID)) {
 		for (size_t i = 0; i < f->nr_build_ids; i++) {
 			const struct perfan_build_id_entry *b =

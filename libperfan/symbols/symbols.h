@@ -9,6 +9,7 @@
 
 #include <perfan/resolve.h>
 
+#include "symbols/host.h"
 #include "util/arena.h"
 #include "util/hash.h"
 #include "util/htab.h"
@@ -294,6 +295,7 @@ struct perfan__symctx {
 	const char *symfs;       /* "" when none */
 	const char *buildid_dir; /* perf's cache, or NULL */
 	const char *debug_dir;   /* opts->debug_dir or NULL */
+	struct perfan__host host; /* the machine we run on */
 	/* Recorded on another host or kernel: files found without a
 	 * recorded build-id may differ from the ones profiled. */
 	int foreign;

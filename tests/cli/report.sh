@@ -7,7 +7,9 @@
 #
 # Recordings are resolved only from testdata (--symfs, an empty build-id
 # cache, testdata/kallsyms), so the outputs are the same on any machine;
-# system libraries show as "[libc.so.6]" and the like.
+# system libraries show as "[libc.so.6]" and the like. The host is pinned
+# to the recording machine (PERFAN_HOST_*), whatever machine runs this,
+# and once to another one, to see that perfan says what it cannot verify.
 # Run from the source tree with PERFAN_BIN set (ctest does both).
 set -euo pipefail
 
@@ -30,7 +32,9 @@ err() {
 rep() {
 	local kase=$1
 	shift
-	(cd "$TD" && "$PERFAN_BIN" report --symfs "$kase" \
+	(cd "$TD" && PERFAN_HOST_OSRELEASE=${HOST_OSRELEASE:-6.18.44-fc-v782} \
+		PERFAN_HOST_NAME=${HOST_NAME:-vm} PERFAN_HOST_KALLSYMS= \
+		"$PERFAN_BIN" report --symfs "$kase" \
 		--buildid-dir "$tmp/nocache" --kallsyms kallsyms "$@")
 }
 
@@ -67,6 +71,17 @@ golden sched-sym.txt sched --sort sym --percent-limit 10 -g callee \
 	sched/perf.data
 golden pagefaults-samples.txt cpu-pagefaults --samples --sort comm,dso \
 	cpu-pagefaults/perf.data
+
+# on another machine, a binary found without a recorded build-id is named
+# as unverified, and the kernel's symbols are not taken from the host; the
+# same report otherwise
+HOST_OSRELEASE=5.10.0-elsewhere HOST_NAME=elsewhere \
+	rep sched --sort sym --percent-limit 10 -g callee sched/perf.data \
+	>"$tmp/foreign" 2>"$tmp/foreign.err" || err "foreign host: report failed"
+grep -q "sched/sched: no build-id recorded and recorded on another machine; using sched/sched unverified" \
+	"$tmp/foreign.err" || err "foreign host: no unverified warning: $(cat "$tmp/foreign.err")"
+grep -v '^# [0-9]* samples, [0-9]* left out by filters;' "$tmp/foreign" |
+	diff -u "$GOLDEN/sched-sym.txt" - >&2 || err "foreign host: another report"
 
 rep fp fp/perf.data | grep -q '^# 515 samples, 0 left out by filters; ' ||
 	err "fp: the header does not count 515 samples"

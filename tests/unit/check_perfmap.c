@@ -795,6 +795,7 @@ static perfan_profile *resolve(const struct resolve_args *a,
 	ck_assert_int_eq(perfan_perfdata_open(&pd, tu_testdata(a->data), NULL),
 			 0);
 	struct perfan_resolve_opts o = PERFAN_RESOLVE_OPTS_INIT;
+	o.host = tu_host();
 	o.symfs = a->symfs;
 	o.perf_map_dir = a->perf_map_dir;
 	o.jitdump_dir = a->jitdump_dir;

@@ -311,6 +311,7 @@ static void resolve(struct run *r, const char *kase, const char *file,
 
 	struct perfan_resolve_opts o =
 		PERFAN_OPTS_INIT(struct perfan_resolve_opts);
+	o.host = tu_host();
 	o.pid = o.tid = o.cpu = -1;
 	o.root = PERFAN_ROOT_COMM;
 	o.weight = weight;
@@ -634,6 +635,7 @@ START_TEST(test_filters_and_columns)
 	struct perfan_resolve_stats st;
 	struct perfan_resolve_opts o =
 		PERFAN_OPTS_INIT(struct perfan_resolve_opts);
+	o.host = tu_host();
 	char ks[4096];
 	snprintf(ks, sizeof(ks), "%s", tu_testdata("kallsyms"));
 	o.kallsyms = ks;
@@ -720,6 +722,7 @@ START_TEST(test_addrs)
 	struct perfan_resolve_stats st;
 	struct perfan_resolve_opts o =
 		PERFAN_OPTS_INIT(struct perfan_resolve_opts);
+	o.host = tu_host();
 	char ks[4096], symfs[4096];
 	snprintf(ks, sizeof(ks), "%s", tu_testdata("kallsyms"));
 	snprintf(symfs, sizeof(symfs), "%s", tu_testdata("sched"));
@@ -750,6 +753,7 @@ START_TEST(test_truncated_input_never_crashes)
 	ck_assert_uint_gt(n, 1000);
 	struct perfan_resolve_opts o =
 		PERFAN_OPTS_INIT(struct perfan_resolve_opts);
+	o.host = tu_host();
 	char ks[4096], symfs[4096];
 	snprintf(ks, sizeof(ks), "%s", tu_testdata("kallsyms"));
 	snprintf(symfs, sizeof(symfs), "%s", tu_testdata("multi-thread-fork"));

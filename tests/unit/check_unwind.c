@@ -803,6 +803,7 @@ static void names_compare(const char *kase, const char *data,
 	ck_assert_int_eq(perfan_profile_new(&p, &po), 0);
 	struct perfan_resolve_opts o =
 		PERFAN_OPTS_INIT(struct perfan_resolve_opts);
+	o.host = tu_host();
 	o.pid = o.tid = o.cpu = -1;
 	o.root = PERFAN_ROOT_NONE;
 	char symfs[4096], nocache[4096], kallsyms[4096];

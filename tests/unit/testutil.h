@@ -4,6 +4,7 @@
 #define PERFAN_TESTUTIL_H
 
 #include <check.h>
+#include <perfan/host.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +56,39 @@ static inline const char *tu_testdata(const char *rel)
 static inline const char *tu_peerdata(const char *rel)
 {
 	return tu_path("PERFAN_PEERDATA", PERFAN_PEERDATA_DEFAULT, rel);
+}
+
+/* The machine every resolve in the tests runs on, whatever the real one:
+ * the one that made testdata/ (kernel 6.18.44-fc-v782, hostname vm; see
+ * testdata/README.md) with testdata/kallsyms as its /proc/kallsyms, no
+ * kernel notes and no home (so no ~/.debug). */
+#define TU_RECORDING_OSRELEASE "6.18.44-fc-v782"
+#define TU_RECORDING_HOSTNAME "vm"
+static inline const struct perfan_host *tu_host(void)
+{
+	static char kallsyms[4096];
+	static struct perfan_host h;
+	snprintf(kallsyms, sizeof(kallsyms), "%s", tu_testdata("kallsyms"));
+	h = (struct perfan_host){.sz = sizeof(h),
+				 .osrelease = TU_RECORDING_OSRELEASE,
+				 .hostname = TU_RECORDING_HOSTNAME,
+				 .kallsyms = kallsyms,
+				 .kernel_notes = "",
+				 .home = ""};
+	return &h;
+}
+
+/* Another machine: a kernel and hostname that no recording names. */
+static inline const struct perfan_host *tu_foreign_host(void)
+{
+	static struct perfan_host h;
+	h = (struct perfan_host){.sz = sizeof(h),
+				 .osrelease = "5.10.0-elsewhere",
+				 .hostname = "elsewhere",
+				 .kallsyms = "",
+				 .kernel_notes = "",
+				 .home = ""};
+	return &h;
 }
 
 /* Check has no skip: say why on stdout and leave the test, which passes. */
