@@ -352,7 +352,7 @@ START_TEST(test_symtab)
 {
 	struct perfan__elf *e = open_testdata("fp/prog");
 	struct perfan__symtab st;
-	ck_assert_int_eq(perfan__symtab_load(&st, e, e), 0);
+	ck_assert_int_eq(perfan__symtab_load(&st, e, e, NULL), 0);
 	/* perf script: "11cc hot_a+0x2c" */
 	uint64_t a = perfan__symtab_off2addr(&st, 0x11cc);
 	ck_assert_uint_eq(a, 0x11cc);
@@ -367,14 +367,16 @@ START_TEST(test_symtab)
 	perfan__elf_close(e);
 
 	e = open_testdata("sched/sched");
-	ck_assert_int_eq(perfan__symtab_load(&st, e, e), 0);
+	ck_assert_int_eq(perfan__symtab_load(&st, e, e, NULL), 0);
 	/* just past main: perf script shows "113e [unknown]" */
 	ck_assert_ptr_null(perfan__symtab_find(&st, 0x113e));
 	ck_assert_str_eq(perfan__symtab_find(&st, 0x113d)->name, "main");
 	/* PLT slots, as perf names them */
 	ck_assert_str_eq(perfan__symtab_find(&st, 0x1040)->name, "printf@plt");
 	ck_assert_str_eq(perfan__symtab_find(&st, 0x108f)->name, "perror@plt");
-	ck_assert_str_eq(perfan__symtab_find(&st, 0x1020)->name, ".plt");
+	/* perf 6.1 names no PLT header: _init (size 0, so extended to the
+	 * next symbol) covers it */
+	ck_assert_str_eq(perfan__symtab_find(&st, 0x1020)->name, "_init");
 	/* a zero-size symbol reaches the next one */
 	s = perfan__symtab_find(&st, 0x1170);
 	ck_assert_str_eq(s->name, "deregister_tm_clones");
