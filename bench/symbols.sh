@@ -16,9 +16,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The workload: about 10 s on two cores. Every part is a stripped binary
-# as Debian ships it (cc1, sort, gzip, libz, libcrypto, perf, libbfd),
-# apart from pyenv's interpreters, when they exist.
+# The workload: about 20 s on two cores. Every part is a stripped binary
+# as Debian ships it (cc1, cc1plus, as, sort, gzip, xz, libz, libcrypto,
+# perf, libbfd), apart from pyenv's interpreters, when they exist.
 workload() {
 	local tmp
 	tmp=$(mktemp -d)
@@ -30,9 +30,15 @@ workload() {
 		done
 	done
 	pys+=(/usr/bin/python3)
-	(for f in libperfan/symbols/*.c libperfan/perfdata/*.c; do
-		gcc -O2 -g -Iinclude -Ilibperfan -c "$f" -o "$tmp/x.o" || true
-	done) &
+	(for f in libperfan/symbols/*.c; do
+		gcc -O2 -g -Iinclude -Ilibperfan -Ibuild/generated \
+			-I/usr/include/libiberty -c "$f" -o "$tmp/x.o" || true
+	done
+	printf '%s\n' '#include <map>' '#include <regex>' '#include <string>' \
+		'int main(int c, char **v) { std::map<std::string, int> m;' \
+		'std::regex r("a+b"); m[v[0]] = std::regex_match(v[0], r);' \
+		'return m.size() + c; }' >"$tmp/x.cc"
+	g++ -O2 -c "$tmp/x.cc" -o "$tmp/y.o") &
 	for py in "${pys[@]}"; do
 		"$py" - <<'EOF' &
 import hashlib, json, re, zlib
@@ -49,6 +55,7 @@ EOF
 	head -c 40000000 /dev/urandom >"$tmp/r"
 	(sha256sum "$tmp/r" >/dev/null
 	 gzip -6 -c "$tmp/r" >/dev/null
+	 head -c 8000000 "$tmp/r" | xz -3 -c >/dev/null
 	 base64 "$tmp/r" | head -c 20000000 | fold -w 60 | sort >/dev/null) &
 	(for _ in 1 2 3; do
 		perf report -i testdata/dwarf/perf.data --stdio >/dev/null 2>&1

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""symbols_agree.py [--show N] [--max PCT] PERF_REPORT PERFAN_JSON
+"""symbols_agree.py [--show N] [--max PCT] [--only DSOS] PERF_REPORT PERFAN_JSON
 
 The share of the weight that perfan gives to another (dso, symbol) than
 perf does, on one recording.
@@ -9,9 +9,13 @@ PERF_REPORT is `perf report --stdio --no-children -g none --sort dso,sym`
 `perfan report --json --no-children --sort dso,sym` of the same file, first
 event. An address perf leaves unresolved ("[.] 0x...") and a frame perfan
 names after its module ("[libfoo.so]") are the same key: "unresolved in
-that dso". The figure is half the L1 distance between the two weightings,
+that dso". perf's "[JIT] tid PID" is perfan's "perf-PID.map" (perfan names
+the map it reads). The figure is half the L1 distance between the two weightings,
 over perf's total: 0 when every sample lands on the same row, 100 % when
 none does. Prints it, the largest differences, and exits 1 above --max.
+With --only (comma-separated dso names), only the rows of those dsos are
+compared (their weight is still taken over the whole total), and every
+(dso, symbol) perf gives them is listed with both weights.
 """
 import argparse
 import collections
@@ -47,6 +51,9 @@ def perf_rows(path):
                     continue
                 w = float(m.group(1)) * (total or 100) / 100
                 dso, sym = m.group(2), "[%s] %s" % (m.group(3), m.group(4))
+            m = re.fullmatch(r"\[JIT\] tid (\d+)", dso)
+            if m:
+                dso = "perf-%s.map" % m.group(1)
             kind, _, name = sym.partition(" ")
             if re.fullmatch(r"0x[0-9a-f]+", name):
                 name = UNRESOLVED
@@ -70,6 +77,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--show", type=int, default=15)
     ap.add_argument("--max", type=float, default=0.5)
+    ap.add_argument("--only", help="compare only these dsos (a,b,...)")
     ap.add_argument("perf")
     ap.add_argument("perfan")
     a = ap.parse_args()
@@ -78,6 +86,14 @@ def main():
     if not tp:
         sys.exit("%s: no rows" % a.perf)
     keys = set(p) | set(q)
+    if a.only:
+        only = set(a.only.split(","))
+        keys = {k for k in keys if k[0] in only}
+        for k in sorted(keys, key=lambda k: (k[0], -p.get(k, 0), k[1])):
+            print("  %-22s %-28s perf %12d  perfan %12d" %
+                  (k[0], k[1], p.get(k, 0), q.get(k, 0)))
+        if not any(p.get(k) for k in keys):
+            sys.exit("%s: perf gives these dsos no weight" % a.perf)
     diff = {k: q.get(k, 0) - p.get(k, 0) for k in keys}
     off = sum(abs(d) for d in diff.values()) / 2 / tp * 100
     print("perf total %d, perfan total %d (%+.3f %%)" %
