@@ -376,21 +376,11 @@ static int plt_symbols(struct perfan__symtab *st, Elf *elf, uint16_t machine,
 		return 0;
 	uint64_t hdr, ent;
 	switch (machine) {
-	case EM_ARM:
-		hdr = 20, ent = 12;
-		break;
-	case EM_AARCH64:
-		hdr = 32, ent = 16;
-		break;
-	case EM_SPARC:
-		hdr = 48, ent = 12;
-		break;
-	case EM_SPARCV9:
-		hdr = 128, ent = 32;
-		break;
-	default:
-		hdr = ent = pltsh.sh_entsize;
-		break;
+	case EM_ARM: hdr = 20, ent = 12; break;
+	case EM_AARCH64: hdr = 32, ent = 16; break;
+	case EM_SPARC: hdr = 48, ent = 12; break;
+	case EM_SPARCV9: hdr = 128, ent = 32; break;
+	default: hdr = ent = pltsh.sh_entsize; break;
 	}
 	if (!ent)
 		return 0;
