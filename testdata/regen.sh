@@ -384,7 +384,7 @@ case_dynsym() {
     cmd "$CC $CFLAGS -rdynamic -o prog dynsym.c -L. -ldyn -Wl,-rpath,'\$ORIGIN'"
     cmd "strip prog libdyn.so"
     cmd "readelf -SW prog libdyn.so > sections.txt"
-    cmd "$PERF record -g -e cpu-clock -c 50000 -o perf.data env LD_BIND_NOT=1 ./prog 1 2> record.log"
+    cmd "$PERF record -g -e cpu-clock:u -c 50000 -o perf.data env LD_BIND_NOT=1 ./prog 1 2> record.log"
     oracles perf.data
     cmd "zstd -19 -q --rm script.txt   # 4.8 MB as text"
     dsosym perf.data report-dsosym.txt
@@ -398,27 +398,29 @@ case_debug_buildid() {
     begin debug-buildid
     cp "$HERE/src/symsrc.c" .
     cmd "$CC $CFLAGS -o prog symsrc.c"
-    cmd "cp prog prog.full"
     local bid
     bid=$(readelf -n prog | awk '/Build ID/ { print $3 }')
     cmd "mkdir -p usr/lib/debug/.build-id/${bid:0:2}"
     cmd "objcopy --only-keep-debug prog usr/lib/debug/.build-id/${bid:0:2}/${bid:2}.debug"
     cmd "strip prog"
-    cmd "$PERF record --no-buildid -g -e cpu-clock -F 999 -o perf.data ./prog 2> record.log"
+    cmd "$PERF record --no-buildid -g -e cpu-clock:u -F 999 -o perf.data ./prog 2> record.log"
     oracles perf.data
     # perf finds the debug file the same way: by the build-id it reads
-    # from the binary, under --symfs
+    # from the binary, under --symfs; script.txt is perf's view with it
     symfs_of /tmp/perfan-symfs prog prog
     cmd "mkdir -p /tmp/perfan-symfs/usr/lib && cp -r usr/lib/debug /tmp/perfan-symfs/usr/lib/"
+    cmd "$PERF script -i perf.data --symfs /tmp/perfan-symfs > script.txt"
     dsosym perf.data report-dsosym.txt --symfs /tmp/perfan-symfs
-    cmd "rm -rf /tmp/perfan-symfs prog.full"
+    cmd "rm -rf /tmp/perfan-symfs"
     finish
 }
 
 # MiniDebugInfo (.gnu_debugdata) as gdb's manual makes it: the functions
 # that .dynsym lacks, in an xz-compressed ELF inside the binary. perf 6.1
-# does not read it: report-dsosym.txt is perf on the unstripped binary
-# (same build-id), report-dsosym-stripped.txt perf on the recorded one.
+# does not read it: report-dsosym.txt and script.txt are perf on the
+# unstripped binary (same build-id), report-dsosym-stripped.txt and the
+# other oracles perf on the recorded one. User space only (cpu-clock:u),
+# as in the other two cases, so that no kernel symbols are needed.
 case_minidebug() {
     begin minidebug
     cp "$HERE/src/symsrc.c" .
@@ -434,10 +436,12 @@ case_minidebug() {
     cmd "objcopy --add-section .gnu_debugdata=mini_debuginfo.xz prog"
     cmd "rm dynsyms funcsyms debug mini_debuginfo.xz"
     cmd "readelf -SW prog > sections.txt"
-    cmd "$PERF record -g -e cpu-clock -F 999 -o perf.data ./prog 2> record.log"
+    cmd "$PERF record -g -e cpu-clock:u -F 999 -o perf.data ./prog 2> record.log"
     oracles perf.data
     dsosym perf.data report-dsosym-stripped.txt
+    # script.txt is perf's view with the unstripped binary
     symfs_of /tmp/perfan-symfs prog prog.full
+    cmd "$PERF script -i perf.data --symfs /tmp/perfan-symfs > script.txt"
     dsosym perf.data report-dsosym.txt --symfs /tmp/perfan-symfs
     cmd "rm -rf /tmp/perfan-symfs prog.full"
     finish

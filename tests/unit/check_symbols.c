@@ -643,6 +643,35 @@ START_TEST(test_debug_own_buildid)
 	ck_assert(d->has_symtab);
 	uint64_t a = perfan__symtab_off2addr(&d->symtab, 0x11c0);
 	ck_assert_str_eq(perfan__symtab_find(&d->symtab, a)->name, "inner_a");
+
+	/* the same debug file as Fedora (<root><path>.debug) and Ubuntu
+	 * (<root><path>) lay them out */
+	static const char *paths[] = {"/x0/prog", "/x1/prog"};
+	static const char *debugs[] = {"usr/lib/debug/x0/prog.debug",
+				       "usr/lib/debug/x1/prog"};
+	for (int i = 0; i < 2; i++) {
+		char dir[] = "/tmp/perfan-check-layout-XXXXXX";
+		ck_assert_ptr_nonnull(mkdtemp(dir));
+		static char cmd[16384];
+		snprintf(cmd, sizeof(cmd),
+			 "mkdir -p '%s%s' && rmdir '%s%s' && "
+			 "mkdir -p '%s/usr/lib/debug/x%d' && "
+			 "cp '%s/prog' '%s%s' && cp '%s/usr/lib/debug/"
+			 ".build-id/39/af0fd20e9e753d5923449a47aa2c0bff3298d9"
+			 ".debug' '%s/%s'",
+			 dir, paths[i], dir, paths[i], dir, i, symfs, dir,
+			 paths[i], symfs, dir, debugs[i]);
+		ck_assert_int_eq(system(cmd), 0);
+		ctx.symfs = dir;
+		d = perfan__dso_get(&ctx, paths[i], NULL, 0, 0);
+		perfan__dso_load(&ctx, d);
+		ck_assert_ptr_nonnull(d->debug);
+		ck_assert_ptr_nonnull(strstr(d->debug->path, debugs[i]));
+		ck_assert_str_eq(perfan__symtab_find(&d->symtab, a)->name,
+				 "inner_a");
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		ck_assert_int_eq(system(cmd), 0);
+	}
 	perfan__dsos_free(&ctx);
 }
 END_TEST
