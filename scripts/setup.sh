@@ -13,6 +13,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 PACKAGES=(
 	build-essential cmake pkg-config
 	libdw-dev libelf-dev libtraceevent-dev libcapstone-dev libzstd-dev
+	liblzma-dev
 	libiberty-dev
 	check zstd python3 groff-base
 	chromium fonts-dejavu-core fonts-liberation nodejs npm

@@ -26,7 +26,7 @@ CC=${CC:-gcc}
 CFLAGS="-O2 -g -fno-omit-frame-pointer"
 export PAGER=cat PERF_PAGER=cat LC_ALL=C
 
-ALL_CASES="fp dwarf pipe zstd two-events cpu-pagefaults sched py312-perf py313-perfjit py-handler multi-thread-fork diff"
+ALL_CASES="fp dwarf pipe zstd two-events cpu-pagefaults sched py312-perf py313-perfjit py-handler multi-thread-fork diff dynsym debug-buildid minidebug"
 
 # cmd STRING: log STRING to ./COMMAND and run it (eval, so redirections work).
 cmd() {
@@ -355,6 +355,95 @@ EOF
         cmd "$PERF report --stdio --no-children -i $b-1.data > report-$b-1.txt"
         cmd "$PERF script -i $b-1.data > script-$b-1.txt"
     done
+    finish
+}
+
+# dsosym DATA OUT [perf report options]: the flat profile by (dso, symbol)
+# with exact periods, as tests/tools/symbols_agree.py reads it.
+dsosym() {
+    local d=$1 out=$2
+    shift 2
+    cmd "$PERF report -i $d --stdio --no-children -g none --sort dso,sym -F period,dso,sym -t '|'${*:+ $*} > $out"
+}
+
+# symfs_of DIR FILE SRC: a --symfs tree in DIR holding SRC at FILE's
+# absolute path, so that perf (which checks the recorded path itself before
+# it reads the file under --symfs) finds it as recorded.
+symfs_of() {
+    cmd "mkdir -p $1$(dirname "$PWD/$2") && cp $3 $1$PWD/$2"
+}
+
+# Stripped binaries that keep only .dynsym, and PLT slots. LD_BIND_NOT=1
+# makes every call go through the PLT slot and the resolver (glibc never
+# writes the resolved address back), so the samples land in the slots too:
+# -c 50000 (a sample per 50 us) for enough of them.
+case_dynsym() {
+    begin dynsym
+    cp "$HERE/src/dynsym.c" "$HERE/src/libdyn.c" .
+    cmd "$CC $CFLAGS -fPIC -shared -o libdyn.so libdyn.c"
+    cmd "$CC $CFLAGS -rdynamic -o prog dynsym.c -L. -ldyn -Wl,-rpath,'\$ORIGIN'"
+    cmd "strip prog libdyn.so"
+    cmd "readelf -SW prog libdyn.so > sections.txt"
+    cmd "$PERF record -g -e cpu-clock:u -c 50000 -o perf.data env LD_BIND_NOT=1 ./prog 1 2> record.log"
+    oracles perf.data
+    cmd "zstd -19 -q --rm script.txt   # 4.8 MB as text"
+    dsosym perf.data report-dsosym.txt
+    finish
+}
+
+# A stripped binary whose debug file is found only by the binary's own
+# build-id (the recording has none: --no-buildid), under
+# <symfs>/usr/lib/debug/.build-id/, as libc6-dbg installs libc's.
+case_debug_buildid() {
+    begin debug-buildid
+    cp "$HERE/src/symsrc.c" .
+    cmd "$CC $CFLAGS -o prog symsrc.c"
+    local bid
+    bid=$(readelf -n prog | awk '/Build ID/ { print $3 }')
+    cmd "mkdir -p usr/lib/debug/.build-id/${bid:0:2}"
+    cmd "objcopy --only-keep-debug prog usr/lib/debug/.build-id/${bid:0:2}/${bid:2}.debug"
+    cmd "strip prog"
+    cmd "$PERF record --no-buildid -g -e cpu-clock:u -F 999 -o perf.data ./prog 2> record.log"
+    oracles perf.data
+    # perf finds the debug file the same way: by the build-id it reads
+    # from the binary, under --symfs; script.txt is perf's view with it
+    symfs_of /tmp/perfan-symfs prog prog
+    cmd "mkdir -p /tmp/perfan-symfs/usr/lib && cp -r usr/lib/debug /tmp/perfan-symfs/usr/lib/"
+    cmd "$PERF script -i perf.data --symfs /tmp/perfan-symfs > script.txt"
+    dsosym perf.data report-dsosym.txt --symfs /tmp/perfan-symfs
+    cmd "rm -rf /tmp/perfan-symfs"
+    finish
+}
+
+# MiniDebugInfo (.gnu_debugdata) as gdb's manual makes it: the functions
+# that .dynsym lacks, in an xz-compressed ELF inside the binary. perf 6.1
+# does not read it: report-dsosym.txt and script.txt are perf on the
+# unstripped binary (same build-id), report-dsosym-stripped.txt and the
+# other oracles perf on the recorded one. User space only (cpu-clock:u),
+# as in the other two cases, so that no kernel symbols are needed.
+case_minidebug() {
+    begin minidebug
+    cp "$HERE/src/symsrc.c" .
+    cmd "$CC $CFLAGS -rdynamic -o prog symsrc.c"
+    cmd "cp prog prog.full"
+    cmd "nm -D prog --format=posix --defined-only | awk '{ print \$1 }' | sort > dynsyms"
+    cmd "nm prog --format=posix --defined-only | awk '{ if (\$2 == \"T\" || \$2 == \"t\" || \$2 == \"D\") print \$1 }' | sort > funcsyms"
+    cmd "comm -13 dynsyms funcsyms > keep_symbols"
+    cmd "objcopy --only-keep-debug prog debug"
+    cmd "objcopy -S --remove-section .gdb_index --remove-section .comment --keep-symbols=keep_symbols debug mini_debuginfo"
+    cmd "strip --strip-all -R .comment prog"
+    cmd "xz mini_debuginfo"
+    cmd "objcopy --add-section .gnu_debugdata=mini_debuginfo.xz prog"
+    cmd "rm dynsyms funcsyms debug mini_debuginfo.xz"
+    cmd "readelf -SW prog > sections.txt"
+    cmd "$PERF record -g -e cpu-clock:u -F 999 -o perf.data ./prog 2> record.log"
+    oracles perf.data
+    dsosym perf.data report-dsosym-stripped.txt
+    # script.txt is perf's view with the unstripped binary
+    symfs_of /tmp/perfan-symfs prog prog.full
+    cmd "$PERF script -i perf.data --symfs /tmp/perfan-symfs > script.txt"
+    dsosym perf.data report-dsosym.txt --symfs /tmp/perfan-symfs
+    cmd "rm -rf /tmp/perfan-symfs prog.full"
     finish
 }
 

@@ -1,6 +1,7 @@
 /* symbols/dso.c: one object per mapped file (path + build-id), and finding
  * its files the way perf does: perf's build-id cache, the path under
- * --symfs, separate debug files by build-id and .gnu_debuglink. A file
+ * --symfs, separate debug files by build-id, .gnu_debuglink and the
+ * Fedora and Ubuntu layouts, and MiniDebugInfo when nothing better. A file
  * whose build-id differs from the recorded one is never used for symbols:
  * the mismatch is logged and counted. */
 #include <stdio.h>
@@ -209,8 +210,12 @@ static char *dirname_of(const char *path)
 	return r;
 }
 
-/* A separate debug file: by build-id in perf's cache and the debug roots,
- * then by .gnu_debuglink next to the binary and under the debug roots. */
+/* A separate debug file, as perf's dso__load tries them: by build-id in
+ * perf's cache and under the debug roots (the build-id recorded, else the
+ * binary's own: libc6-dbg's /usr/lib/debug/.build-id/xx/yyyy.debug), then
+ * by .gnu_debuglink next to the binary and under the debug roots, then
+ * Fedora's <root><path>.debug and Ubuntu's <root><path>. Every one must
+ * have the build-id wanted, when one is known. */
 static struct perfan__elf *find_debug(struct search *s,
 				      struct perfan__elf *runtime)
 {
@@ -238,13 +243,13 @@ static struct perfan__elf *find_debug(struct search *s,
 			free(root);
 		}
 	}
-	if (e || !runtime || !runtime->debuglink)
+	if (e)
 		return e;
 
-	const char *link = runtime->debuglink;
-	char *rdir = dirname_of(runtime->path);
+	const char *link = runtime ? runtime->debuglink : NULL;
+	char *rdir = runtime ? dirname_of(runtime->path) : NULL;
 	char *pdir = dirname_of(d->path);
-	if (rdir && pdir) {
+	if (link && rdir && pdir) {
 		char *c = cat3(rdir, "/", link);
 		if (c && strcmp(c, runtime->path))
 			e = try_file(s, c, 1);
@@ -264,6 +269,17 @@ static struct perfan__elf *find_debug(struct search *s,
 	}
 	free(rdir);
 	free(pdir);
+	for (int i = 0; i < 2 && !e && d->path[0] == '/'; i++) {
+		if (!roots[i])
+			continue;
+		char *root = cat3(ctx->symfs, roots[i], d->path);
+		if (root) {
+			e = try_owned(s, cat3(root, ".debug", ""), 1);
+			if (!e)
+				e = try_file(s, root, 1);
+		}
+		free(root);
+	}
 	return e;
 }
 
@@ -367,7 +383,16 @@ void perfan__dso_load(struct perfan__symctx *ctx, struct perfan__dso *d)
 		d->debug && d->debug->has_symtab ? d->debug : d->runtime;
 	if (!symsrc)
 		symsrc = d->debug;
-	int err = perfan__symtab_load(&d->symtab, d->runtime, symsrc);
+	if (!symsrc->has_symtab && d->runtime) {
+		/* Nothing better than .dynsym: the binary's MiniDebugInfo,
+		 * if it has one, adds its local functions. */
+		d->mini = perfan__elf_minidebug(d->runtime);
+		if (d->mini)
+			perfan__symlog(ctx, PERFAN_LOG_DEBUG,
+				       "%s: symbols from %s", d->path,
+				       d->mini->path);
+	}
+	int err = perfan__symtab_load(&d->symtab, d->runtime, symsrc, d->mini);
 	if (err) {
 		perfan__symlog(ctx, PERFAN_LOG_WARN,
 			       "%s: cannot read symbols of %s", d->path,
@@ -425,6 +450,7 @@ void perfan__dsos_free(struct perfan__symctx *ctx)
 		perfan__symtab_free(&d->symtab);
 		perfan__elf_close(d->runtime);
 		perfan__elf_close(d->debug);
+		perfan__elf_close(d->mini);
 		perfan__htab_free(&d->cache);
 		free(d->path);
 		free(d);

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <lzma.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -53,10 +54,13 @@ static int describe(struct perfan__elf **out, Elf *elf, const char *path)
 			e->has_dynsym = 1;
 		const char *name =
 			shstrndx ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
-		if (name && sh.sh_type != SHT_NOBITS && sh.sh_size &&
-		    (!strcmp(name, ".debug_info") ||
-		     !strcmp(name, ".zdebug_info")))
+		if (!name || sh.sh_type == SHT_NOBITS || !sh.sh_size)
+			continue;
+		if (!strcmp(name, ".debug_info") ||
+		    !strcmp(name, ".zdebug_info"))
 			e->has_debug_info = 1;
+		else if (!strcmp(name, ".gnu_debugdata"))
+			e->has_gnu_debugdata = 1;
 	}
 	*out = e;
 	return 0;
@@ -111,9 +115,72 @@ void perfan__elf_close(struct perfan__elf *e)
 	if (!e)
 		return;
 	elf_end(e->elf);
+	free(e->image);
 	free(e->debuglink);
 	free(e->path);
 	free(e);
+}
+
+static Elf_Scn *find_section(Elf *elf, const char *want, GElf_Shdr *out);
+
+/* The decompressed size we accept: a MiniDebugInfo holds symbols only (a
+ * few MB for the largest libraries); more is a damaged or hostile file. */
+#define MINIDEBUG_MAX ((size_t)256 << 20)
+
+struct perfan__elf *perfan__elf_minidebug(const struct perfan__elf *e)
+{
+	if (!e || !e->has_gnu_debugdata)
+		return NULL;
+	GElf_Shdr sh;
+	Elf_Scn *scn = find_section(e->elf, ".gnu_debugdata", &sh);
+	Elf_Data *in = scn ? elf_rawdata(scn, NULL) : NULL;
+	if (!in || !in->d_buf || !in->d_size)
+		return NULL;
+
+	lzma_stream z = LZMA_STREAM_INIT;
+	if (lzma_stream_decoder(&z, (uint64_t)128 << 20, 0) != LZMA_OK)
+		return NULL;
+	size_t cap = in->d_size * 4 < 65536 ? 65536 : in->d_size * 4;
+	uint8_t *out = NULL;
+	lzma_ret ret = LZMA_OK;
+	z.next_in = in->d_buf;
+	z.avail_in = in->d_size;
+	while (ret == LZMA_OK) {
+		if (!out || !z.avail_out) {
+			size_t have = out ? (size_t)(z.next_out - out) : 0;
+			if (out)
+				cap *= 2;
+			if (cap > MINIDEBUG_MAX)
+				break;
+			uint8_t *n = realloc(out, cap);
+			if (!n)
+				break;
+			out = n;
+			z.next_out = out + have;
+			z.avail_out = cap - have;
+		}
+		ret = lzma_code(&z, LZMA_FINISH);
+	}
+	size_t size = (size_t)(z.next_out - out);
+	lzma_end(&z);
+	if (ret != LZMA_STREAM_END || size < 64) {
+		free(out);
+		return NULL;
+	}
+	char *name = malloc(strlen(e->path) + sizeof("[.gnu_debugdata]"));
+	struct perfan__elf *m = NULL;
+	if (name) {
+		strcpy(name, e->path);
+		strcat(name, "[.gnu_debugdata]");
+		m = perfan__elf_open_mem(out, size, name);
+		free(name);
+	}
+	if (!m) {
+		free(out);
+		return NULL;
+	}
+	m->image = out;
+	return m;
 }
 
 /* ---- symbol tables -------------------------------------------------- */
@@ -289,66 +356,63 @@ static size_t fixup(struct cand *v, size_t n)
 	return k + 1;
 }
 
-/* "name@plt" for each PLT slot, as perf's dso__synthesize_plt_symbols. */
+/* "name@plt" for each PLT slot, as perf 6.1's dso__synthesize_plt_symbols:
+ * slots of .rela.plt (or .rel.plt) in order, laid out in .plt after its
+ * header with the sizes perf assumes per machine; a relocation without a
+ * symbol (IRELATIVE) gives "@plt". perf 6.1 names neither the header nor
+ * .plt.sec (x86 IBT), whose stubs stay unnamed or go to a symbol whose
+ * size perf extended over them. */
 static int plt_symbols(struct perfan__symtab *st, Elf *elf, uint16_t machine,
 		       struct cand **v, size_t *n, size_t *cap)
 {
-	uint64_t hdr, ent;
-	if (machine == EM_X86_64 || machine == EM_386) {
-		hdr = 16;
-		ent = 16;
-	} else if (machine == EM_AARCH64) {
-		hdr = 32;
-		ent = 16;
-	} else {
-		return 0;
-	}
-	GElf_Shdr relsh, pltsh, secsh;
+	GElf_Shdr relsh, pltsh;
 	Elf_Scn *rel = find_section(elf, ".rela.plt", &relsh);
 	if (!rel)
 		rel = find_section(elf, ".rel.plt", &relsh);
 	Elf_Scn *plt = find_section(elf, ".plt", &pltsh);
 	if (!rel || !plt || relsh.sh_type == SHT_NOBITS ||
-	    pltsh.sh_type == SHT_NOBITS || !relsh.sh_entsize)
+	    pltsh.sh_type == SHT_NOBITS || !relsh.sh_entsize ||
+	    (relsh.sh_type != SHT_RELA && relsh.sh_type != SHT_REL))
 		return 0;
+	uint64_t hdr, ent;
+	switch (machine) {
+	case EM_ARM: hdr = 20, ent = 12; break;
+	case EM_AARCH64: hdr = 32, ent = 16; break;
+	case EM_SPARC: hdr = 48, ent = 12; break;
+	case EM_SPARCV9: hdr = 128, ent = 32; break;
+	default: hdr = ent = pltsh.sh_entsize; break;
+	}
+	if (!ent)
+		return 0;
+	/* perf reads the table the relocations name, and only if it is the
+	 * .dynsym. */
 	Elf_Scn *dynsym = elf_getscn(elf, relsh.sh_link);
 	GElf_Shdr dynsh;
-	if (!dynsym || !gelf_getshdr(dynsym, &dynsh) || !dynsh.sh_entsize)
+	if (!dynsym || !gelf_getshdr(dynsym, &dynsh) ||
+	    dynsh.sh_type != SHT_DYNSYM || !dynsh.sh_entsize)
 		return 0;
 	Elf_Data *reldata = elf_getdata(rel, NULL);
 	Elf_Data *symdata = elf_getdata(dynsym, NULL);
 	if (!reldata || !symdata)
 		return 0;
 	size_t nrel = relsh.sh_size / relsh.sh_entsize;
-	int rela = relsh.sh_type == SHT_RELA;
-
-	uint64_t off = pltsh.sh_addr;
-	uint64_t hdr_len = hdr;
-	if ((machine == EM_X86_64 || machine == EM_386) &&
-	    find_section(elf, ".plt.sec", &secsh)) {
-		hdr_len = pltsh.sh_size; /* ".plt" is the whole .plt */
-		off = secsh.sh_addr;
-	} else if (nrel * ent == pltsh.sh_size) {
-		hdr_len = 0; /* not lazy: no header */
-	} else {
-		off += hdr;
-	}
-	if (*n + nrel + 1 > *cap) {
-		size_t c = *n + nrel + 1;
-		struct cand *nv = realloc(*v, c * sizeof(*nv));
+	/* Slots past the end of .plt are not PLT code. */
+	if (pltsh.sh_size < hdr)
+		return 0;
+	if (nrel > (pltsh.sh_size - hdr) / ent)
+		nrel = (pltsh.sh_size - hdr) / ent;
+	if (*n + nrel > *cap) {
+		size_t c = *n + nrel;
+		struct cand *nv = realloc(*v, (c ? c : 1) * sizeof(*nv));
 		if (!nv)
 			return PERFAN_ENOMEM;
 		*v = nv;
 		*cap = c;
 	}
-	if (hdr_len)
-		(*v)[(*n)++] =
-			(struct cand){pltsh.sh_addr, pltsh.sh_addr + hdr_len,
-				      ".plt",        0,
-				      STB_GLOBAL,    0};
+	uint64_t off = pltsh.sh_addr + hdr;
 	for (size_t i = 0; i < nrel; i++, off += ent) {
 		uint64_t info;
-		if (rela) {
+		if (relsh.sh_type == SHT_RELA) {
 			GElf_Rela r;
 			if (!gelf_getrela(reldata, (int)i, &r))
 				continue;
@@ -359,14 +423,12 @@ static int plt_symbols(struct perfan__symtab *st, Elf *elf, uint16_t machine,
 				continue;
 			info = r.r_info;
 		}
-		size_t si = machine == EM_386 ? ELF32_R_SYM(info)
-					      : GELF_R_SYM(info);
 		GElf_Sym sym;
-		if (!gelf_getsym(symdata, (int)si, &sym))
-			continue;
-		const char *name = elf_strptr(elf, dynsh.sh_link, sym.st_name);
-		if (!name || !*name)
-			continue;
+		const char *name = NULL;
+		if (gelf_getsym(symdata, (int)GELF_R_SYM(info), &sym))
+			name = elf_strptr(elf, dynsh.sh_link, sym.st_name);
+		if (!name)
+			name = "";
 		size_t len = strlen(name);
 		char *pn = perfan__arena_alloc(&st->arena, len + 5);
 		if (!pn)
@@ -397,43 +459,83 @@ static int load_segments(struct perfan__symtab *st, Elf *elf)
 	return 0;
 }
 
+/* The table perf reads from ELF: .symtab, else .dynsym (or, with
+ * SYMTAB_ONLY, none). */
+static Elf_Scn *symbol_table(Elf *elf, int symtab_only, GElf_Shdr *out)
+{
+	Elf_Scn *dyn = NULL;
+	GElf_Shdr dynsh;
+	for (Elf_Scn *s = NULL; (s = elf_nextscn(elf, s));) {
+		GElf_Shdr h;
+		if (!gelf_getshdr(s, &h) || h.sh_type == SHT_NOBITS)
+			continue;
+		if (h.sh_type == SHT_SYMTAB) {
+			*out = h;
+			return s;
+		}
+		if (h.sh_type == SHT_DYNSYM && !dyn) {
+			dyn = s;
+			dynsh = h;
+		}
+	}
+	if (!dyn || symtab_only)
+		return NULL;
+	*out = dynsh;
+	return dyn;
+}
+
+/* Append the symbols of E's table to *V. */
+static int add_table(struct perfan__elf *e, int symtab_only, struct cand **v,
+		     size_t *n)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = symbol_table(e->elf, symtab_only, &sh);
+	struct cand *t = NULL;
+	size_t nt = 0;
+	if (!scn)
+		return 0;
+	int err = read_table(e->elf, scn, &sh, e->e_machine, &t, &nt);
+	if (err)
+		return err;
+	if (!*v) {
+		*v = t;
+		*n = nt;
+		return 0;
+	}
+	struct cand *nv = realloc(*v, (*n + nt + 1) * sizeof(*nv));
+	if (!nv) {
+		free(t);
+		return PERFAN_ENOMEM;
+	}
+	/* After the first table's, so that equal symbols keep its order. */
+	for (size_t i = 0; i < nt; i++) {
+		nv[*n + i] = t[i];
+		nv[*n + i].idx += UINT32_MAX / 2;
+	}
+	free(t);
+	*v = nv;
+	*n += nt;
+	return 0;
+}
+
 int perfan__symtab_load(struct perfan__symtab *st, struct perfan__elf *runtime,
-			struct perfan__elf *symsrc)
+			struct perfan__elf *symsrc, struct perfan__elf *extra)
 {
 	memset(st, 0, sizeof(*st));
 	if (!symsrc)
 		symsrc = runtime;
 	if (!symsrc)
 		return PERFAN_ENOTFOUND;
-	Elf *elf = symsrc->elf;
-	int err = load_segments(st, runtime ? runtime->elf : elf);
-	if (err)
-		return err;
-
-	Elf_Scn *scn = NULL, *dyn = NULL;
-	GElf_Shdr sh, dynsh;
-	for (Elf_Scn *s = NULL; (s = elf_nextscn(elf, s));) {
-		GElf_Shdr h;
-		if (!gelf_getshdr(s, &h) || h.sh_type == SHT_NOBITS)
-			continue;
-		if (h.sh_type == SHT_SYMTAB && !scn) {
-			scn = s;
-			sh = h;
-		} else if (h.sh_type == SHT_DYNSYM && !dyn) {
-			dyn = s;
-			dynsh = h;
-		}
-	}
-	if (!scn) {
-		scn = dyn;
-		sh = dynsh;
-	}
+	int err = load_segments(st, runtime ? runtime->elf : symsrc->elf);
 	struct cand *v = NULL;
 	size_t n = 0;
-	if (scn) {
-		err = read_table(elf, scn, &sh, symsrc->e_machine, &v, &n);
-		if (err)
-			return err;
+	if (!err)
+		err = add_table(symsrc, 0, &v, &n);
+	if (!err && extra)
+		err = add_table(extra, 1, &v, &n);
+	if (err) {
+		free(v);
+		return err;
 	}
 	n = fixup(v, n);
 	size_t cap = n;

@@ -28,7 +28,9 @@ struct perfan__elf {
 	uint8_t build_id_size; /* 0: the file has no build-id note */
 	uint16_t e_type, e_machine;
 	int has_symtab, has_dynsym, has_debug_info;
-	char *debuglink; /* .gnu_debuglink name, or NULL */
+	int has_gnu_debugdata; /* MiniDebugInfo: an xz-compressed ELF */
+	char *debuglink;       /* .gnu_debuglink name, or NULL */
+	void *image;           /* owned memory behind ELF, or NULL */
 };
 
 /* Open PATH. PERFAN_ENOTFOUND if it does not exist, PERFAN_EFORMAT if it is
@@ -38,6 +40,10 @@ int perfan__elf_open(struct perfan__elf **out, const char *path);
 struct perfan__elf *perfan__elf_open_mem(const void *image, size_t size,
 					 const char *name);
 void perfan__elf_close(struct perfan__elf *e);
+/* The ELF file inside E's .gnu_debugdata section (MiniDebugInfo, as Fedora
+ * ships: a .symtab of the functions that .dynsym lacks), decompressed, or
+ * NULL when E has none or it does not decompress to ELF. */
+struct perfan__elf *perfan__elf_minidebug(const struct perfan__elf *e);
 
 struct perfan__sym {
 	uint64_t start, end; /* ELF virtual addresses, end exclusive */
@@ -61,11 +67,12 @@ struct perfan__symtab {
 };
 
 /* Symbols from SYMSRC (the file with the best table: a debug file's
- * .symtab, else the binary's .symtab, else its .dynsym) and segments from
- * RUNTIME (or SYMSRC when the binary was not found); PLT entries of
- * RUNTIME as "name@plt". */
+ * .symtab, else the binary's .symtab, else its .dynsym), merged with those
+ * of EXTRA's .symtab when given (MiniDebugInfo beside a .dynsym), and
+ * segments from RUNTIME (or SYMSRC when the binary was not found); PLT
+ * entries of RUNTIME as perf 6.1 names them ("name@plt"). */
 int perfan__symtab_load(struct perfan__symtab *st, struct perfan__elf *runtime,
-			struct perfan__elf *symsrc);
+			struct perfan__elf *symsrc, struct perfan__elf *extra);
 void perfan__symtab_free(struct perfan__symtab *st);
 /* File offset (a map's pgoff-relative address) to ELF virtual address, via
  * the PT_LOAD segment that holds it, as perf's map__map_ip + dso rip. */
@@ -132,6 +139,7 @@ struct perfan__dso {
 	int32_t pid;           /* PERFAN__DSO_ANON: the process */
 	struct perfan__elf *runtime; /* the binary, if found */
 	struct perfan__elf *debug;   /* the separate debug file, if found */
+	struct perfan__elf *mini;    /* RUNTIME's MiniDebugInfo, when used */
 	struct perfan__symtab symtab;
 	int has_symtab;
 	struct perfan__dwarf *dwarf; /* opened on first use */
