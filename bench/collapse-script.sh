@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# bench/collapse-script.sh: `perfan collapse` against FlameGraph's
+# bench/collapse-script.sh: `perfan collapse --compat=flamegraph` (its
+# bytes) against FlameGraph's
 # stackcollapse-perf.pl on the same `perf script` text of a large recording,
 # in the same run; prints each one's wall time and peak RSS (best of RUNS),
 # the ratio, whether the outputs are identical, and, for reference,
@@ -60,7 +61,7 @@ echo "input: $DATA ($((dsize / 1000000)) MB), its perf script text" \
 	"$TEXT ($((tsize / 1000000)) MB, $nsamples samples)"
 cat "$TEXT" >/dev/null # warm the page cache for both
 
-read -r t_pf m_pf < <(measure "$RUNS" "$PERFAN" collapse "$TEXT")
+read -r t_pf m_pf < <(measure "$RUNS" "$PERFAN" collapse --compat=flamegraph "$TEXT")
 cp "$out/o" "$out/perfan.folded"
 read -r t_pl m_pl < <(measure "$PERL_RUNS" "$PERL" "$SC" "$TEXT")
 cp "$out/o" "$out/perl.folded"

@@ -33,7 +33,8 @@ static const char usage_text[] =
 	"  --pid              name the root frame comm-PID\n"
 	"  --tid              name the root frame comm-PID/TID\n"
 	"  --kernel           append _[k] to kernel frames\n"
-	"  --jit              append _[j] to JIT frames (perf-PID.map)\n"
+	"  --jit              append _[j] to JIT frames (perf-PID.map,\n"
+	"                     jitted-PID-N.so)\n"
 	"  --all              both --kernel and --jit\n"
 	"  --addrs            name unresolved frames with their address\n"
 	"  --inline           (perf.data) add the frames inlined into others\n"
@@ -42,6 +43,12 @@ static const char usage_text[] =
 	"  --samples          count every sample as 1\n"
 	"  --period           weigh a sample by its period (the default, as\n"
 	"                     perf script prints it)\n"
+	"  --compat MODE      (perf script text) flamegraph: names exactly as\n"
+	"                     stackcollapse-perf.pl writes them; none (the\n"
+	"                     default): only a top-level argument list is cut,\n"
+	"                     mangled names are demangled, jitted-*.so is JIT\n"
+	"                     and *.ko and vmlinux-VERSION kernel, as inferno\n"
+	"                     reads them\n"
 	"  --symfs DIR        (perf.data) look for binaries under DIR\n"
 	"  --debug-dir DIR    (perf.data) look for debug files under DIR too\n"
 	"  --buildid-dir DIR  (perf.data) perf's build-id cache (default\n"
@@ -58,7 +65,7 @@ static const char usage_text[] =
 	"  -h, --help         show this help\n";
 
 struct opts {
-	int pid, tid, kernel, jit, addrs, inline_frames, samples;
+	int pid, tid, kernel, jit, addrs, inline_frames, samples, compat;
 	const char *event, *symfs, *debug_dir, *buildid_dir, *kallsyms, *out;
 	const char *perf_map_dir, *jitdump_dir;
 	int python_view; /* -1: mixed when there are Python frames */
@@ -93,6 +100,7 @@ static int from_script(perfan_profile *p, FILE *fp, const char *name,
 	so.addrs = o->addrs;
 	so.event = o->event;
 	so.count_samples = o->samples;
+	so.compat = o->compat;
 	so.log = on_log;
 	struct perfan_script_stats st;
 	int rc = perfan_script_read(p, fp, name, &so, &st);
@@ -184,6 +192,7 @@ int cmd_collapse(int argc, char **argv)
 		O_PERF_MAP_DIR,
 		O_JITDUMP_DIR,
 		O_PYTHON,
+		O_COMPAT,
 	};
 	static const struct option longopts[] = {
 		{"pid", no_argument, NULL, O_PID},
@@ -204,6 +213,7 @@ int cmd_collapse(int argc, char **argv)
 		{"perf-map-dir", required_argument, NULL, O_PERF_MAP_DIR},
 		{"jitdump-dir", required_argument, NULL, O_JITDUMP_DIR},
 		{"python", required_argument, NULL, O_PYTHON},
+		{"compat", required_argument, NULL, O_COMPAT},
 		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -238,6 +248,18 @@ int cmd_collapse(int argc, char **argv)
 					CMD, usage_text,
 					"--python: '%s' is none of native, "
 					"mixed, python",
+					optarg);
+			break;
+		case O_COMPAT:
+			if (!strcmp(optarg, "flamegraph"))
+				o.compat = PERFAN_SCRIPT_COMPAT_FLAMEGRAPH;
+			else if (!strcmp(optarg, "none"))
+				o.compat = PERFAN_SCRIPT_COMPAT_NONE;
+			else
+				return cli_usage_error(
+					CMD, usage_text,
+					"--compat: '%s' is neither flamegraph "
+					"nor none",
 					optarg);
 			break;
 		case 'o': o.out = optarg; break;

@@ -1,7 +1,8 @@
 /* perfan/script.h: the text `perf script` prints, read into a profile the
- * way FlameGraph's stackcollapse-perf.pl collapses it (the same frames,
- * names and counts, quirks included), and telling the inputs perfan reads
- * apart by their first bytes. */
+ * way FlameGraph's stackcollapse-perf.pl collapses it (the same frames and
+ * counts), with names as inferno's collapser reads them or, on request,
+ * byte for byte as stackcollapse-perf.pl does, and telling the inputs
+ * perfan reads apart by their first bytes. */
 #ifndef PERFAN_SCRIPT_H
 #define PERFAN_SCRIPT_H
 
@@ -14,6 +15,24 @@
 extern "C" {
 #endif
 
+/* How frame names are read (perfan_script_opts.compat). */
+enum perfan_script_compat {
+	/* perfan's own reading, inferno's rules: only a top-level argument
+	 * list is cut ("std::function<int (int, int)>::operator()" gives
+	 * "std::function<int (int, int)>::operator"); quotes stay; mangled
+	 * and half-demangled C++ and Rust names are demangled as in perf.data
+	 * input; "jitted-*.so" modules are JIT, "*.ko" modules and
+	 * "vmlinux-VERSION" files kernel; "(anonymous namespace)::f" is a
+	 * frame (where stackcollapse-perf.pl and inferno drop every name
+	 * that starts with '('). */
+	PERFAN_SCRIPT_COMPAT_NONE = 0,
+	/* stackcollapse-perf.pl's bytes: a name is cut at its first '(' (but
+	 * "(anonymous namespace)", and not at all in a Go method), quotes go,
+	 * names stay as the text has them, only "/tmp/perf-PID.map" is JIT
+	 * and only "[...]" and "...vmlinux" are kernel. */
+	PERFAN_SCRIPT_COMPAT_FLAMEGRAPH = 1,
+};
+
 struct perfan_script_opts {
 	size_t sz;
 	/* The root frame of each stack is the command name with spaces made
@@ -21,8 +40,8 @@ struct perfan_script_opts {
 	 * a PID the text lacks (stackcollapse-perf.pl --pid, --tid). With
 	 * no_process there is no root frame. */
 	int pid, tid, no_process;
-	/* Append "_[k]" to kernel frames, "_[j]" to frames of a
-	 * /tmp/perf-PID.map (--kernel, --jit; --all is both). */
+	/* Append "_[k]" to kernel frames, "_[j]" to JIT frames, what compat
+	 * counts as either (--kernel, --jit; --all is both). */
 	int kernel, jit;
 	/* Name an unresolved frame "[module <ADDR>]" instead of "[module]"
 	 * (--addrs). */
@@ -42,6 +61,8 @@ struct perfan_script_opts {
 	 * samples of other events left out). */
 	perfan_log_fn log;
 	void *log_payload;
+	/* An enum perfan_script_compat: how names are read. */
+	int compat;
 };
 
 struct perfan_script_stats {
@@ -60,7 +81,8 @@ struct perfan_script_stats {
  * last stack counts even without a blank line after it. Lines of neither
  * form are counted and reported to the log callback, as
  * stackcollapse-perf.pl warns about them. STATS may be NULL. Returns 0 or
- * a negative error (reading failed, a line longer than 64 MiB, no memory),
+ * a negative error (reading failed, a line longer than 64 MiB, no memory,
+ * PERFAN_EINVAL for a compat that is none of enum perfan_script_compat),
  * the stacks so far kept in P. */
 PERFAN_API int perfan_script_read(perfan_profile *p, FILE *fp, const char *name,
 				  const struct perfan_script_opts *opts,

@@ -1,8 +1,10 @@
-/* profile/script.c: `perf script` text into a profile, frame for frame what
+/* profile/script.c: `perf script` text into a profile, stack for stack what
  * FlameGraph's stackcollapse-perf.pl makes of it. That script is a few Perl
  * regular expressions; each is matched here by a scan that picks the same
  * match Perl's backtracking would (the comments give the pattern), so the
- * odd inputs come out the same too. */
+ * odd inputs come out the same too. Names are its bytes under
+ * PERFAN_SCRIPT_COMPAT_FLAMEGRAPH, and by default read by inferno's rules
+ * (argument lists, JIT and kernel modules) and demangled as in perf.data. */
 #define _GNU_SOURCE /* memrchr */
 #include <errno.h>
 #include <stdarg.h>
@@ -12,6 +14,7 @@
 #include <perfan/script.h>
 
 #include "profile/internal.h"
+#include "symbols/demangle.h"
 #include "util/error.h"
 #include "util/hash.h"
 #include "util/lines.h"
@@ -378,57 +381,50 @@ static int start_group(struct sc *c)
 	return 0;
 }
 
-/* The frames of one frame line, as stackcollapse-perf.pl names them. */
-static int add_frames(struct sc *c, const struct frameline *fl)
+/* ---- names and modules --------------------------------------------------- */
+
+static int ends_with(const char *s, size_t n, const char *sfx)
 {
-	const char *func = fl->func.s, *mod = fl->mod.s;
-	size_t flen = fl->func.n, mlen = fl->mod.n;
+	size_t k = strlen(sfx);
+	return n >= k && !memcmp(s + n - k, sfx, k);
+}
 
-	/* a "+0x1f" offset at the end goes (lower-case hex only) */
-	size_t k = flen;
-	while (k && is_hex_lower((unsigned char)func[k - 1]))
-		k--;
-	if (k < flen && k >= 3 && func[k - 1] == 'x' && func[k - 2] == '0' &&
-	    func[k - 3] == '+')
-		flen = k - 3;
-	if (flen && func[0] == '(') /* a process name */
+/* A kernel module or image. stackcollapse-perf.pl: "[...]" or "...vmlinux"
+ * and not "unknown" anywhere. perfan (inferno's is_kernel): "[...]", a
+ * module file "*.ko", or a file "vmlinux" with perhaps a version after it
+ * ("/usr/lib/debug/boot/vmlinux-6.1.0-18-amd64"), but not "[unknown]". */
+static int kernel_module(const struct sc *c, const char *mod, size_t mlen)
+{
+	if (!mlen)
 		return 0;
-
-	/* the same text gives the same frames, but for an unknown symbol
-	 * named by its address */
-	struct lc_entry *lc = NULL;
-	if (!(c->o.addrs && find(func, flen, "[unknown]", 9))) {
-		uint64_t h = perfan__hash_mem(func, flen) ^
-			     perfan__hash_u64(perfan__hash_mem(mod, mlen)) ^
-			     (uint64_t)c->java;
-		lc = &c->lcache[(h >> 16) & (LCACHE - 1)];
-		if (lc->hash == h && lc->key && lc->flen == flen &&
-		    lc->mlen == mlen && lc->java == c->java &&
-		    !memcmp(lc->key, func, flen) &&
-		    !memcmp(lc->key + flen, mod, mlen)) {
-			if (start_group(c) ||
-			    reserve((void **)&c->fr, &c->fr_cap,
-				    c->nfr + lc->nfr, sizeof(*c->fr)))
-				return oom(c);
-			if (lc->nfr)
-				memcpy(c->fr + c->nfr, lc->fr,
-				       lc->nfr * sizeof(*lc->fr));
-			c->nfr += lc->nfr;
-			return 0;
-		}
-		free(lc->key);
-		lc->key = NULL;
-		lc->hash = h;
+	if (c->o.compat == PERFAN_SCRIPT_COMPAT_FLAMEGRAPH)
+		return (mod[0] == '[' || ends_with(mod, mlen, "vmlinux")) &&
+		       !find_s(mod, mlen, "unknown");
+	if (mlen == 9 && !memcmp(mod, "[unknown]", 9))
+		return 0;
+	if (mod[0] == '[' || ends_with(mod, mlen, ".ko"))
+		return 1;
+	const char *v = NULL;
+	for (const char *t = mod, *end = mod + mlen;;) {
+		const char *m = find(t, (size_t)(end - t), "vmlinux", 7);
+		if (!m)
+			break;
+		v = m;
+		t = m + 1;
 	}
-	size_t first_fr = c->nfr;
+	if (!v)
+		return 0;
+	for (const char *q = v + 7; q < mod + mlen; q++)
+		if (!pl_word((unsigned char)*q) && *q != '-' && *q != '.')
+			return 0;
+	return 1;
+}
 
-	int kernel_mod =
-		mlen &&
-		(mod[0] == '[' ||
-		 (mlen >= 7 && !memcmp(mod + mlen - 7, "vmlinux", 7))) &&
-		!find_s(mod, mlen, "unknown");
-	int jit_mod = 0;
-	for (const char *t = mod; !jit_mod;) {
+/* JIT code: a perf map "/tmp/perf-PID.map" (both), and for perfan also the
+ * "jitted-PID-N.so" files that `perf inject --jit` writes. */
+static int jit_module(const struct sc *c, const char *mod, size_t mlen)
+{
+	for (const char *t = mod;;) {
 		const char *m =
 			find(t, mlen - (size_t)(t - mod), "/tmp/perf-", 10);
 		if (!m)
@@ -438,9 +434,99 @@ static int add_frames(struct sc *c, const struct frameline *fl)
 		while (q < end && pl_digit((unsigned char)*q))
 			q++;
 		if (q > d && end - q >= 4 && !memcmp(q, ".map", 4))
-			jit_mod = 1;
+			return 1;
 		t = m + 1;
 	}
+	return c->o.compat != PERFAN_SCRIPT_COMPAT_FLAMEGRAPH &&
+	       find(mod, mlen, "/jitted-", 8) && ends_with(mod, mlen, ".so");
+}
+
+static const char anon_ns[] = "(anonymous namespace)";
+#define ANON_NS_LEN (sizeof(anon_ns) - 1)
+
+static int at_anon_ns(const char *b, size_t n, size_t i)
+{
+	return n - i >= ANON_NS_LEN && !memcmp(b + i, anon_ns, ANON_NS_LEN);
+}
+
+/* stackcollapse-perf.pl: unless the name looks like a Go method
+ * ("net/http.(*Client).Do": ".(" and later ")."), cut at the first '(' that
+ * does not open "(anonymous namespace)"; then quotes go. The new length. */
+static size_t tidy_flamegraph(char *b, size_t n)
+{
+	int go = 0;
+	const char *dp = find(b, n, ".(", 2);
+	if (dp) {
+		size_t from = (size_t)(dp - b) + 2;
+		go = from < n && find(b + from, n - from, ").", 2);
+	}
+	if (!go) {
+		for (size_t i = 0; i < n; i++) {
+			if (b[i] == '(' && !at_anon_ns(b, n, i)) {
+				n = i;
+				break;
+			}
+		}
+	}
+	size_t w = 0;
+	for (size_t i = 0; i < n; i++)
+		if (b[i] != '"' && b[i] != '\'')
+			b[w++] = b[i];
+	return w;
+}
+
+/* inferno's tidy_generic: cut at the first '(' outside any <>, {}, [] or
+ * (), so that templates and lambdas ("{lambda(int, int)#1}") stay whole,
+ * but not at "(anonymous namespace)" nor at a Go method's ".(". */
+static size_t tidy_generic(const char *b, size_t n)
+{
+	long depth = 0;
+	for (size_t i = 0; i < n; i++) {
+		switch (b[i]) {
+		case '<':
+		case '{':
+		case '[': depth++; break;
+		case '>':
+		case '}':
+		case ']':
+		case ')': depth--; break;
+		case '(':
+			if (!depth && !(i && b[i - 1] == '.') &&
+			    !at_anon_ns(b, n, i))
+				return i;
+			depth++;
+			break;
+		}
+	}
+	return n;
+}
+
+/* A name that perf script printed mangled (--no-demangle) or that a C++
+ * demangler left half done (Rust's "$LT$" and "::h<hash>"): demangled as
+ * the same symbol in perf.data is. A malloc'd string or NULL. */
+static char *finish_name(const char *s, size_t n)
+{
+	if (n > 2 && s[0] == '_' && (s[1] == 'Z' || s[1] == 'R')) {
+		char *z = strndup(s, n);
+		if (!z)
+			return NULL;
+		char *d = perfan__demangle(z);
+		free(z);
+		return d;
+	}
+	return perfan__demangle_rust_partial(s, n);
+}
+
+/* The frames of one frame line, FUNC being its symbol, as
+ * stackcollapse-perf.pl or inferno name them. */
+static int make_frames(struct sc *c, const struct frameline *fl,
+		       const char *func, size_t flen)
+{
+	const char *mod = fl->mod.s;
+	size_t mlen = fl->mod.n;
+	int flamegraph = c->o.compat == PERFAN_SCRIPT_COMPAT_FLAMEGRAPH;
+	int kernel_mod = kernel_module(c, mod, mlen);
+	int jit_mod = jit_module(c, mod, mlen);
 	int inlined_mod = mlen == 7 && !memcmp(mod, "inlined", 7);
 	/* the short module name for the frame */
 	const char *mbase = mod;
@@ -512,33 +598,7 @@ static int add_frames(struct sc *c, const struct frameline *fl)
 		for (size_t i = 0; i < n; i++)
 			if (b[i] == ';')
 				b[i] = ':';
-		/* Unless it looks like a Go method ("net/http.(*Client).Do":
-		 * ".(" and later ")."), cut at the first '(' that does not
-		 * open "(anonymous namespace)". */
-		int go = 0;
-		const char *dp = find(b, n, ".(", 2);
-		if (dp) {
-			size_t from = (size_t)(dp - b) + 2;
-			go = from < n && find(b + from, n - from, ").", 2);
-		}
-		if (!go) {
-			static const char anon[] = "anonymous namespace)";
-			for (size_t i = 0; i < n; i++) {
-				if (b[i] != '(')
-					continue;
-				if (n - i - 1 >= sizeof(anon) - 1 &&
-				    !memcmp(b + i + 1, anon, sizeof(anon) - 1))
-					continue;
-				n = i;
-				break;
-			}
-		}
-		/* quotes go */
-		size_t w = 0;
-		for (size_t i = 0; i < n; i++)
-			if (b[i] != '"' && b[i] != '\'')
-				b[w++] = b[i];
-		n = w;
+		n = flamegraph ? tidy_flamegraph(b, n) : tidy_generic(b, n);
 		/* Java ("Lorg/foo/Bar;::baz"): a leading 'L' goes where the
 		 * name has a '/' and the command starts with "java" */
 		if (c->java && n && b[0] == 'L' && memchr(b, '/', n)) {
@@ -583,6 +643,62 @@ static int add_frames(struct sc *c, const struct frameline *fl)
 			return rc;
 		c->nfr++;
 	}
+	return 0;
+}
+
+/* The frames of one frame line. */
+static int add_frames(struct sc *c, const struct frameline *fl)
+{
+	const char *func = fl->func.s, *mod = fl->mod.s;
+	size_t flen = fl->func.n, mlen = fl->mod.n;
+	int flamegraph = c->o.compat == PERFAN_SCRIPT_COMPAT_FLAMEGRAPH;
+
+	/* a "+0x1f" offset at the end goes (lower-case hex only) */
+	size_t k = flen;
+	while (k && is_hex_lower((unsigned char)func[k - 1]))
+		k--;
+	if (k < flen && k >= 3 && func[k - 1] == 'x' && func[k - 2] == '0' &&
+	    func[k - 3] == '+')
+		flen = k - 3;
+	/* a process name; for perfan not a C++ name in an anonymous
+	 * namespace */
+	if (flen && func[0] == '(' &&
+	    (flamegraph || !at_anon_ns(func, flen, 0)))
+		return 0;
+
+	/* the same text gives the same frames, but for an unknown symbol
+	 * named by its address */
+	struct lc_entry *lc = NULL;
+	if (!(c->o.addrs && find(func, flen, "[unknown]", 9))) {
+		uint64_t h = perfan__hash_mem(func, flen) ^
+			     perfan__hash_u64(perfan__hash_mem(mod, mlen)) ^
+			     (uint64_t)c->java;
+		lc = &c->lcache[(h >> 16) & (LCACHE - 1)];
+		if (lc->hash == h && lc->key && lc->flen == flen &&
+		    lc->mlen == mlen && lc->java == c->java &&
+		    !memcmp(lc->key, func, flen) &&
+		    !memcmp(lc->key + flen, mod, mlen)) {
+			if (start_group(c) ||
+			    reserve((void **)&c->fr, &c->fr_cap,
+				    c->nfr + lc->nfr, sizeof(*c->fr)))
+				return oom(c);
+			if (lc->nfr)
+				memcpy(c->fr + c->nfr, lc->fr,
+				       lc->nfr * sizeof(*lc->fr));
+			c->nfr += lc->nfr;
+			return 0;
+		}
+		free(lc->key);
+		lc->key = NULL;
+		lc->hash = h;
+	}
+	size_t first_fr = c->nfr;
+	char *named = flamegraph ? NULL : finish_name(func, flen);
+	int rc = named ? make_frames(c, fl, named, strlen(named))
+		       : make_frames(c, fl, func, flen);
+	free(named);
+	if (rc)
+		return rc;
 	size_t made = c->nfr - first_fr;
 	if (lc && made <= LC_FRAMES && (lc->key = malloc(flen + mlen + 1))) {
 		memcpy(lc->key, func, flen);
@@ -954,6 +1070,12 @@ int perfan_script_read(perfan_profile *p, FILE *fp, const char *name,
 		memcpy(&c.o, opts, n);
 	}
 	c.o.sz = sizeof(c.o);
+	if (c.o.compat != PERFAN_SCRIPT_COMPAT_NONE &&
+	    c.o.compat != PERFAN_SCRIPT_COMPAT_FLAMEGRAPH)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_script_read: compat %d is none of "
+				   "enum perfan_script_compat",
+				   c.o.compat);
 	c.p = p;
 	c.name = name ? name : "perf script input";
 	c.col = -1;

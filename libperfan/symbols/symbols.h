@@ -9,6 +9,7 @@
 
 #include <perfan/resolve.h>
 
+#include "symbols/demangle.h"
 #include "symbols/host.h"
 #include "util/arena.h"
 #include "util/hash.h"
@@ -108,10 +109,8 @@ size_t perfan__dwarf_frames(struct perfan__dwarf *d, uint64_t addr, int inlines,
 
 /* ---- demangling (demangle.c) ------------------------------------------ */
 
-/* C++ (Itanium) and Rust (legacy and v0) names demangled the way perf shows
- * them (no parameter lists, Rust hashes stripped). A malloc'd string, or
- * NULL when NAME is not mangled. */
-char *perfan__demangle(const char *name);
+/* perfan__demangle and perfan__demangle_rust_partial: symbols/demangle.h,
+ * which the perf script reader includes too. */
 
 /* ---- DSOs (dso.c) ------------------------------------------------------- */
 

@@ -3,7 +3,8 @@
 # perf's own `perf script` text of the same recording (>= 99 % of samples,
 # inlined frames included, frame pointers and DWARF alike, CPython's
 # perf maps and jitdumps too); the 78
-# stackcollapse-perf.pl compatibility cases; folded pass-through; errors.
+# stackcollapse-perf.pl compatibility cases (--compat=flamegraph); folded
+# pass-through; errors.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 : "${PERFAN_BIN:?}"
@@ -27,10 +28,11 @@ python3 tests/tools/collapse_agree.py "$PERFAN_BIN" "$d" "$d/perf.jit.data" \
 	"$d/script.jit.txt" -- --python native
 [ "$n" -ge 8 ] || { echo "FAIL: only $n recordings compared"; exit 1; }
 
-# 2. stackcollapse-perf.pl's 78 cases (peer data)
+# 2. stackcollapse-perf.pl's 78 cases (peer data), byte for byte under
+# --compat=flamegraph
 compat=../shared/tools/check-collapse-compat.sh
 if [ -x "$compat" ] || [ -f "$compat" ]; then
-	bash "$compat" "$PERFAN_BIN" collapse | tail -1
+	bash "$compat" "$PERFAN_BIN" collapse --compat=flamegraph | tail -1
 else
 	echo "SKIP: ../shared is absent: stackcollapse-perf.pl cases not run"
 fi

@@ -535,8 +535,8 @@ END_TEST
 static const char *opt_names[] = {"pid", "tid", "kernel",
 				  "jit", "all", "addrs"};
 
-/* perfan_script_read with stackcollapse-perf.pl's options gives its
- * outputs, all 78 cases. */
+/* perfan_script_read with stackcollapse-perf.pl's options and
+ * PERFAN_SCRIPT_COMPAT_FLAMEGRAPH gives its outputs, all 78 cases. */
 START_TEST(test_script_compat_peer)
 {
 	TU_REQUIRE_PEERDATA("perf-script/results-laststack");
@@ -562,6 +562,7 @@ START_TEST(test_script_compat_peer)
 			so.kernel = k == 2 || k == 4;
 			so.jit = k == 3 || k == 4;
 			so.addrs = k == 5;
+			so.compat = PERFAN_SCRIPT_COMPAT_FLAMEGRAPH;
 			perfan_profile *p = new_profile(0);
 			struct perfan_script_stats st;
 			ck_assert_int_eq(
@@ -716,6 +717,115 @@ START_TEST(test_script_one_line)
 }
 END_TEST
 
+/* One sample per frame line: "prog;NAME count" per name, in byte order. */
+static char *script_names(const char *frames, int compat)
+{
+	char text[8192];
+	size_t w = 0;
+	for (const char *l = frames; *l;) {
+		const char *nl = strchr(l, '\n');
+		w += (size_t)snprintf(text + w, sizeof(text) - w,
+				      "prog 1/1 [000] 1.000001: 1 cpu-clock: \n"
+				      "\t%.*s\n\n",
+				      (int)(nl - l), l);
+		l = nl + 1;
+	}
+	ck_assert_uint_lt(w, sizeof(text));
+	perfan_profile *p = new_profile(0);
+	struct perfan_script_opts so =
+		PERFAN_OPTS_INIT(struct perfan_script_opts);
+	so.kernel = so.jit = 1;
+	so.compat = compat;
+	ck_assert_int_eq(read_script_text(p, text, &so, NULL), 0);
+	char *out = folded(p, NULL);
+	perfan_profile_free(p);
+	return out;
+}
+
+/* Names by inferno's rules (collapse/perf.rs: tidy_generic, is_kernel, the
+ * jitted-*.so test; its test_tidy_generic cases), and byte for byte as
+ * stackcollapse-perf.pl with PERFAN_SCRIPT_COMPAT_FLAMEGRAPH. */
+START_TEST(test_script_names)
+{
+	static const char frames[] =
+		"1 go/build.(*importReader).readByte+0x1 (/bin/p)\n"
+		"2 foo<Vec::<usize>>(Vec<usize>) (/bin/p)\n"
+		"3 .run()V (/bin/p)\n"
+		"4 base(BasicType) const (/bin/p)\n"
+		"5 std::function<void (int, int)>::operator()(int, int) (/bin/p)\n"
+		"6 {lambda(int, int)#2}::operator() (/bin/p)\n"
+		"7 (anonymous namespace)::myBar() (/bin/p)\n"
+		"8 [(foo)]::bar() (/bin/p)\n"
+		"9 RegExp:[&<>\"'] (/tmp/perf-12.map)\n"
+		"a _ZN3foo3barEi (/bin/p)\n"
+		"b GcBox$LT$T$GT$::new::_$u7b$$u7b$closure$u7d$$u7d$::h0123456789abcdef+0x1f (/bin/p)\n"
+		"c ext4_a ([ext4])\n"
+		"d ext4_b (/lib/modules/6.1.0-18-amd64/kernel/fs/ext4/ext4.ko)\n"
+		"e vm_a (/usr/lib/debug/boot/vmlinux-6.1.0-18-amd64)\n"
+		"f vm_b (/lib/modules/4.3.0/build/vmlinux)\n"
+		"10 vm_c (/opt/vmlinux-dir/lib.so)\n"
+		"11 [unknown] ([unknown])\n"
+		"12 py::f:/x.py (/tmp/jitted-10910-11.so)\n"
+		"13 (p) (/bin/p)\n";
+	char *got = script_names(frames, PERFAN_SCRIPT_COMPAT_NONE);
+	ck_assert_str_eq(got,
+			 "prog 1\n"
+			 "prog;(anonymous namespace)::myBar 1\n"
+			 "prog;.run 1\n"
+			 "prog;GcBox<T>::new::{{closure}} 1\n"
+			 "prog;RegExp:[&<>\"']_[j] 1\n"
+			 "prog;[(foo)]::bar 1\n"
+			 "prog;[unknown] 1\n"
+			 "prog;base 1\n"
+			 "prog;ext4_a_[k] 1\n"
+			 "prog;ext4_b_[k] 1\n"
+			 "prog;foo::bar 1\n"
+			 "prog;foo<Vec::<usize>> 1\n"
+			 "prog;go/build.(*importReader).readByte 1\n"
+			 "prog;py::f:/x.py_[j] 1\n"
+			 "prog;std::function<void (int, int)>::operator 1\n"
+			 "prog;vm_a_[k] 1\n"
+			 "prog;vm_b_[k] 1\n"
+			 "prog;vm_c 1\n"
+			 "prog;{lambda(int, int)#2}::operator 1\n");
+	free(got);
+	/* what stackcollapse-perf.pl --kernel --jit writes of the same text */
+	got = script_names(frames, PERFAN_SCRIPT_COMPAT_FLAMEGRAPH);
+	ck_assert_str_eq(
+		got,
+		"prog 2\n"
+		"prog;.run 1\n"
+		"prog;GcBox$LT$T$GT$::new::_$u7b$$u7b$closure$u7d$$u7d$::h0123456789abcdef 1\n"
+		"prog;RegExp:[&<>]_[j] 1\n"
+		"prog;[ 1\n"
+		"prog;[unknown] 1\n"
+		"prog;_ZN3foo3barEi 1\n"
+		"prog;base 1\n"
+		"prog;ext4_a_[k] 1\n"
+		"prog;ext4_b 1\n"
+		"prog;foo<Vec::<usize>> 1\n"
+		"prog;go/build.(*importReader).readByte 1\n"
+		"prog;py::f:/x.py 1\n"
+		"prog;std::function<void  1\n"
+		"prog;vm_a 1\n"
+		"prog;vm_b_[k] 1\n"
+		"prog;vm_c 1\n"
+		"prog;{lambda 1\n");
+	free(got);
+
+	/* a compat that is none */
+	perfan_profile *p = new_profile(0);
+	struct perfan_script_opts so =
+		PERFAN_OPTS_INIT(struct perfan_script_opts);
+	so.compat = 7;
+	ck_assert_int_eq(read_script_text(p, "p 1 [000] 1.0: 1 e:\n", &so,
+					  NULL),
+			 PERFAN_EINVAL);
+	ck_assert_ptr_nonnull(strstr(perfan_error_last(), "compat 7"));
+	perfan_profile_free(p);
+}
+END_TEST
+
 START_TEST(test_detect)
 {
 	ck_assert_int_eq(perfan_input_detect("PERFILE2\x68", 9),
@@ -774,6 +884,7 @@ static Suite *profile_suite(void)
 	tcase_add_test(tc, test_script_compat_peer);
 	tcase_add_test(tc, test_script_forms);
 	tcase_add_test(tc, test_script_one_line);
+	tcase_add_test(tc, test_script_names);
 	tcase_add_test(tc, test_detect);
 	suite_add_tcase(s, tc);
 	return s;

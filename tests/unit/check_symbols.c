@@ -312,6 +312,80 @@ START_TEST(test_demangle)
 }
 END_TEST
 
+static void finishes(const char *in, const char *out)
+{
+	char *d = perfan__demangle_rust_partial(in, strlen(in));
+	if (!out) {
+		ck_assert_msg(d == NULL, "%s -> %s", in, d);
+		return;
+	}
+	ck_assert_msg(d != NULL, "%s not finished", in);
+	ck_assert_str_eq(d, out);
+	free(d);
+}
+
+/* Rust names that a C++ demangler left half done, as old perfs print them:
+ * inferno's cases (collapse/common.rs, fix_partially_demangled_rust_symbol)
+ * give what inferno gives, but for the '_' that inferno keeps before
+ * "{{closure}}" and libiberty (so perf and perfan on perf.data) drops;
+ * names that are not such are left alone. */
+START_TEST(test_demangle_rust_partial)
+{
+	finishes("std::sys::unix::fs::File::open::hb90e1c1c787080f0",
+		 "std::sys::unix::fs::File::open");
+	finishes(
+		"_$LT$std..fs..ReadDir$u20$as$u20$core..iter..traits..iterator..Iterator$GT$::next::hc14f1750ca79129b",
+		"<std::fs::ReadDir as core::iter::traits::iterator::Iterator>::next");
+	finishes(
+		"rg::search_parallel::_$u7b$$u7b$closure$u7d$$u7d$::_$u7b$$u7b$closure$u7d$$u7d$::h6e849b55a66fcd85",
+		"rg::search_parallel::{{closure}}::{{closure}}");
+	finishes(
+		"_$LT$F$u20$as$u20$alloc..boxed..FnBox$LT$A$GT$$GT$::call_box::h8612a2a83552fc2d",
+		"<F as alloc::boxed::FnBox<A>>::call_box");
+	finishes(
+		"_$LT$$RF$std..fs..File$u20$as$u20$std..io..Read$GT$::read::h5d84059cf335c8e6",
+		"<&std::fs::File as std::io::Read>::read");
+	finishes(
+		"_$LT$std..thread..JoinHandle$LT$T$GT$$GT$::join::hca6aa63e512626da",
+		"<std::thread::JoinHandle<T>>::join");
+	finishes(
+		"std::sync::mpsc::shared::Packet$LT$T$GT$::recv::hfde2d9e28d13fd56",
+		"std::sync::mpsc::shared::Packet<T>::recv");
+	finishes(
+		"crossbeam_utils::thread::ScopedThreadBuilder::spawn::_$u7b$$u7b$closure$u7d$$u7d$::h8fdc7d4f74c0da05",
+		"crossbeam_utils::thread::ScopedThreadBuilder::spawn::{{closure}}");
+	/* the example */
+	finishes(
+		"GcBox$LT$T$GT$::new::_$u7b$$u7b$closure$u7d$$u7d$::h0123456789abcdef",
+		"GcBox<T>::new::{{closure}}");
+	/* the same as the symbol in perf.data input */
+	char *d = perfan__demangle(
+		"_ZN14GcBox$LT$T$GT$3new28_$u7b$$u7b$closure$u7d$$u7d$17h0123456789abcdefE");
+	ck_assert_ptr_nonnull(d);
+	ck_assert_str_eq(d, "GcBox<T>::new::{{closure}}");
+	free(d);
+	/* fully mangled and fully demangled names, and others: alone */
+	finishes("_ZN4test1a2bcE", NULL);
+	finishes("_ZN3std2rt19lang_start_internal17h540c897fe52ba9c5E", NULL);
+	finishes("<F as alloc::boxed::FnBox<A>>::call_box", NULL);
+	finishes("<T as Foo>::bar::h0123456789abcdef", NULL);
+	finishes("main", NULL);
+	finishes("::h0123456789abcdef", NULL);
+	finishes("a::::h0123456789abcdef", NULL);
+	finishes("a::9b::h0123456789abcdef", NULL);
+	finishes("a::b::h0123456789abcdeg", NULL);
+	finishes("a::b::h0123456789ABCDEF", NULL);
+	finishes("a::b:h0123456789abcdef", NULL);
+	/* a hash of too few distinct digits is not one (libiberty) */
+	finishes("a::b::h0000000000000000", NULL);
+	/* not NUL-terminated: only the N bytes count */
+	d = perfan__demangle_rust_partial("a::b::h0123456789abcdef+0x10", 23);
+	ck_assert_ptr_nonnull(d);
+	ck_assert_str_eq(d, "a::b");
+	free(d);
+}
+END_TEST
+
 static struct perfan__elf *open_testdata(const char *rel)
 {
 	struct perfan__elf *e;
@@ -687,6 +761,7 @@ static Suite *symbols_suite(void)
 	tcase_add_test(tc, test_threads);
 	tcase_add_test(tc, test_kallsyms);
 	tcase_add_test(tc, test_demangle);
+	tcase_add_test(tc, test_demangle_rust_partial);
 	tcase_add_test(tc, test_elf_files);
 	tcase_add_test(tc, test_symtab);
 	tcase_add_test(tc, test_dwarf_lines);
