@@ -67,6 +67,10 @@ struct perfan_file_info {
 	uint64_t header_size, attr_size;
 	uint64_t data_offset, data_size; /* file mode */
 	uint64_t feature_bits[4];        /* file mode: adds_features bitmap */
+	/* file mode: 1 when the recording was cut: data size 0 in the header
+	 * (perf record never finished) or past the end of the file. The
+	 * records are read to the last whole one, without features. */
+	int cut;
 };
 PERFAN_API const struct perfan_file_info *
 perfan_perfdata_info(const perfan_perfdata *pd);

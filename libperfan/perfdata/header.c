@@ -193,24 +193,40 @@ int perfan__header_read(struct perfan_perfdata *pd)
 				perfan__u64(h + 72 + 8 * i, pd->swap);
 	uint64_t fsize = pd->info.file_size;
 	uint64_t dend = pd->info.data_offset + pd->info.data_size;
+	/* perf record writes data.size and the feature sections when it
+	 * finishes: 0 means it never did (killed, or the machine stopped),
+	 * and a size past the end means the file was cut since. Either way
+	 * the records that are there are read, to the last whole one. */
+	int killed = pd->info.data_size == 0 && pd->info.data_offset <= fsize;
 	int truncated = pd->info.data_offset > fsize ||
 			pd->info.data_size > fsize - pd->info.data_offset;
 	int rc = read_attrs(pd, attrs_off, attrs_size, attr_size);
 	if (rc)
 		return rc;
-	if (truncated) {
-		/* read the records that are there, then report the cut */
+	if (killed) {
+		perfan__log(pd, PERFAN_LOG_WARN,
+			    "%s: the recording was cut: data size 0 in the "
+			    "header (perf record did not finish: killed?); "
+			    "reading the records to the end of the file "
+			    "(%llu bytes); its feature sections were never "
+			    "written",
+			    pd->name,
+			    (unsigned long long)(fsize - pd->info.data_offset));
+		memset(pd->feat.present, 0, sizeof(pd->feat.present));
+		pd->info.cut = 1;
+		dend = fsize;
+	} else if (truncated) {
 		perfan__log(
 			pd, PERFAN_LOG_WARN,
-			"%s: data section (0x%llx, %llu bytes) extends past "
-			"the end of the file (%llu bytes): truncated; "
+			"%s: the recording was cut: its data section (0x%llx, "
+			"%llu bytes) extends past the end of the file (%llu "
+			"bytes); reading the records that are there; "
 			"features are lost",
 			pd->name, (unsigned long long)pd->info.data_offset,
 			(unsigned long long)pd->info.data_size,
 			(unsigned long long)fsize);
 		memset(pd->feat.present, 0, sizeof(pd->feat.present));
-		pd->truncated_end = dend < pd->info.data_offset ? UINT64_MAX
-								: dend;
+		pd->info.cut = 1;
 		dend = fsize;
 	} else {
 		rc = read_features(pd, dend);

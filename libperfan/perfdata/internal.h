@@ -67,7 +67,6 @@ struct perfan_perfdata {
 
 	uint64_t pos; /* file offset of the next record */
 	uint64_t end; /* end of the data section (UINT64_MAX for streams) */
-	uint64_t truncated_end; /* where the data should have ended, if cut */
 
 	struct perfan_event *events;
 	size_t nr_events, cap_events;

@@ -219,25 +219,30 @@ static int payload_size(struct perfan_perfdata *pd, const uint8_t *h,
 	return 0;
 }
 
+/* The end of a cut recording (header.c): a record that the cut split
+ * is not data, just the last bytes perf wrote. */
+static int cut_end(struct perfan_perfdata *pd, uint64_t off, uint64_t have,
+		   uint64_t need)
+{
+	perfan__log(pd, PERFAN_LOG_WARN,
+		    "%s: offset %llu (0x%llx): the recording was cut inside "
+		    "this record (%llu of its %llu bytes): ignored",
+		    pd->name, (unsigned long long)off, (unsigned long long)off,
+		    (unsigned long long)have, (unsigned long long)need);
+	pd->pos = pd->end;
+	return PERFAN_ITEROVER;
+}
+
 /* The next record from the input (not the queues). */
 static int read_source(struct perfan_perfdata *pd, struct perfan__raw *r)
 {
 	int err;
 	uint64_t off = pd->pos;
-	if (off >= pd->end) {
-		if (pd->truncated_end)
-			return PD_ERR(pd, PERFAN_ETRUNCATED, off,
-				      "file ends inside the data section "
-				      "(which should end at offset %llu): "
-				      "truncated",
-				      (unsigned long long)pd->truncated_end);
+	if (off >= pd->end)
 		return PERFAN_ITEROVER;
-	}
 	if (pd->end - off < 8) {
-		if (pd->truncated_end)
-			return PD_ERR(pd, PERFAN_ETRUNCATED, off,
-				      "file ends inside a record header "
-				      "(truncated)");
+		if (pd->info.cut)
+			return cut_end(pd, off, pd->end - off, 8);
 		return PD_ERR(pd, PERFAN_EFORMAT, off,
 			      "%llu stray bytes at the end of the data section",
 			      (unsigned long long)(pd->end - off));
@@ -266,14 +271,14 @@ static int read_source(struct perfan_perfdata *pd, struct perfan__raw *r)
 	if (rc)
 		return rc;
 	uint64_t total = size + pay;
-	if (total > pd->end - off)
-		return PD_ERR(pd,
-			      pd->truncated_end ? PERFAN_ETRUNCATED
-						: PERFAN_EFORMAT,
-			      off,
+	if (total > pd->end - off) {
+		if (pd->info.cut)
+			return cut_end(pd, off, pd->end - off, total);
+		return PD_ERR(pd, PERFAN_EFORMAT, off,
 			      "%s record of %llu bytes extends past the end "
 			      "of the data",
 			      tn ? tn : "unknown", (unsigned long long)total);
+	}
 	const uint8_t *b = perfan__source_get(pd, off, (size_t)total, &err);
 	if (!b) {
 		if (err)
@@ -393,6 +398,20 @@ static int read_new(struct perfan_perfdata *pd, struct perfan__raw *r)
 		return rc;
 	if (rc == 0) {
 		rc = read_source(pd, r);
+		if (rc == PERFAN_ITEROVER && perfan__decomp_pending(pd) &&
+		    pd->info.cut) {
+			/* the record goes on in a compressed record that the
+			 * cut split or never wrote */
+			perfan__log(
+				pd, PERFAN_LOG_WARN,
+				"%s: offset %llu (0x%llx): the recording "
+				"was cut inside the records of this "
+				"compressed record: the last is ignored",
+				pd->name,
+				(unsigned long long)perfan__decomp_offset(pd),
+				(unsigned long long)perfan__decomp_offset(pd));
+			return rc;
+		}
 		if (rc == PERFAN_ITEROVER && perfan__decomp_pending(pd))
 			return PD_ERR(pd, PERFAN_ETRUNCATED,
 				      perfan__decomp_offset(pd),

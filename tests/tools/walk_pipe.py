@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""walk_pipe.py FILE: count the records of a pipe-mode perf.data by type.
+"""walk_pipe.py FILE: count the records of a perf.data by type.
 
 An independent walk of the stream's structure (record headers, and the
 payloads that TRACING_DATA and AUXTRACE records carry after their header
 size), written apart from libperfan to be the oracle for files that perf
-itself cannot read. Prints "NAME events: N" lines, most frequent first.
+itself cannot read: pipe mode, or a file-mode recording that perf record
+never finished (data size 0 in the header: walked to the end of the file).
+Prints "NAME events: N" lines, most frequent first.
 """
 import struct
 import sys
@@ -24,9 +26,12 @@ NAMES = {1: "MMAP", 2: "LOST", 3: "COMM", 4: "EXIT", 5: "THROTTLE",
 
 def main():
     data = open(sys.argv[1], "rb").read()
-    assert data[:8] == b"PERFILE2" and struct.unpack_from("<Q", data, 8)[0] == 16
-    pos, counts = 16, {}
-    while pos + 8 <= len(data):
+    assert data[:8] == b"PERFILE2"
+    pos, end, counts = 16, len(data), {}
+    if struct.unpack_from("<Q", data, 8)[0] != 16:  # file mode
+        pos, size = struct.unpack_from("<QQ", data, 40)
+        end = pos + size if size else len(data)
+    while pos + 8 <= end:
         typ, _misc, size = struct.unpack_from("<IHH", data, pos)
         if size < 8:
             sys.exit("record of size %d at offset %d" % (size, pos))
@@ -37,7 +42,7 @@ def main():
             extra = struct.unpack_from("<Q", data, pos + 8)[0]
         counts[typ] = counts.get(typ, 0) + 1
         pos += size + extra
-    if pos != len(data):
+    if pos != end:
         sys.exit("stream ends inside a record at offset %d" % pos)
     for typ, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
         print("%18s events: %10d" % (NAMES.get(typ, "TYPE_%d" % typ), n))
