@@ -2,6 +2,7 @@
 #ifndef PERFAN_CLI_H
 #define PERFAN_CLI_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 /* Each subcommand: parse ARGV (ARGV[0] is its name), run, return the exit
@@ -23,8 +24,16 @@ const struct perfan_host *cli_host(void);
 void cli_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* -o OUT_PATH must not be one of the N INPUTS ("-": standard input): the
+ * same file (device and inode, symlinks followed). Returns 0, or -1 after
+ * printing "perfan CMD: -o OUT is the input IN". */
+int cli_output_guard(const char *cmd, const char *out_path,
+		     const char *const *inputs, size_t n);
+
 /* Open OUT_PATH for writing through a temporary file that cli_output_close
- * renames into place (stdout when OUT_PATH is NULL or "-"). */
+ * renames into place (stdout when OUT_PATH is NULL or "-"). A symlink is
+ * followed: the temporary goes next to the file it names, and replaces
+ * that. A file replaced keeps its permissions. */
 struct cli_output {
 	FILE *fp;
 	char *path, *tmp;

@@ -34,37 +34,12 @@ static const char usage_text[] =
 	"cache-references,cache-misses,stalled-cycles-frontend,"               \
 	"stalled-cycles-backend"
 
-struct buf {
-	char *p;
-	size_t n, cap;
-};
-
-static int buf_read_fd(struct buf *b, int fd)
-{
-	for (;;) {
-		if (b->cap - b->n < 65536) {
-			size_t cap = b->cap ? 2 * b->cap : 131072;
-			char *p = realloc(b->p, cap);
-			if (!p)
-				return -1;
-			b->p = p;
-			b->cap = cap;
-		}
-		ssize_t r = read(fd, b->p + b->n, b->cap - b->n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -1;
-		if (r == 0)
-			return 0;
-		b->n += (size_t)r;
-	}
-}
-
-/* Run perf stat on ARGV; its report (on its stderr) into B. The command's
- * standard output goes to our standard error, so that ours stays the
- * classification. Returns perf's exit status, or -1 after an error. */
-static int run_perf(char **argv, int argc, struct buf *b)
+/* Run perf stat on ARGV and read its report (on its stderr) into *S. The
+ * command's standard output goes to our standard error, so that ours stays
+ * the classification. Returns perf's exit status, or -1 after an error
+ * (printed). */
+static int run_perf(char **argv, int argc, perfan_stat **s,
+		    const struct perfan_stat_parse_opts *po)
 {
 	int pfd[2];
 	if (pipe(pfd)) {
@@ -108,18 +83,21 @@ static int run_perf(char **argv, int argc, struct buf *b)
 	}
 	free(args);
 	close(pfd[1]);
-	int rc = buf_read_fd(b, pfd[0]);
-	close(pfd[0]);
+	FILE *fp = fdopen(pfd[0], "r");
+	int rc = fp ? perfan_stat_read(s, fp, po) : PERFAN_EIO;
+	if (fp)
+		fclose(fp);
+	else
+		close(pfd[0]);
 	int status;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	if (rc && WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		return -1; /* perf did not run: the child said why */
 	if (rc) {
-		cli_error("classify", "reading perf's output: %s",
-			  strerror(errno));
+		cli_error("classify", "%s", perfan_error_last());
 		return -1;
 	}
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && b->n == 0)
-		return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
@@ -145,65 +123,46 @@ int cmd_classify(int argc, char **argv)
 		}
 	}
 	int run = optind > 1 && !strcmp(argv[optind - 1], "--");
-	struct buf b = {0};
+	perfan_stat *s = NULL;
+	struct perfan_stat_parse_opts po =
+		PERFAN_OPTS_INIT(struct perfan_stat_parse_opts);
 	const char *name;
 	if (run) {
 		if (optind >= argc)
 			return cli_usage_error("classify", usage_text,
 					       "no COMMAND after --%s", "");
-		int st = run_perf(argv + optind, argc - optind, &b);
-		if (st < 0) {
-			free(b.p);
+		po.name = name = "perf stat";
+		int st = run_perf(argv + optind, argc - optind, &s, &po);
+		if (st < 0)
 			return 1;
-		}
 		if (st)
 			fprintf(stderr,
 				"perfan classify: warning: perf stat exited "
 				"with status %d\n",
 				st);
-		name = "perf stat";
 	} else {
 		if (optind + 1 < argc)
 			return cli_usage_error("classify", usage_text,
 					       "too many arguments: %s",
 					       argv[optind + 1]);
-		name = optind < argc ? argv[optind] : "-";
-		int fd = 0;
-		if (strcmp(name, "-")) {
-			FILE *fp = fopen(name, "rb");
-			if (!fp) {
-				cli_error("classify", "%s: %s", name,
-					  strerror(errno));
-				return 1;
-			}
-			fd = fileno(fp);
-			int rc = buf_read_fd(&b, fd);
-			fclose(fp);
-			if (rc) {
-				cli_error("classify", "%s: %s", name,
-					  strerror(errno));
-				free(b.p);
-				return 1;
-			}
-		} else if (buf_read_fd(&b, 0)) {
-			cli_error("classify", "standard input: %s",
-				  strerror(errno));
-			free(b.p);
+		const char *path = optind < argc ? argv[optind] : "-";
+		const char *in[] = {path};
+		if (cli_output_guard("classify", out_path, in, 1))
+			return 1;
+		int std = !strcmp(path, "-");
+		po.name = name = std ? "standard input" : path;
+		FILE *fp = std ? stdin : fopen(path, "rb");
+		if (!fp) {
+			cli_error("classify", "%s: %s", path, strerror(errno));
 			return 1;
 		}
-		if (!strcmp(name, "-"))
-			name = "standard input";
-	}
-
-	perfan_stat *s = NULL;
-	struct perfan_stat_parse_opts po =
-		PERFAN_OPTS_INIT(struct perfan_stat_parse_opts);
-	po.name = name;
-	int rc = perfan_stat_parse(&s, b.p ? b.p : "", b.n, &po);
-	free(b.p);
-	if (rc) {
-		cli_error("classify", "%s", perfan_error_last());
-		return 1;
+		int rc = perfan_stat_read(&s, fp, &po);
+		if (fp != stdin)
+			fclose(fp);
+		if (rc) {
+			cli_error("classify", "%s", perfan_error_last());
+			return 1;
+		}
 	}
 	size_t n = perfan_stat_nr_counters(s);
 	struct perfan_stat_counter *cs = calloc(n ? n : 1, sizeof(*cs));
@@ -219,7 +178,7 @@ int cmd_classify(int argc, char **argv)
 	co.unscaled = unscaled;
 	co.elapsed = perfan_stat_elapsed(s);
 	perfan_classify *c = NULL;
-	rc = perfan_classify_new(&c, cs, n, &co);
+	int rc = perfan_classify_new(&c, cs, n, &co);
 	if (rc) {
 		cli_error("classify", "%s: %s", name,
 			  rc == PERFAN_EINVAL

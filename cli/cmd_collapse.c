@@ -272,6 +272,8 @@ int cmd_collapse(int argc, char **argv)
 		return 2;
 	}
 	const char *path = optind < argc ? argv[optind] : "perf.data";
+	if (cli_output_guard(CMD, o.out, &path, 1))
+		return 1;
 	struct cli_input in;
 	if (cli_input_open(&in, path, CMD)) {
 		cli_input_close(&in);

@@ -309,6 +309,14 @@ int cmd_diff(int argc, char **argv)
 					      "-a, not both"
 					    : "give BEFORE and AFTER");
 	}
+	if (cli_output_guard(CMD, out_path, (const char *const *)before.v,
+			     before.n) ||
+	    cli_output_guard(CMD, out_path, (const char *const *)after.v,
+			     after.n)) {
+		free(before.v);
+		free(after.v);
+		return 1;
+	}
 	if (json + folded + svg > 1) {
 		free(before.v);
 		free(after.v);

@@ -297,6 +297,9 @@ int cmd_flamegraph(int argc, char **argv)
 	char *dflt[] = {"perf.data"};
 	char **paths = optind < argc ? argv + optind : dflt;
 	int npaths = optind < argc ? argc - optind : 1;
+	if (cli_output_guard(CMD, out_path, (const char *const *)paths,
+			     (size_t)npaths))
+		return 1;
 	if (diff && argc - optind != 2)
 		return usage_error("--diff takes two inputs, BEFORE and AFTER, "
 				   "not %s",

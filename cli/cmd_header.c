@@ -963,6 +963,8 @@ int cmd_header(int argc, char **argv)
 		return bad_usage();
 	}
 
+	if (cli_output_guard(CMD, out_path, &path, 1))
+		return 1;
 	struct perfan_perfdata_opts opts =
 		PERFAN_OPTS_INIT(struct perfan_perfdata_opts);
 	opts.log = on_log;

@@ -175,6 +175,8 @@ int cmd_report(int argc, char **argv)
 		return 2;
 	}
 	const char *path = optind < argc ? argv[optind] : "perf.data";
+	if (cli_output_guard(CMD, o.out, &path, 1))
+		return 1;
 
 	struct perfan_report_opts rep =
 		PERFAN_OPTS_INIT(struct perfan_report_opts);

@@ -175,6 +175,9 @@ int cmd_stats(int argc, char **argv)
 		fputs(usage_text, stderr);
 		return 2;
 	}
+	const char *in[] = {argv[optind]};
+	if (cli_output_guard("stats", out_path, in, 1))
+		return 1;
 	struct perfan_perfdata_opts o =
 		PERFAN_OPTS_INIT(struct perfan_perfdata_opts);
 	o.unordered = 1;
@@ -206,7 +209,9 @@ int cmd_stats(int argc, char **argv)
 			print_json(out.fp, pd, &c);
 		else
 			print_text(out.fp, pd, &c);
-		if (cli_output_close(&out, 1))
+		/* what was counted before an error goes to stdout, but -o
+		 * keeps no file then (an existing one stays as it was) */
+		if (cli_output_close(&out, status == 0))
 			status = 1;
 	}
 	free(c.samples);

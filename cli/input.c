@@ -1,5 +1,8 @@
 /* cli/input.c: one input, three kinds: peek to tell, then read from the
- * start (a pipe cannot seek, so the peeked bytes are given again). */
+ * start. A regular file is read again from its descriptor (a perf.data is
+ * mapped); anything else (a pipe, FIFO, /dev/stdin, <(...), a socket) is
+ * read once: the peeked bytes are given again, then the rest. Nothing is
+ * opened twice, which a FIFO would not survive. */
 #define _GNU_SOURCE /* fopencookie */
 #include "input.h"
 
@@ -14,6 +17,28 @@
 
 #define PEEK (64 * 1024)
 
+/* The first bytes, with read(2) before stdio buffers any: up to PEEK, but
+ * a perf.data is known by its first 8, and a stream that sends no more for
+ * now (perf record -o - at its start) must not keep the reader waiting. */
+static int peek(struct cli_input *in)
+{
+	int fd = fileno(in->fp);
+	while (in->npeek < PEEK) {
+		ssize_t n = read(fd, in->peek + in->npeek, PEEK - in->npeek);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		in->npeek += (size_t)n;
+		if (in->npeek >= 8 &&
+		    perfan_input_detect(in->peek, 8) == PERFAN_INPUT_PERFDATA)
+			break;
+	}
+	return 0;
+}
+
 int cli_input_open(struct cli_input *in, const char *path, const char *cmd)
 {
 	memset(in, 0, sizeof(*in));
@@ -26,15 +51,16 @@ int cli_input_open(struct cli_input *in, const char *path, const char *cmd)
 		return -1;
 	}
 	struct stat sb;
-	if (!fstat(fileno(in->fp), &sb) && S_ISREG(sb.st_mode))
+	if (!fstat(fileno(in->fp), &sb) && S_ISREG(sb.st_mode)) {
+		in->regular = 1;
 		in->size = (uint64_t)sb.st_size;
+	}
 	in->peek = malloc(PEEK);
 	if (!in->peek) {
 		cli_error(cmd, "out of memory");
 		return -1;
 	}
-	in->npeek = fread(in->peek, 1, PEEK, in->fp);
-	if (!in->npeek && ferror(in->fp)) {
+	if (peek(in)) {
 		cli_error(cmd, "%s: %s", in->name, strerror(errno));
 		return -1;
 	}
@@ -70,12 +96,22 @@ FILE *cli_input_text(struct cli_input *in)
 	return in->text;
 }
 
-/* The peeked bytes and the rest of a pipe, into another pipe that the
+static void feed_end(void *arg)
+{
+	struct cli_input *in = arg;
+	free(in->feed_buf);
+	in->feed_buf = NULL;
+	close(in->feed_fd);
+	in->feed_fd = -1;
+}
+
+/* The peeked bytes and the rest of the stream, into a pipe that the
  * reader takes as its stream. */
 static void *feed(void *arg)
 {
 	struct cli_input *in = arg;
-	char *buf = malloc(PEEK);
+	pthread_cleanup_push(feed_end, in);
+	in->feed_buf = malloc(PEEK);
 	size_t n = in->npeek;
 	const char *p = in->peek;
 	for (;;) {
@@ -88,32 +124,26 @@ static void *feed(void *arg)
 			p += w;
 			n -= (size_t)w;
 		}
-		if (!buf)
+		if (!in->feed_buf)
 			break;
-		n = fread(buf, 1, PEEK, in->fp);
+		n = fread(in->feed_buf, 1, PEEK, in->fp);
 		if (!n)
 			break;
 		if (in->on_read)
 			in->on_read(n);
-		p = buf;
+		p = in->feed_buf;
 	}
 done:
-	free(buf);
-	close(in->feed_fd);
-	in->feed_fd = -1;
+	pthread_cleanup_pop(1);
 	return NULL;
 }
 
 int cli_input_perfdata(struct cli_input *in, perfan_perfdata **pd,
 		       const struct perfan_perfdata_opts *opts, const char *cmd)
 {
-	if (!in->is_stdin) {
-		fclose(in->fp);
-		in->fp = NULL;
-		return perfan_perfdata_open(pd, in->name, opts);
-	}
-	if (lseek(0, 0, SEEK_SET) == 0)
-		return perfan_perfdata_open_fd(pd, 0, in->name, opts);
+	int fd = fileno(in->fp);
+	if (in->regular && lseek(fd, 0, SEEK_SET) == 0)
+		return perfan_perfdata_open_fd(pd, fd, in->name, opts);
 	int fds[2];
 	if (pipe(fds)) {
 		cli_error(cmd, "pipe: %s", strerror(errno));
@@ -137,8 +167,13 @@ void cli_input_close(struct cli_input *in)
 {
 	if (in->pipe_fd >= 0)
 		close(in->pipe_fd); /* a feeder still writing sees EPIPE */
-	if (in->feeding)
+	if (in->feeding) {
+		/* the reader stopped before the end (an error): a feeder
+		 * waiting for more of a stream that has not ended (a FIFO,
+		 * <(...)) would keep us waiting for it */
+		pthread_cancel(in->feeder);
 		pthread_join(in->feeder, NULL);
+	}
 	if (in->text)
 		fclose(in->text);
 	if (in->fp && in->fp != stdin)

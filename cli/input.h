@@ -1,7 +1,8 @@
 /* cli/input.h: the input of commands that take perf.data, perf script text
- * or folded stacks: opened, its first bytes peeked to tell which, and then
- * read from the start as a text stream or as a perf.data (a pipe included,
- * through a thread that gives the peeked bytes back). */
+ * or folded stacks: opened once, its first bytes peeked to tell which, and
+ * then read from the start as a text stream or as a perf.data (anything
+ * but a regular file through a thread that gives the peeked bytes back,
+ * then the rest). */
 #ifndef PERFAN_CLI_INPUT_H
 #define PERFAN_CLI_INPUT_H
 
@@ -12,9 +13,10 @@
 #include <perfan/perfan.h>
 
 struct cli_input {
-	FILE *fp; /* as opened (NULL once a perf.data reader has the path) */
+	FILE *fp; /* as opened, once */
 	const char *name;
 	int is_stdin;
+	int regular;   /* a regular file: it can be read again from 0 */
 	int kind;      /* PERFAN_INPUT_* of perfan_input_detect */
 	uint64_t size; /* of a regular file, else 0 */
 	char *peek;
@@ -23,6 +25,7 @@ struct cli_input {
 	void (*on_read)(size_t n);
 	pthread_t feeder;
 	int feeding, feed_fd, pipe_fd;
+	char *feed_buf;
 	FILE *text;
 };
 

@@ -1,4 +1,4 @@
-/* cli/util.c: error messages, atomic output files and JSON strings. */
+/* cli/util.c: error messages, option values and JSON strings. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,75 +19,6 @@ void cli_error(const char *cmd, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-}
-
-int cli_output_open(struct cli_output *o, const char *out_path)
-{
-	memset(o, 0, sizeof(*o));
-	if (!out_path || !strcmp(out_path, "-")) {
-		o->fp = stdout;
-		return 0;
-	}
-	/* Only a regular file is replaced by renaming a temporary over it:
-	 * /dev/null, a FIFO or a terminal is written to as it is. */
-	struct stat st;
-	if (!stat(out_path, &st) && !S_ISREG(st.st_mode)) {
-		o->fp = fopen(out_path, "w");
-		return o->fp ? 0 : -1;
-	}
-	size_t n = strlen(out_path) + 16;
-	o->path = strdup(out_path);
-	o->tmp = malloc(n);
-	if (!o->path || !o->tmp)
-		goto fail;
-	snprintf(o->tmp, n, "%s.tmpXXXXXX", out_path);
-	int fd = mkstemp(o->tmp);
-	if (fd < 0)
-		goto fail;
-	/* the permissions a plain fopen would give, not mkstemp's 0600 */
-	mode_t um = umask(0);
-	umask(um);
-	fchmod(fd, 0666 & ~um);
-	o->fp = fdopen(fd, "w");
-	if (!o->fp) {
-		close(fd);
-		unlink(o->tmp);
-		goto fail;
-	}
-	return 0;
-fail:
-	/* nothing for cli_output_close to do: callers may skip it */
-	{
-		int e = errno;
-		free(o->path);
-		free(o->tmp);
-		o->path = o->tmp = NULL;
-		errno = e;
-	}
-	return -1;
-}
-
-int cli_output_close(struct cli_output *o, int ok)
-{
-	int rc = 0;
-	if (o->fp == stdout) {
-		if (fflush(stdout) != 0)
-			rc = -1;
-	} else if (o->fp && !o->tmp) {
-		if (fclose(o->fp) != 0)
-			rc = -1;
-	} else if (o->fp) {
-		if (fclose(o->fp) != 0)
-			ok = 0, rc = -1;
-		if (ok && rename(o->tmp, o->path) != 0)
-			rc = -1;
-		if (!ok || rc)
-			unlink(o->tmp);
-	}
-	free(o->path);
-	free(o->tmp);
-	memset(o, 0, sizeof(*o));
-	return rc;
 }
 
 void cli_json_str(FILE *fp, const char *s)

@@ -67,9 +67,11 @@ struct perfan_file_info {
 	uint64_t header_size, attr_size;
 	uint64_t data_offset, data_size; /* file mode */
 	uint64_t feature_bits[4];        /* file mode: adds_features bitmap */
-	/* file mode: 1 when the recording was cut: data size 0 in the header
-	 * (perf record never finished) or past the end of the file. The
-	 * records are read to the last whole one, without features. */
+	/* file mode: 1 when the recording was cut, without features: data
+	 * size 0 in the header (perf record never finished: the records are
+	 * read to the last whole one, and the end is no error), or past the
+	 * end of the file (bytes perf wrote are missing: the records that
+	 * are there, then PERFAN_ETRUNCATED). */
 	int cut;
 };
 PERFAN_API const struct perfan_file_info *

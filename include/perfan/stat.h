@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <perfan/common.h>
 
@@ -48,6 +49,8 @@ typedef struct perfan_stat perfan_stat;
 struct perfan_stat_parse_opts {
 	size_t sz;
 	const char *name; /* the input, for messages */
+	/* perfan_stat_read: the most bytes it holds (0: 64 MiB) */
+	size_t max_bytes;
 };
 
 /* Read LEN bytes of perf stat output. The format is told from the
@@ -58,6 +61,13 @@ struct perfan_stat_parse_opts {
 PERFAN_API int perfan_stat_parse(perfan_stat **out, const char *text,
 				 size_t len,
 				 const struct perfan_stat_parse_opts *opts);
+/* perfan_stat_parse on what FP gives until its end, read in blocks
+ * (FP stays open). Fails early, with PERFAN_EFORMAT and the place, on
+ * what is not perf stat output however long it goes on: a NUL byte (the
+ * offset), a line longer than 1 MiB (its number), more than max_bytes
+ * (64 MiB by default). */
+PERFAN_API int perfan_stat_read(perfan_stat **out, FILE *fp,
+				const struct perfan_stat_parse_opts *opts);
 PERFAN_API void perfan_stat_free(perfan_stat *s);
 
 PERFAN_API int perfan_stat_format(const perfan_stat *s);

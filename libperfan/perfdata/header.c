@@ -195,8 +195,9 @@ int perfan__header_read(struct perfan_perfdata *pd)
 	uint64_t dend = pd->info.data_offset + pd->info.data_size;
 	/* perf record writes data.size and the feature sections when it
 	 * finishes: 0 means it never did (killed, or the machine stopped),
-	 * and a size past the end means the file was cut since. Either way
-	 * the records that are there are read, to the last whole one. */
+	 * and the file holds all it wrote: read to the last whole record.
+	 * A size past the end means the file lost bytes since: the records
+	 * that are there, then an error. */
 	int killed = pd->info.data_size == 0 && pd->info.data_offset <= fsize;
 	int truncated = pd->info.data_offset > fsize ||
 			pd->info.data_size > fsize - pd->info.data_offset;
@@ -218,15 +219,16 @@ int perfan__header_read(struct perfan_perfdata *pd)
 	} else if (truncated) {
 		perfan__log(
 			pd, PERFAN_LOG_WARN,
-			"%s: the recording was cut: its data section (0x%llx, "
-			"%llu bytes) extends past the end of the file (%llu "
-			"bytes); reading the records that are there; "
+			"%s: data section (0x%llx, %llu bytes) extends past "
+			"the end of the file (%llu bytes): truncated; "
 			"features are lost",
 			pd->name, (unsigned long long)pd->info.data_offset,
 			(unsigned long long)pd->info.data_size,
 			(unsigned long long)fsize);
 		memset(pd->feat.present, 0, sizeof(pd->feat.present));
 		pd->info.cut = 1;
+		pd->truncated_end = dend < pd->info.data_offset ? UINT64_MAX
+								: dend;
 		dend = fsize;
 	} else {
 		rc = read_features(pd, dend);

@@ -67,6 +67,9 @@ struct perfan_perfdata {
 
 	uint64_t pos; /* file offset of the next record */
 	uint64_t end; /* end of the data section (UINT64_MAX for streams) */
+	/* where the data should have ended, when the file is shorter than
+	 * its header says (0 otherwise; info.cut is set too) */
+	uint64_t truncated_end;
 
 	struct perfan_event *events;
 	size_t nr_events, cap_events;

@@ -219,8 +219,10 @@ static int payload_size(struct perfan_perfdata *pd, const uint8_t *h,
 	return 0;
 }
 
-/* The end of a cut recording (header.c): a record that the cut split
- * is not data, just the last bytes perf wrote. */
+/* The end of a recording that perf record never finished (header.c): a
+ * record that the cut split is not data, just the last bytes perf wrote.
+ * (A file shorter than its header says lost bytes that perf did write:
+ * that stays an error, after the records before it.) */
 static int cut_end(struct perfan_perfdata *pd, uint64_t off, uint64_t have,
 		   uint64_t need)
 {
@@ -238,9 +240,20 @@ static int read_source(struct perfan_perfdata *pd, struct perfan__raw *r)
 {
 	int err;
 	uint64_t off = pd->pos;
-	if (off >= pd->end)
+	if (off >= pd->end) {
+		if (pd->truncated_end)
+			return PD_ERR(pd, PERFAN_ETRUNCATED, off,
+				      "file ends inside the data section "
+				      "(which should end at offset %llu): "
+				      "truncated",
+				      (unsigned long long)pd->truncated_end);
 		return PERFAN_ITEROVER;
+	}
 	if (pd->end - off < 8) {
+		if (pd->truncated_end)
+			return PD_ERR(pd, PERFAN_ETRUNCATED, off,
+				      "file ends inside a record header "
+				      "(truncated)");
 		if (pd->info.cut)
 			return cut_end(pd, off, pd->end - off, 8);
 		return PD_ERR(pd, PERFAN_EFORMAT, off,
@@ -272,6 +285,12 @@ static int read_source(struct perfan_perfdata *pd, struct perfan__raw *r)
 		return rc;
 	uint64_t total = size + pay;
 	if (total > pd->end - off) {
+		if (pd->truncated_end)
+			return PD_ERR(pd, PERFAN_ETRUNCATED, off,
+				      "%s record of %llu bytes extends past "
+				      "the end of the data: truncated",
+				      tn ? tn : "unknown",
+				      (unsigned long long)total);
 		if (pd->info.cut)
 			return cut_end(pd, off, pd->end - off, total);
 		return PD_ERR(pd, PERFAN_EFORMAT, off,
@@ -399,7 +418,7 @@ static int read_new(struct perfan_perfdata *pd, struct perfan__raw *r)
 	if (rc == 0) {
 		rc = read_source(pd, r);
 		if (rc == PERFAN_ITEROVER && perfan__decomp_pending(pd) &&
-		    pd->info.cut) {
+		    pd->info.cut && !pd->truncated_end) {
 			/* the record goes on in a compressed record that the
 			 * cut split or never wrote */
 			perfan__log(
