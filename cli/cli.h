@@ -20,8 +20,12 @@ int cmd_stats(int argc, char **argv);
 struct perfan_host;
 const struct perfan_host *cli_host(void);
 
-/* "perfan NAME: message" on stderr. */
+/* "perfan NAME: message" on stderr, and "perfan NAME: warning: message";
+ * control characters and broken UTF-8 in the message (text from inputs)
+ * are escaped as perfan_text_escape does. */
 void cli_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void cli_warn(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* -o OUT_PATH must not be one of the N INPUTS ("-": standard input): the
@@ -61,8 +65,5 @@ struct perfan_profile;
 int cli_write_flamegraph(const char *cmd, const struct perfan_profile *p,
 			 const struct perfan_flamegraph_opts *fo,
 			 const char *out_path, int status);
-
-/* Print a JSON string literal (quoted, escaped) to FP. */
-void cli_json_str(FILE *fp, const char *s);
 
 #endif

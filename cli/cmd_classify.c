@@ -136,10 +136,10 @@ int cmd_classify(int argc, char **argv)
 		if (st < 0)
 			return 1;
 		if (st)
-			fprintf(stderr,
-				"perfan classify: warning: perf stat exited "
-				"with status %d\n",
-				st);
+			cli_warn("classify",
+				 "perf stat exited "
+				 "with status %d",
+				 st);
 	} else {
 		if (optind + 1 < argc)
 			return cli_usage_error("classify", usage_text,

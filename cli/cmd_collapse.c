@@ -75,7 +75,7 @@ static void on_log(enum perfan_log_level level, const char *msg, void *payload)
 {
 	(void)payload;
 	if (level <= PERFAN_LOG_WARN)
-		fprintf(stderr, "perfan " CMD ": warning: %s\n", msg);
+		cli_warn(CMD, "%s", msg);
 }
 
 /* ---- the three inputs ------------------------------------------------------- */
@@ -108,10 +108,10 @@ static int from_script(perfan_profile *p, FILE *fp, const char *name,
 	if (!rc && !st.samples && !st.samples_filtered &&
 	    st.lines_unrecognized) {
 		/* nothing in it was a sample: not an input we know */
-		fprintf(stderr,
-			"perfan " CMD ": %s: neither perf.data, perf script "
-			"text nor folded stacks (no line of it is a sample)\n",
-			name);
+		cli_error(CMD,
+			  "%s: neither perf.data, perf script "
+			  "text nor folded stacks (no line of it is a sample)",
+			  name);
 		return REPORTED;
 	}
 	return rc;
@@ -123,11 +123,11 @@ static int from_folded(perfan_profile *p, FILE *fp, const char *name,
 	if (o->pid || o->tid || o->kernel || o->jit || o->addrs ||
 	    o->inline_frames || o->event || o->symfs || o->debug_dir ||
 	    o->buildid_dir || o->kallsyms || o->perf_map_dir || o->jitdump_dir)
-		fprintf(stderr,
-			"perfan " CMD ": warning: %s holds folded stacks: "
-			"they are merged and sorted as they are, the options "
-			"that shape frames do not apply\n",
-			name);
+		cli_warn(CMD,
+			 "%s holds folded stacks: "
+			 "they are merged and sorted as they are, the options "
+			 "that shape frames do not apply",
+			 name);
 	*col = 0;
 	return perfan_folded_read(p, fp, name, "samples", NULL);
 }

@@ -118,9 +118,7 @@ static int load_side(struct side *s, const struct list *files,
 		s->n++;
 		if (perfan_profile_nr_columns(s->runs[i]) == 0 ||
 		    !perfan_profile_total(s->runs[i], s->cols[i]))
-			fprintf(stderr,
-				"perfan " CMD ": warning: no samples in %s\n",
-				res.name);
+			cli_warn(CMD, "no samples in %s", res.name);
 	}
 	if (need_sum && !status) {
 		if (perfan_profile_new(&s->sum, NULL) ||

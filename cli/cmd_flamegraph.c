@@ -350,9 +350,7 @@ int cmd_flamegraph(int argc, char **argv)
 		fo.column = 0; /* after */
 		fo.base_column = 1;
 		if (!perfan_profile_total(p, 1))
-			fprintf(stderr,
-				"perfan " CMD ": warning: no samples in %s\n",
-				paths[0]);
+			cli_warn(CMD, "no samples in %s", paths[0]);
 		name = paths[1];
 	} else
 		fo.column = cli_load_pick_column(
@@ -371,8 +369,8 @@ int cmd_flamegraph(int argc, char **argv)
 	}
 	if (!perfan_profile_nr_columns(p) ||
 	    !perfan_profile_total(p, fo.column))
-		fprintf(stderr, "perfan " CMD ": warning: no samples in %s\n",
-			npaths == 1 || diff ? name : "the input");
+		cli_warn(CMD, "no samples in %s",
+			 npaths == 1 || diff ? name : "the input");
 
 	status = cli_write_flamegraph(CMD, p, &fo, out_path, status);
 	perfan_profile_free(p);

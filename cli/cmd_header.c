@@ -44,7 +44,7 @@ static void on_log(enum perfan_log_level level, const char *msg, void *payload)
 {
 	(void)payload;
 	if (level <= PERFAN_LOG_WARN)
-		fprintf(stderr, "perfan " CMD ": warning: %s\n", msg);
+		cli_warn(CMD, "%s", msg);
 }
 
 /* ---- perf's names for attr bits (perf 6.1's perf_event_attr__fprintf) ---- */
@@ -597,7 +597,7 @@ static void js_item(struct js *j, const char *key)
 			fputs("  ", j->fp);
 	}
 	if (key) {
-		cli_json_str(j->fp, key);
+		perfan_json_string(j->fp, key);
 		fputs(": ", j->fp);
 	}
 }
@@ -627,7 +627,7 @@ static void js_str(struct js *j, const char *key, const char *v)
 {
 	js_item(j, key);
 	if (v)
-		cli_json_str(j->fp, v);
+		perfan_json_string(j->fp, v);
 	else
 		fputs("null", j->fp);
 }

@@ -228,8 +228,7 @@ int cmd_report(int argc, char **argv)
 	for (size_t c = 0; c < perfan_profile_nr_columns(p); c++)
 		have_samples |= perfan_profile_total(p, c) != 0;
 	if (!have_samples && !status)
-		fprintf(stderr, "perfan " CMD ": warning: no samples in %s\n",
-			res.name);
+		cli_warn(CMD, "no samples in %s", res.name);
 	/* nothing to show for an input that could not be opened or is none
 	 * of the three */
 	if (status && res.kind == PERFAN_INPUT_UNKNOWN) {

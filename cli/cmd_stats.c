@@ -35,7 +35,7 @@ static void warn_cb(enum perfan_log_level lvl, const char *msg, void *payload)
 {
 	(void)payload;
 	if (lvl == PERFAN_LOG_WARN)
-		fprintf(stderr, "perfan stats: warning: %s\n", msg);
+		cli_warn("stats", "%s", msg);
 }
 
 static int grow(struct counts *c, size_t nev)
@@ -126,7 +126,7 @@ static void print_json(FILE *fp, perfan_perfdata *pd, const struct counts *c)
 	char buf[32];
 	const struct perfan_file_info *info = perfan_perfdata_info(pd);
 	fprintf(fp, "{\"file\": ");
-	cli_json_str(fp, perfan_perfdata_name(pd));
+	perfan_json_string(fp, perfan_perfdata_name(pd));
 	fprintf(fp, ", \"pipe_mode\": %s, \"total\": %llu, \"types\": {",
 		info->pipe_mode ? "true" : "false",
 		(unsigned long long)c->total);
@@ -135,7 +135,7 @@ static void print_json(FILE *fp, perfan_perfdata *pd, const struct counts *c)
 		if (!c->by_type[t])
 			continue;
 		fprintf(fp, "%s", first ? "" : ", ");
-		cli_json_str(fp, type_name(t, buf, sizeof(buf)));
+		perfan_json_string(fp, type_name(t, buf, sizeof(buf)));
 		fprintf(fp, ": %llu", (unsigned long long)c->by_type[t]);
 		first = 0;
 	}
@@ -145,7 +145,7 @@ static void print_json(FILE *fp, perfan_perfdata *pd, const struct counts *c)
 		uint64_t s = i < c->nev ? c->samples[i] : 0;
 		uint64_t l = i < c->nev ? c->lost_samples[i] : 0;
 		fprintf(fp, "%s{\"name\": ", i ? ", " : "");
-		cli_json_str(fp, perfan_perfdata_event(pd, i)->name);
+		perfan_json_string(fp, perfan_perfdata_event(pd, i)->name);
 		fprintf(fp, ", \"samples\": %llu, \"lost_samples\": %llu}",
 			(unsigned long long)s, (unsigned long long)l);
 	}

@@ -211,12 +211,12 @@ static void warn_options(const struct cli_input *in,
 	     o->time_set || o->inline_frames || o->symfs || o->debug_dir ||
 	     o->buildid_dir || o->kallsyms ||
 	     (o->event && in->kind != PERFAN_INPUT_SCRIPT)))
-		fprintf(stderr,
-			"perfan %s: warning: %s is not a perf.data: --pid, "
-			"--tid, --comm, --cpu, --time, --inline, --symfs, "
-			"--debug-dir, --buildid-dir and --kallsyms (and "
-			"--event, but for perf script text) do not apply\n",
-			cmd, in->name);
+		cli_warn(cmd,
+			 "%s is not a perf.data: --pid, "
+			 "--tid, --comm, --cpu, --time, --inline, --symfs, "
+			 "--debug-dir, --buildid-dir and --kallsyms (and "
+			 "--event, but for perf script text) do not apply",
+			 in->name);
 }
 
 /* Say so when a Python recording cannot show Python functions: stacks in
@@ -249,23 +249,23 @@ static void python_check(const perfan_profile *p, const char *name,
 	if (interp < 20 || deep * 2 >= interp)
 		return;
 	if (!with)
-		fprintf(stderr,
-			"perfan %s: warning: %s: no Python function is on "
-			"these stacks: Python ran without -X perf, or the "
-			"stacks were taken with frame pointers (-g) through a "
-			"libpython built without them; run python 3.12+ with "
-			"-X perf (3.13+: -X perf_jit) and record with perf "
-			"record --call-graph dwarf,65528\n",
-			cmd, name);
+		cli_warn(cmd,
+			 "%s: no Python function is on "
+			 "these stacks: Python ran without -X perf, or the "
+			 "stacks were taken with frame pointers (-g) through a "
+			 "libpython built without them; run python 3.12+ with "
+			 "-X perf (3.13+: -X perf_jit) and record with perf "
+			 "record --call-graph dwarf,65528\n",
+			 name);
 	else
-		fprintf(stderr,
-			"perfan %s: warning: %s: %llu of %llu samples in the "
-			"interpreter show fewer than two Python functions (a "
-			"libpython without frame pointers under perf record "
-			"-g?): record with --call-graph dwarf,65528 for whole "
-			"Python stacks\n",
-			cmd, name, (unsigned long long)(interp - deep),
-			(unsigned long long)interp);
+		cli_warn(cmd,
+			 "%s: %llu of %llu samples in the "
+			 "interpreter show fewer than two Python functions (a "
+			 "libpython without frame pointers under perf record "
+			 "-g?): record with --call-graph dwarf,65528 for whole "
+			 "Python stacks",
+			 name, (unsigned long long)(interp - deep),
+			 (unsigned long long)interp);
 }
 
 /* The Python view O asks for, in place of *P. */
@@ -315,11 +315,11 @@ static int load_whole(perfan_profile **p, const char *path,
 		return 1;
 	}
 	if (res->size >= 64 << 20) /* worth knowing when it is large */
-		fprintf(stderr,
-			"perfan %s: warning: %s is not sorted: read again "
-			"whole (sorted with LC_ALL=C sort it takes less "
-			"memory)\n",
-			cmd, res->name);
+		cli_warn(cmd,
+			 "%s is not sorted: read again "
+			 "whole (sorted with LC_ALL=C sort it takes less "
+			 "memory)",
+			 res->name);
 	perfan_profile *fresh;
 	if (perfan_profile_new(&fresh, NULL)) {
 		cli_error(cmd, "%s", perfan_error_last());
@@ -479,11 +479,11 @@ int cli_load_folded_pair(perfan_profile **p, const char *before,
 	if (rc == PERFAN_EUNSUPPORTED && o->folded_prune > 0) {
 		/* pruning met a file out of order: read both whole */
 		if (size >= 64 << 20)
-			fprintf(stderr,
-				"perfan %s: warning: %s and %s are not both "
-				"sorted: read again whole (sorted with "
-				"LC_ALL=C sort they take less memory)\n",
-				cmd, before, after);
+			cli_warn(cmd,
+				 "%s and %s are not both "
+				 "sorted: read again whole (sorted with "
+				 "LC_ALL=C sort they take less memory)",
+				 before, after);
 		perfan_profile_free(np);
 		np = NULL;
 		k = open_pair(in, before, after, cmd);
@@ -533,9 +533,9 @@ size_t cli_load_pick_column(const perfan_profile *p, const char *event,
 		}
 	}
 	if (with > 1)
-		fprintf(stderr,
-			"perfan %s: warning: %s has samples of %zu events; "
-			"these are of %s (--event NAME for another)\n",
-			cmd, name, with, perfan_profile_column_name(p, pick));
+		cli_warn(cmd,
+			 "%s has samples of %zu events; "
+			 "these are of %s (--event NAME for another)\n",
+			 name, with, perfan_profile_column_name(p, pick));
 	return pick < n ? pick : first < n ? first : 0;
 }

@@ -130,6 +130,8 @@ void cli_progress_log(enum perfan_log_level level, const char *msg,
 	const char *cmd = payload ? (const char *)payload : prog.cmd;
 	pthread_mutex_lock(&prog.lock);
 	clear_locked();
-	fprintf(stderr, "perfan %s: warning: %s\n", cmd, msg);
+	fprintf(stderr, "perfan %s: warning: ", cmd);
+	perfan_text_escape(stderr, msg);
+	fputc('\n', stderr);
 	pthread_mutex_unlock(&prog.lock);
 }

@@ -1,4 +1,5 @@
-/* cli/util.c: error messages, option values and JSON strings. */
+/* cli/util.c: error messages and warnings, option values, flame graphs. */
+#define _GNU_SOURCE /* vasprintf */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,35 +12,34 @@
 
 #include "cli.h"
 
+/* "perfan CMD: KIND" and the message, whose text may come from an input:
+ * escaped (perfan_text_escape) so that it cannot drive the terminal. */
+static void message(const char *cmd, const char *kind, const char *fmt,
+		    va_list ap)
+{
+	char *msg = NULL;
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	fprintf(stderr, "perfan %s: %s", cmd, kind);
+	perfan_text_escape(stderr, msg ? msg : fmt);
+	fputc('\n', stderr);
+	free(msg);
+}
+
 void cli_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
-	fprintf(stderr, "perfan %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	message(cmd, "", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
-void cli_json_str(FILE *fp, const char *s)
+void cli_warn(const char *cmd, const char *fmt, ...)
 {
-	fputc('"', fp);
-	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p;
-	     p++) {
-		switch (*p) {
-		case '"': fputs("\\\"", fp); break;
-		case '\\': fputs("\\\\", fp); break;
-		case '\n': fputs("\\n", fp); break;
-		case '\t': fputs("\\t", fp); break;
-		case '\r': fputs("\\r", fp); break;
-		default:
-			if (*p < 0x20)
-				fprintf(fp, "\\u%04x", *p);
-			else
-				fputc(*p, fp);
-		}
-	}
-	fputc('"', fp);
+	va_list ap;
+	va_start(ap, fmt);
+	message(cmd, "warning: ", fmt, ap);
+	va_end(ap);
 }
 
 int cli_usage_error(const char *cmd, const char *usage, const char *fmt,

@@ -9,7 +9,7 @@
 
 #include "analysis/classify_internal.h"
 #include "util/error.h"
-#include "util/json.h"
+#include <perfan/text.h>
 
 enum kind { K_PLAIN, K_PCT, K_MPKI };
 
@@ -153,17 +153,17 @@ static void write_json(FILE *fp, const perfan_classify *c)
 			fputs("null", fp);
 		fputs(", \"aggr\": ", fp);
 		if (g->aggr)
-			perfan__json_str(fp, g->aggr);
+			perfan_json_string(fp, g->aggr);
 		else
 			fputs("null", fp);
 		fputs(", \"verdict\": ", fp);
-		perfan__json_str(fp, perfan_verdict_name(g->verdict));
+		perfan_json_string(fp, perfan_verdict_name(g->verdict));
 		fputs(", \"confidence\": ", fp);
 		json_num(fp, g->confidence);
 		fputs(", \"reason\": ", fp);
-		perfan__json_str(fp, g->reason);
+		perfan_json_string(fp, g->reason);
 		fputs(", \"next\": ", fp);
-		perfan__json_str(fp, g->next);
+		perfan_json_string(fp, g->next);
 		fputs(",\n   \"metrics\": {", fp);
 		int first = 1;
 		for (size_t k = 0; k < sizeof(fields) / sizeof(fields[0]);
@@ -181,7 +181,7 @@ static void write_json(FILE *fp, const perfan_classify *c)
 		fputs("},\n   \"pmus\": [", fp);
 		for (size_t k = 0; k < g->nr_pmus; k++) {
 			fprintf(fp, "%s{\"pmu\": ", k ? ", " : "");
-			perfan__json_str(fp, g->pmus[k].pmu);
+			perfan_json_string(fp, g->pmus[k].pmu);
 			fputs(", \"cycles\": ", fp);
 			json_num(fp, g->pmus[k].cycles);
 			fputs(", \"instructions\": ", fp);
@@ -195,17 +195,17 @@ static void write_json(FILE *fp, const perfan_classify *c)
 			const struct perfan_classify_evidence *e =
 				&g->evidence[k];
 			fprintf(fp, "%s\n    {\"metric\": ", k ? "," : "");
-			perfan__json_str(fp, e->metric);
+			perfan_json_string(fp, e->metric);
 			fputs(", \"value\": ", fp);
 			json_num(fp, e->value);
 			fputs(", \"op\": ", fp);
-			perfan__json_str(fp, e->op);
+			perfan_json_string(fp, e->op);
 			fputs(", \"threshold\": ", fp);
 			json_num(fp, e->threshold);
 			fputs(", \"rule\": ", fp);
-			perfan__json_str(fp, e->rule);
+			perfan_json_string(fp, e->rule);
 			fputs(", \"source\": ", fp);
-			perfan__json_str(fp, e->source);
+			perfan_json_string(fp, e->source);
 			fputc('}', fp);
 		}
 		fputs("]}", fp);

@@ -9,7 +9,7 @@
 
 #include "analysis/diff_internal.h"
 #include "util/error.h"
-#include "util/json.h"
+#include <perfan/text.h>
 
 /* ---- text ------------------------------------------------------------------ */
 
@@ -240,7 +240,7 @@ static void write_json(const perfan_diff *d, FILE *fp)
 			side ? "after" : "before");
 		for (size_t r = from; r < to; r++) {
 			fputs(r > from ? ", " : "", fp);
-			perfan__json_str(fp,
+			perfan_json_string(fp,
 					 d->runname[r] ? d->runname[r] : "");
 		}
 		fputs("], \"totals\": ", fp);
@@ -256,13 +256,13 @@ static void write_json(const perfan_diff *d, FILE *fp)
 	fputs(", \"top\": [", fp);
 	for (size_t i = 0; i < a.nr_top; i++) {
 		fputs(i ? ", " : "", fp);
-		perfan__json_str(fp, a.top[i]->name);
+		perfan_json_string(fp, a.top[i]->name);
 	}
 	fputs("]}, \"rows\": [", fp);
 	for (size_t i = 0; i < d->nrows; i++) {
 		const struct perfan_diff_row *r = &d->rows[i];
 		fputs(i ? ",\n  {\"function\": " : "\n  {\"function\": ", fp);
-		perfan__json_str(fp, r->name);
+		perfan_json_string(fp, r->name);
 		const struct {
 			const char *k;
 			double v;

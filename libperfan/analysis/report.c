@@ -12,7 +12,7 @@
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/hash.h"
-#include "util/json.h"
+#include <perfan/text.h>
 
 #define NONE UINT32_MAX
 
@@ -1444,9 +1444,9 @@ static void json_graph(FILE *fp, const perfan_report *r, const struct gtree *g,
 			perfan_profile_frame_get(r->p, g->frame[kid]);
 		fputs(first ? "{\"name\": " : ", {\"name\": ", fp);
 		first = 0;
-		perfan__json_str(fp, f->name);
+		perfan_json_string(fp, f->name);
 		fputs(", \"dso\": ", fp);
-		perfan__json_str(fp, frame_module(f));
+		perfan_json_string(fp, frame_module(f));
 		fprintf(fp,
 			", \"kind\": \"%s\", \"weight\": %llu, \"percent\": ",
 			kind_name(f->kind), (unsigned long long)g->w[kid]);
@@ -1483,9 +1483,9 @@ static int write_json(const perfan_report *r, FILE *fp)
 	for (size_t col = 0; col < r->ncols && !err; col++) {
 		const struct column *c = &r->cols[col];
 		fputs(col ? ", {\"event\": " : "{\"event\": ", fp);
-		perfan__json_str(fp, perfan_profile_column_name(r->p, col));
+		perfan_json_string(fp, perfan_profile_column_name(r->p, col));
 		fputs(", \"unit\": ", fp);
-		perfan__json_str(fp, perfan_profile_column_unit(r->p, col));
+		perfan_json_string(fp, perfan_profile_column_unit(r->p, col));
 		fprintf(fp, ", \"total\": %llu, \"rows\": [",
 			(unsigned long long)c->total);
 		for (size_t i = 0; i < c->nrows && !err; i++) {
@@ -1494,7 +1494,7 @@ static int write_json(const perfan_report *r, FILE *fp)
 			int sep = 0;
 			if (row->comm) {
 				fputs("\"comm\": ", fp);
-				perfan__json_str(fp, row->comm);
+				perfan_json_string(fp, row->comm);
 				sep = 1;
 			}
 			if (r->has_pid) {
@@ -1504,12 +1504,12 @@ static int write_json(const perfan_report *r, FILE *fp)
 			}
 			if (row->dso) {
 				fputs(sep ? ", \"dso\": " : "\"dso\": ", fp);
-				perfan__json_str(fp, row->dso);
+				perfan_json_string(fp, row->dso);
 				sep = 1;
 			}
 			if (row->sym) {
 				fputs(sep ? ", \"sym\": " : "\"sym\": ", fp);
-				perfan__json_str(fp, row->sym);
+				perfan_json_string(fp, row->sym);
 				fprintf(fp, ", \"kind\": \"%s\"",
 					kind_name(row->kind));
 				sep = 1;

@@ -38,6 +38,8 @@ struct reader {
 	size_t nframes, frames_cap;
 	struct perfan__fcache *cache;
 	struct perfan__ptree *prune; /* with opts.prune */
+	/* what the columns hold: their totals may not pass 2^64-1 */
+	uint64_t sum, bsum;
 };
 
 static int reserve_frames(struct reader *r, size_t n)
@@ -130,7 +132,8 @@ static int parse_line(const char *name, int two, const char *s, size_t len,
 	for (size_t i = d; i < len; i++) {
 		unsigned v = (unsigned)(s[i] - '0');
 		if (c > (UINT64_MAX - v) / 10)
-			return line_error(name, lineno, "count too large");
+			return line_error(name, lineno,
+					  "count larger than 2^64-1");
 		c = c * 10 + v;
 	}
 	/* one space or tab parts stack and count; spaces before it belong
@@ -147,7 +150,8 @@ static int parse_line(const char *name, int two, const char *s, size_t len,
 				unsigned v = (unsigned)(s[i] - '0');
 				if (b4 > (UINT64_MAX - v) / 10)
 					return line_error(name, lineno,
-							  "count too large");
+							  "count larger than "
+							  "2^64-1");
 				b4 = b4 * 10 + v;
 			}
 			n = b - 1;
@@ -166,6 +170,13 @@ static int parse_line(const char *name, int two, const char *s, size_t len,
 static int add_stack(struct reader *r, const char *name, uint64_t lineno,
 		     const char *s, size_t n, uint64_t count, uint64_t before)
 {
+	/* a total that saturated would show every stack near it as 100 % */
+	if (count > UINT64_MAX - r->sum || before > UINT64_MAX - r->bsum)
+		return line_error(name, lineno,
+				  "the counts add up to more than 2^64-1 "
+				  "(18446744073709551615)");
+	r->sum += count;
+	r->bsum += before;
 	/* frames shared with the previous line: those whose ';' lies inside
 	 * the common prefix */
 	size_t lim = n < r->prev_len ? n : r->prev_len, c = 0;
@@ -273,12 +284,14 @@ static int reader_init(struct reader *r, perfan_profile *p, const char *name,
 					   "samples");
 	if (r->col < 0)
 		return r->col;
+	r->sum = perfan_profile_total(p, (size_t)r->col);
 	r->bcol = -1;
 	if (before_column) {
 		r->bcol =
 			perfan_profile_add_column(p, before_column, "samples");
 		if (r->bcol < 0)
 			return r->bcol;
+		r->bsum = perfan_profile_total(p, (size_t)r->bcol);
 	}
 	r->cache = calloc(1, sizeof(*r->cache));
 	if (!r->cache)

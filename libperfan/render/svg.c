@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <perfan/flamegraph.h>
+#include <perfan/text.h>
 
 #include "render/fgjs.h"
 #include "render/internal.h"
@@ -50,30 +51,12 @@ struct out {
 	int err;
 };
 
-/* Length of the UTF-8 sequence at S (at most N bytes), 0 when invalid. */
+/* Length of the UTF-8 sequence at S (at most N bytes), 0 when invalid or
+ * one that XML cannot hold (U+FFFE, U+FFFF). */
 static size_t utf8_len(const unsigned char *s, size_t n)
 {
-	size_t len;
-	uint32_t min, cp;
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0)
-		len = 2, min = 0x80, cp = s[0] & 0x1f;
-	else if ((s[0] & 0xf0) == 0xe0)
-		len = 3, min = 0x800, cp = s[0] & 0x0f;
-	else if ((s[0] & 0xf8) == 0xf0)
-		len = 4, min = 0x10000, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ||
-	    cp == 0xfffe || cp == 0xffff)
+	size_t len = perfan_utf8_len((const char *)s, n);
+	if (len == 3 && s[0] == 0xef && s[1] == 0xbf && s[2] >= 0xbe)
 		return 0;
 	return len;
 }

@@ -53,6 +53,7 @@ static size_t split(const char *p, size_t n, const char *sep,
 static int is_value(const struct perfan__span *f)
 {
 	return perfan__stat_is_num(f->p, f->n) ||
+	       perfan__stat_is_nonfinite(f->p, f->n) ||
 	       (f->n == 15 && !memcmp(f->p, "<not supported>", 15)) ||
 	       (f->n == 13 && !memcmp(f->p, "<not counted>", 13));
 }

@@ -70,6 +70,9 @@ void perfan__stat_defaults(struct perfan_stat_counter *c);
 /* number.c */
 /* 1 if P..N looks like a number of perf's in some locale. */
 int perfan__stat_is_num(const char *p, size_t n);
+/* 1 if P..N is "nan", "inf" or "infinity" (any case, signed or not):
+ * where a count stands, an error, not a row to skip. */
+int perfan__stat_is_nonfinite(const char *p, size_t n);
 /* Count the evidence P..N gives for '.' or ',' as decimal point. */
 void perfan__stat_vote(perfan_stat *s, const char *p, size_t n);
 /* Read P..N with DEC as decimal point and anything else between digits

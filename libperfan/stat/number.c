@@ -3,6 +3,7 @@
  * per input from the numbers that cannot be read any other way. */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "stat/internal.h"
 
@@ -46,6 +47,19 @@ int perfan__stat_is_num(const char *p, size_t n)
 		i += g;
 	}
 	return 1;
+}
+
+int perfan__stat_is_nonfinite(const char *p, size_t n)
+{
+	static const char *const words[] = {"nan", "inf", "infinity"};
+	if (n && (p[0] == '-' || p[0] == '+'))
+		p++, n--;
+	for (size_t w = 0; w < sizeof(words) / sizeof(*words); w++) {
+		size_t k = strlen(words[w]);
+		if (n == k && !strncasecmp(p, words[w], k))
+			return 1;
+	}
+	return 0;
 }
 
 void perfan__stat_vote(perfan_stat *s, const char *p, size_t n)

@@ -50,7 +50,7 @@ int perfan__stat_value(struct perfan__stat_row *r, const char *p, size_t n)
 		r->c.counted = 0;
 		return 1;
 	}
-	if (!perfan__stat_is_num(p, n))
+	if (!perfan__stat_is_num(p, n) && !perfan__stat_is_nonfinite(p, n))
 		return 0;
 	r->value.p = p;
 	r->value.n = n;
@@ -110,6 +110,10 @@ static int conv(perfan_stat *s, const struct perfan__span *sp, char dec,
 {
 	if (!sp->n)
 		return 0;
+	if (perfan__stat_is_nonfinite(sp->p, sp->n))
+		return perfan__err(PERFAN_EFORMAT,
+				   "%s:%u: %s \"%.*s\" is not a finite number",
+				   s->name, line, what, (int)sp->n, sp->p);
 	if (perfan__stat_num(sp->p, sp->n, dec, out))
 		return perfan__err(PERFAN_EFORMAT, "%s:%u: bad %s \"%.*s\"",
 				   s->name, line, what, (int)sp->n, sp->p);
@@ -252,6 +256,89 @@ static int pass(perfan_stat **out, const char *text, size_t len,
 	return 0;
 }
 
+static int all_digits(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] < '0' || p[i] > '9')
+			return 0;
+	return n > 0;
+}
+
+static int pid_like(const struct perfan__span *t)
+{
+	const char *slash = memchr(t->p, '/', t->n);
+	size_t pn = slash ? (size_t)(slash - t->p) : t->n;
+	return all_digits(t->p, pn) &&
+	       (!slash || all_digits(slash + 1, t->n - pn - 1));
+}
+
+/* "SECONDS.FRACTION:" or "EVENT:" */
+static int time_or_event(const struct perfan__span *t)
+{
+	if (t->n < 2 || t->p[t->n - 1] != ':')
+		return 0;
+	const char *dot = memchr(t->p, '.', t->n);
+	if (dot && all_digits(t->p, (size_t)(dot - t->p)) &&
+	    all_digits(dot + 1, (size_t)(t->p + t->n - 2 - dot)))
+		return 1;
+	return (t->p[0] | 32) >= 'a' && (t->p[0] | 32) <= 'z';
+}
+
+/* perf script's sample line: "COMM PID[/TID] [CPU] SECONDS.FRACTION:"
+ * or, without the time, "COMM PID EVENT:". perf stat never prints a
+ * number followed by a word that ends in ':'. */
+static int script_sample_line(const char *p, size_t n)
+{
+	struct perfan__span t[8];
+	size_t nt = 0, i = 0;
+	while (nt < 8) {
+		while (i < n && (p[i] == ' ' || p[i] == '\t'))
+			i++;
+		if (i >= n)
+			break;
+		t[nt].p = p + i;
+		while (i < n && p[i] != ' ' && p[i] != '\t')
+			i++;
+		t[nt].n = (size_t)(p + i - t[nt].p);
+		nt++;
+	}
+	/* a comm may have blanks: the PID is any token after the first */
+	for (size_t k = 1; k + 1 < nt; k++) {
+		if (!pid_like(&t[k]))
+			continue;
+		size_t j = k + 1;
+		if (t[j].n > 2 && t[j].p[0] == '[' && t[j].p[t[j].n - 1] == ']')
+			j++; /* [CPU] */
+		if (j < nt && time_or_event(&t[j]))
+			return 1;
+	}
+	return 0;
+}
+
+/* Text that perf script printed (its sample lines, and none of perf
+ * stat's own lines) would otherwise read as counters: its frame lines
+ * look like "COUNT EVENT" rows. */
+static int refuse_script(const char *text, size_t len, const char *name)
+{
+	if (memmem(text, len, "Performance counter stats", 25) ||
+	    memmem(text, len, "seconds time elapsed", 20))
+		return 0;
+	const char *p = text, *end = text + len;
+	for (uint32_t no = 1; p < end; no++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((nl ? nl : end) - p);
+		if (script_sample_line(p, n))
+			return perfan__err(
+				PERFAN_EFORMAT,
+				"%s:%u: perf script output (a sample "
+				"line \"%.*s\"), not perf stat "
+				"output",
+				name, no, (int)(n < 100 ? n : 100), p);
+		p = nl ? nl + 1 : end;
+	}
+	return 0;
+}
+
 int perfan_stat_parse(perfan_stat **out, const char *text, size_t len,
 		      const struct perfan_stat_parse_opts *opts)
 {
@@ -271,6 +358,9 @@ int perfan_stat_parse(perfan_stat **out, const char *text, size_t len,
 	name = o.name ? o.name : "<input>";
 	if (is_json(text, len))
 		return pass(out, text, len, name, PERFAN_STAT_JSON);
+	int rc = refuse_script(text, len, name);
+	if (rc)
+		return rc;
 
 	/* Text and CSV both, when a separator seems to fit: program output
 	 * can look like a CSV row, so the reading with more rows wins. */

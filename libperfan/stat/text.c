@@ -97,6 +97,7 @@ static int is_aggr(const struct perfan__span *t)
 static int is_value_start(const struct perfan__span *t)
 {
 	return perfan__stat_is_num(t->p, t->n) ||
+	       perfan__stat_is_nonfinite(t->p, t->n) ||
 	       (t->n >= 4 && !memcmp(t->p, "<not", 4));
 }
 

@@ -1008,7 +1008,7 @@ else
 	end "bad input: missing file, garbage, a bad folded line (file:line, the lines before drawn), a count too large, empty input (just all, warned), a cut perf.data (-o leaves nothing)"
 fi
 
-# ---- bugs found by this test: fixed ones stay fixed, the open one is a strict XFAIL
+# ---- bugs found by this test: fixed ones stay fixed (xfail: a known one)
 
 begin known
 # --countname/--nametype go into the script's JSON strings with their
@@ -1033,13 +1033,14 @@ narrow_ok() {
 	return 0
 }
 must "--width 1 and --width 20 are refused, not drawn with negative or zero widths" narrow_ok
-# counts that add up past 2^64 saturate silently: "all" and "a" are
-# narrower than their children
+# counts that added up past 2^64 saturated silently ("all" and "a"
+# narrower than their children): now an error naming the line
 overflow_ok() {
 	printf 'a;b 18446744073709551615\na;c 1\n' >"$d/ovf.folded"
-	! "$PERFAN_BIN" flamegraph "$d/ovf.folded" >/dev/null 2>"$d/ovf.err"
+	! "$PERFAN_BIN" flamegraph "$d/ovf.folded" >/dev/null 2>"$d/ovf.err" &&
+		grep -q 'ovf.folded:2: the counts add up to more than 2^64-1' "$d/ovf.err"
 }
-xfail "weights adding up past 2^64 saturate without an error" overflow_ok
+must "weights adding up past 2^64 are an error naming the line" overflow_ok
 # --minwidth % is taken as 0
 pct_ok() { ! "$PERFAN_BIN" flamegraph --minwidth % "$tmp/own2.folded" >/dev/null 2>"$d/pct.err"; }
 must "--minwidth % (no number) is refused" pct_ok
@@ -1062,6 +1063,6 @@ if [ -n "${silent:-}" ]; then
 	fuzz_ok() { [ "$silent" = 0 ]; }
 	must "$silent of $n fuzz inputs exit 1 without an error message" fuzz_ok
 fi
-end "fixed bugs stay fixed; the known one still XFAILs"
+end "fixed bugs stay fixed"
 
 exit "$fail"
