@@ -26,6 +26,9 @@ struct column {
 	uint64_t *self;  /* per node, node_cap long */
 	uint64_t *total; /* per node when total_ok */
 	int total_ok;
+	/* the nodes when the totals were made: nodes added since (by a
+	 * stack of another column) have none yet */
+	size_t total_nodes;
 };
 
 struct perfan_profile {
@@ -760,7 +763,7 @@ static const uint64_t *totals(const perfan_profile *cp, size_t col)
 {
 	perfan_profile *p = (perfan_profile *)cp;
 	struct column *c = &p->cols[col];
-	if (c->total_ok)
+	if (c->total_ok && c->total_nodes == p->nnodes)
 		return c->total;
 	if (!c->total) {
 		c->total = malloc(p->node_cap * sizeof(*c->total));
@@ -773,6 +776,7 @@ static const uint64_t *totals(const perfan_profile *cp, size_t col)
 		c->total[par] = perfan__sat_add(c->total[par], c->total[n]);
 	}
 	c->total_ok = 1;
+	c->total_nodes = p->nnodes;
 	return c->total;
 }
 
