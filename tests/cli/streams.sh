@@ -136,6 +136,17 @@ rc=0
 head -c 3000000 /dev/zero | tr '\0' 'x' | bounded 30 512 "$PERFAN_BIN" classify >/dev/null 2>"$tmp/line.err" || rc=$?
 [ "$rc" = 1 ] && grep -q "standard input:1: a line longer than 1048576 bytes" "$tmp/line.err" ||
 	fail "classify of an endless line: exit $rc $(cat "$tmp/line.err")"
+# folded stacks and perf script text without an end of line: the line
+# cap of the text readers
+rc=0
+yes 'a;' | tr -d '\n' | bounded 30 512 "$PERFAN_BIN" collapse - >/dev/null 2>"$tmp/fl.err" || rc=$?
+[ "$rc" = 1 ] && grep -q "<stdin>:1: line longer than 67108864 bytes" "$tmp/fl.err" ||
+	fail "collapse of an endless folded line: exit $rc $(cat "$tmp/fl.err")"
+rc=0
+{ printf 'p 1 1.0: 1 cpu-clock:\n'; yes $'\tffff a (b)' | tr -d '\n'; } |
+	bounded 30 512 "$PERFAN_BIN" collapse - >/dev/null 2>"$tmp/sl.err" || rc=$?
+[ "$rc" = 1 ] && grep -q "<stdin>:2: line longer than 67108864 bytes" "$tmp/sl.err" ||
+	fail "collapse of an endless perf script line: exit $rc $(cat "$tmp/sl.err")"
 for cmd in collapse report flamegraph; do
 	run "$tmp/z.$cmd" "$tmp/z.$cmd.err" "$PERFAN_BIN" "$cmd" /dev/zero
 	[ "$rc" = 1 ] && grep -q "/dev/zero: neither perf.data" "$tmp/z.$cmd.err" ||
