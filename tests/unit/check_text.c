@@ -10,27 +10,20 @@
 
 #include "testutil.h"
 
-static char *json_of(const char *s)
+/* What FN writes of S. */
+static char *written(void (*fn)(FILE *, const char *), const char *s)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
 	ck_assert_ptr_nonnull(fp);
-	perfan_json_string(fp, s);
+	fn(fp, s);
 	fclose(fp);
 	return buf;
 }
 
-static char *escaped(const char *s)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *fp = open_memstream(&buf, &len);
-	ck_assert_ptr_nonnull(fp);
-	perfan_text_escape(fp, s);
-	fclose(fp);
-	return buf;
-}
+#define json_of(s) written(perfan_json_string, (s))
+#define escaped(s) written(perfan_text_escape, (s))
 
 START_TEST(test_utf8_len)
 {
