@@ -105,7 +105,12 @@ static int inflate_step(struct perfan_perfdata *pd, struct perfan__decomp *dc)
 		dc->pos = 0;
 	}
 	if (dc->cap - dc->len < STEP) {
+		/* the tail kept is part of one record (< 64 KiB): room for
+		 * it from the start, so the buffer is not grown and copied
+		 * again for every slightly longer tail */
 		size_t ncap = dc->len + STEP;
+		if (ncap < STEP + 65536)
+			ncap = STEP + 65536;
 		uint8_t *nb = realloc(dc->buf, ncap);
 		if (!nb)
 			return PD_ERR(pd, PERFAN_ENOMEM, dc->offset,
