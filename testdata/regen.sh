@@ -498,8 +498,9 @@ case_offcpu() {
     cmd "$PERF record $tp -e cpu-clock/freq=999/ -g -o perf.data ./offcpu > offcpu.out 2> record.log"
     off_oracles perf.data ""
     # b) DWARF stacks: 16 KB copies, -z (see py-handler: no BUILD_ID
-    #    feature with -z, so --buildid-mmap)
-    cmd "$PERF record $tp -e cpu-clock/freq=999/ --call-graph dwarf,16384 -z --buildid-mmap -o perf.dwarf.data ./offcpu > offcpu.dwarf.out 2> record.dwarf.log"
+    #    feature with -z, so --buildid-mmap); -m 8M: with the default
+    #    buffers the switch bursts at thread start lost samples
+    cmd "$PERF record $tp -e cpu-clock/freq=999/ --call-graph dwarf,16384 -z --buildid-mmap -m 8M -o perf.dwarf.data ./offcpu > offcpu.dwarf.out 2> record.dwarf.log"
     off_oracles perf.dwarf.data .dwarf z
     # c) PERF_RECORD_SWITCH instead of the tracepoint
     cmd "$PERF record --switch-events -e cpu-clock -F 999 -g -o perf.switch.data ./offcpu > offcpu.switch.out 2> record.switch.log"
