@@ -82,7 +82,8 @@ static pthread_barrier_t lock_bar;
 static int pipefd[2];
 volatile uint64_t sink;
 
-static int64_t now(clockid_t c)
+/* noinline, as mark_begin and mark_end below: see there */
+NOINLINE static int64_t now(clockid_t c)
 {
     struct timespec ts;
     clock_gettime(c, &ts);
@@ -110,18 +111,22 @@ static void thr_end(struct thr *t)
     t->cpu_ns += now(CLOCK_THREAD_CPUTIME_ID);
 }
 
-/* One planted wait: the times around it go into t->calls. */
+/* One planted wait: the times around it go into t->calls. now(),
+ * mark_begin and mark_end are noinline, with frames: a frame-pointer stack
+ * sampled in libc's clock_gettime (preempted in the CPU-clock syscall)
+ * skips its caller, which is then now() and not the planted function (or
+ * spin, whose loop reads the clock). */
 struct mark {
     int64_t wall, cpu;
 };
 
-static struct mark mark_begin(void)
+NOINLINE static struct mark mark_begin(void)
 {
     struct mark m = {now(CLOCK_MONOTONIC), now(CLOCK_THREAD_CPUTIME_ID)};
     return m;
 }
 
-static void mark_end(struct thr *t, const char *site, struct mark m)
+NOINLINE static void mark_end(struct thr *t, const char *site, struct mark m)
 {
     struct call *c = &t->calls[t->ncalls++];
     c->site = site;

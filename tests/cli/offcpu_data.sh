@@ -68,6 +68,7 @@ for line in open(os.path.join(d, "EXPECTED.txt")):
 bad = 0
 for rec in ("perf.data", "perf.dwarf.data", "perf.sched.data", "perf.py.data"):
     got = collections.Counter()
+    vdso = collections.Counter()  # stacks cut at the vDSO, per comm
     for line in open(os.path.join(tmp, rec + ".folded")):
         stack, n = line.rsplit(" ", 1)
         frames = stack.split(";")
@@ -82,13 +83,16 @@ for rec in ("perf.data", "perf.dwarf.data", "perf.sched.data", "perf.py.data"):
                 site = name
                 break
         got[(rec, frames[0], site)] += int(n)
+        if site == "[other]" and "[[vdso]]" in frames:
+            vdso[frames[0]] += int(n)
     keys = {k for k in want if k[0] == rec} | set(got)
     for k in sorted(keys):
         if k[2] == "[other]":
             continue
-        # spin's switch-outs include preemptions inside the vDSO's
-        # clock_gettime, which testdata lacks: perfan may lose a few of them
-        if k[2] == "spin" and want[k] * 0.9 <= got[k] <= want[k]:
+        # a thread preempted in the vDSO's clock_gettime (the CPU clocks
+        # make a syscall there): testdata has no copy of this kernel's vDSO
+        # (perf read its own from ~/.debug), so DWARF unwinding stops in it
+        if want[k] - vdso[k[1]] <= got[k] <= want[k]:
             continue
         if got[k] != want[k]:
             print("FAIL: %s %s: %d switch-outs in %s, perf's: %d"
