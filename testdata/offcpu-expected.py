@@ -3,7 +3,8 @@
 for off-CPU analysis of the offcpu recordings, from two sources only (no
 perfan): the programs' own measurements (offcpu*.out, handler.out: every
 planted wait timed with CLOCK_MONOTONIC and the thread's CPU clock around
-it) and perf script's own records (script*.txt[.zst]).
+it) and perf script's own records (the samples in script*.txt[.zst], the
+COMM/FORK/EXIT/SWITCH records in sideband*.txt, merged by time).
 
 Usage: python3 testdata/offcpu-expected.py [DIR] > DIR/EXPECTED.txt
        (DIR defaults to testdata/offcpu; needs zstd for the .zst scripts)
@@ -47,6 +48,7 @@ perf.freq.data is left out of the offcpu lines: -F 999 sampled its
 sched_switch records (about one switch in N), so its intervals mean nothing.
 """
 import collections
+import heapq
 import os
 import re
 import subprocess
@@ -57,12 +59,12 @@ DIR = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "offcpu")
 
 # recording, program output, perf script output
 RECORDINGS = [
-    ("perf.data", "offcpu.out", "script.txt"),
-    ("perf.dwarf.data", "offcpu.dwarf.out", "script.dwarf.txt.zst"),
-    ("perf.switch.data", "offcpu.switch.out", "script.switch.txt"),
-    ("perf.sched.data", "offcpu.sched.out", "script.sched.txt.zst"),
-    ("perf.freq.data", "offcpu.freq.out", "script.freq.txt"),
-    ("perf.py.data", "handler.out", "script.py.txt.zst"),
+    ("perf.data", "offcpu.out", "script.txt", "sideband.txt"),
+    ("perf.dwarf.data", "offcpu.dwarf.out", "script.dwarf.txt.zst", "sideband.dwarf.txt"),
+    ("perf.switch.data", "offcpu.switch.out", "script.switch.txt", "sideband.switch.txt"),
+    ("perf.sched.data", "offcpu.sched.out", "script.sched.txt.zst", "sideband.sched.txt"),
+    ("perf.freq.data", "offcpu.freq.out", "script.freq.txt", "sideband.freq.txt"),
+    ("perf.py.data", "handler.out", "script.py.txt.zst", "sideband.py.txt"),
 ]
 SITES = {"wait_sleep", "wait_mutex", "holder", "wait_pipe", "writer", "wait_disk",
          "wait_disk_direct", "spin", "handle_request", "parse"}
@@ -81,8 +83,22 @@ def lines_of(path):
         return f.read().splitlines()
 
 
-def records(path):
-    """perf script's records: (time, tid, comm, rest, frames) in file order."""
+def records(path, sideband):
+    """perf script's records, (time, tid, comm, rest, frames): the samples
+    of path and the side-band records of sideband merged in time order (a
+    sample before a side-band record of the same time)."""
+    side = []
+    for line in lines_of(sideband):
+        m = HEAD.match(line)
+        if m:
+            side.append((float(m.group("time")), int(m.group("tid")), m.group("comm"),
+                         m.group("rest"), []))
+    side.sort(key=lambda r: r[0])
+    return heapq.merge(samples(path), side, key=lambda r: r[0])
+
+
+def samples(path):
+    """perf script's samples: (time, tid, comm, rest, frames) in file order."""
     cur = None
     for line in lines_of(path):
         if not line.strip():
@@ -132,7 +148,7 @@ def ms(ns):
     return "%.3f" % (ns / 1e6)
 
 
-def analyse(rec, outf, scriptf):
+def analyse(rec, outf, scriptf, sidef):
     threads, calls = read_out(os.path.join(DIR, outf))
     tids = set(threads)
     first, last = {}, {}
@@ -153,7 +169,8 @@ def analyse(rec, outf, scriptf):
             if exact:
                 a[4] += t - woke
 
-    for t, tid, comm, rest, frames in records(os.path.join(DIR, scriptf)):
+    for t, tid, comm, rest, frames in records(os.path.join(DIR, scriptf),
+                                              os.path.join(DIR, sidef)):
         if t == 0.0:  # perf's synthesized perf-exec COMM
             continue
         ev = rest.split(":", 1)[0].split()[-1] if ":" in rest else rest
@@ -202,7 +219,7 @@ def analyse(rec, outf, scriptf):
         if tid in out_at:
             close(tid, t, False)
 
-    print("# %s (program output %s, perf script %s)" % (rec, outf, scriptf))
+    print("# %s (program output %s, perf script %s and %s)" % (rec, outf, scriptf, sidef))
     for tid, (name, wall, cpu) in threads.items():
         if tid in first:
             print("thread %s %d %s %s %.6f %.6f %s %s" % (
@@ -251,9 +268,9 @@ def main():
     print("#   exit    REC TID COMM T")
     print("#   offtotal REC TID COMM STATE N TOTAL")
     print()
-    for rec, outf, scriptf in RECORDINGS:
+    for rec, outf, scriptf, sidef in RECORDINGS:
         if os.path.exists(os.path.join(DIR, rec)):
-            analyse(rec, outf, scriptf)
+            analyse(rec, outf, scriptf, sidef)
 
 
 main()

@@ -449,10 +449,13 @@ case_minidebug() {
 
 # off_oracles DATA SUFFIX [Z]: perf's outputs for an off-CPU recording.
 #   stats$S.txt, header$S.txt, buildids$S.txt  as in oracles()
-#   script$S.txt      perf script --show-task-events --show-switch-events
-#                     (default fields: comm, tid, cpu, time, event, trace,
-#                     callchain; the COMM/FORK/EXIT and SWITCH records too);
+#   script$S.txt      perf script (default fields: comm, tid, cpu, time,
+#                     event, trace, callchain), as in every case;
 #                     Z=z: zstd -19 compressed, script$S.txt.zst
+#   sideband$S.txt    the COMM/FORK/EXIT and SWITCH records perf script
+#                     prints between the samples with --show-task-events
+#                     --show-switch-events (only those lines: script$S.txt
+#                     has the samples)
 #   timehist$S.txt    perf sched timehist (per-switch wait / sch delay / run
 #                     time, with the kernel callchain), -V (CPU visual) and -w
 #                     (wakeup events) in timehist-wV$S.txt, and the -s summary
@@ -464,10 +467,11 @@ off_oracles() {
     cmd "$PERF report -i $d --header-only > header$s.txt"
     cmd "$PERF buildid-list -i $d > buildids$s.txt"
     if [ "$z" = z ]; then
-        cmd "$PERF script -i $d --show-task-events --show-switch-events | zstd -q -19 -o script$s.txt.zst"
+        cmd "$PERF script -i $d | zstd -q -19 -o script$s.txt.zst"
     else
-        cmd "$PERF script -i $d --show-task-events --show-switch-events > script$s.txt"
+        cmd "$PERF script -i $d > script$s.txt"
     fi
+    cmd "$PERF script -i $d --show-task-events --show-switch-events | grep -a '^[^[:space:]].*PERF_RECORD_' > sideband$s.txt"
     if $PERF evlist -i "$d" 2>/dev/null | grep -q '^sched:sched_switch'; then
         cmd "$PERF sched timehist -i $d > timehist$s.txt 2>&1"
         cmd "$PERF sched timehist -i $d -w -V > timehist-wV$s.txt 2>&1"
