@@ -11,21 +11,33 @@ address (they give the sizes, as perf sizes kallsyms symbols), and _text
 
 Usage (on the machine and boot that made the recordings, as root):
     testdata/make-kallsyms.py [SOURCE] > testdata/kallsyms
+    testdata/make-kallsyms.py --case CASE [SOURCE] > testdata/CASE/kallsyms
 SOURCE defaults to perf's copy in ~/.debug for the kernel build-id that
-testdata/fp/buildids.txt names, else /proc/kallsyms.
+testdata/fp/buildids.txt (with --case: CASE/buildids.txt) names, else
+/proc/kallsyms.  A case recorded on another kernel has a kallsyms of its own
+(testdata/CASE/kallsyms, made with --case from that case's perf script
+outputs, plain or .zst); the default run leaves such cases out, and reads
+the plain script*.txt only.
 """
 import glob
 import os
 import re
+import subprocess
 import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
+case = None
+if len(sys.argv) > 2 and sys.argv[1] == "--case":
+    case = sys.argv[2]
+    del sys.argv[1:3]
 
 
 def source_path():
     if len(sys.argv) > 1:
         return sys.argv[1]
-    for line in open(os.path.join(here, "fp", "buildids.txt")):
+    for line in open(os.path.join(here, case or "fp", "buildids.txt")):
+        if len(line.split(None, 1)) < 2:
+            continue
         bid, name = line.split(None, 1)
         if name.strip() == "[kernel.kallsyms]":
             p = os.path.expanduser(
@@ -35,15 +47,34 @@ def source_path():
     return "/proc/kallsyms"
 
 
+def case_files(pattern):
+    """The files matching pattern in the cases this run covers."""
+    if case:
+        return glob.glob(os.path.join(here, case, pattern))
+    return [p for p in glob.glob(os.path.join(here, "*", pattern))
+            if not os.path.exists(os.path.join(os.path.dirname(p), "kallsyms"))]
+
+
+def text_lines(path):
+    if path.endswith(".zst"):
+        out = subprocess.run(["zstd", "-dc", path], check=True,
+                             stdout=subprocess.PIPE).stdout
+        return out.decode(errors="replace").splitlines()
+    return open(path, errors="replace")
+
+
 def wanted_names():
     names = set()
     frame = re.compile(r"^\s+[0-9a-f]+ (\S+?)(\+0x[0-9a-f]+)? \(\[kernel\.kallsyms\]\)$")
-    for path in glob.glob(os.path.join(here, "*", "script*.txt")):
-        for line in open(path, errors="replace"):
+    # (compressed scripts only for a case of its own: the shared file was
+    # made from the plain ones)
+    zst = case_files("script*.txt.zst") if case else []
+    for path in case_files("script*.txt") + zst:
+        for line in text_lines(path):
             m = frame.match(line.rstrip("\n"))
             if m and m.group(1) != "[unknown]":
                 names.add(m.group(1))
-    for path in glob.glob(os.path.join(here, "*", "report*.txt")):
+    for path in case_files("report*.txt"):
         for line in open(path, errors="replace"):
             m = re.search(r"\[k\] (\S+)", line)
             if m:

@@ -26,7 +26,7 @@ CC=${CC:-gcc}
 CFLAGS="-O2 -g -fno-omit-frame-pointer"
 export PAGER=cat PERF_PAGER=cat LC_ALL=C
 
-ALL_CASES="fp dwarf pipe zstd two-events cpu-pagefaults sched py312-perf py313-perfjit py-handler multi-thread-fork diff dynsym debug-buildid minidebug"
+ALL_CASES="fp dwarf pipe zstd two-events cpu-pagefaults sched py312-perf py313-perfjit py-handler multi-thread-fork diff dynsym debug-buildid minidebug offcpu"
 
 # cmd STRING: log STRING to ./COMMAND and run it (eval, so redirections work).
 cmd() {
@@ -63,7 +63,7 @@ finish() {
         fi
         echo "#   kernel: $(uname -sr), host: $(uname -n)"
     } >> COMMAND
-    chmod a+r ./*
+    chmod -R a+r .
     echo "== $(basename "$PWD"): $(du -sh . | cut -f1)"
     cd "$HERE"
 }
@@ -444,6 +444,102 @@ case_minidebug() {
     cmd "$PERF script -i perf.data --symfs /tmp/perfan-symfs > script.txt"
     dsosym perf.data report-dsosym.txt --symfs /tmp/perfan-symfs
     cmd "rm -rf /tmp/perfan-symfs prog.full"
+    finish
+}
+
+# off_oracles DATA SUFFIX [Z]: perf's outputs for an off-CPU recording.
+#   stats$S.txt, header$S.txt, buildids$S.txt  as in oracles()
+#   script$S.txt      perf script (default fields: comm, tid, cpu, time,
+#                     event, trace, callchain), as in every case;
+#                     Z=z: zstd -19 compressed, script$S.txt.zst
+#   sideband$S.txt    the COMM/FORK/EXIT and SWITCH records perf script
+#                     prints between the samples with --show-task-events
+#                     --show-switch-events (only those lines: script$S.txt
+#                     has the samples)
+#   timehist$S.txt    perf sched timehist (per-switch wait / sch delay / run
+#                     time, with the kernel callchain), -V (CPU visual) and -w
+#                     (wakeup events) in timehist-wV$S.txt, and the -s summary
+#                     in timehist-s$S.txt; only for recordings with
+#                     sched_switch (perf sched needs it)
+off_oracles() {
+    local d=$1 s=$2 z=${3:-}
+    cmd "$PERF report -i $d --stats > stats$s.txt 2>&1"
+    cmd "$PERF report -i $d --header-only > header$s.txt"
+    cmd "$PERF buildid-list -i $d > buildids$s.txt"
+    if [ "$z" = z ]; then
+        cmd "$PERF script -i $d | zstd -q -19 -o script$s.txt.zst"
+    else
+        cmd "$PERF script -i $d > script$s.txt"
+    fi
+    cmd "$PERF script -i $d --show-task-events --show-switch-events | grep -a '^[^[:space:]].*PERF_RECORD_' > sideband$s.txt"
+    if $PERF evlist -i "$d" 2>/dev/null | grep -q '^sched:sched_switch'; then
+        cmd "$PERF sched timehist -i $d > timehist$s.txt 2>&1"
+        cmd "$PERF sched timehist -i $d -w -V > timehist-wV$s.txt 2>&1"
+        cmd "$PERF sched timehist -i $d -s > timehist-s$s.txt 2>&1"
+    fi
+}
+
+# Off-CPU analysis (issue 12): src/offcpu.c, a program whose named threads
+# wait in known ways (nanosleep, a mutex another thread holds, a pipe read,
+# fsync and O_DIRECT reads in D state) while one spins, and
+# src/offcpu_handler.py, a Python handler that sleeps; each prints the
+# waits it measured itself (offcpu*.out, handler.out).
+# -e cpu-clock/freq=999/ rather than -F 999: perf 6.1 applies -F to every
+# event, tracepoints too, and then samples sched_switch at ~999 Hz instead of
+# recording every switch (perf.freq.data keeps that mistake, for a warning).
+# Recorded per process (the tracepoints see only the workload's tasks:
+# a wakeup made from another task's context, e.g. a timer firing while the
+# CPU idles, is missing); perf.sched.data is system-wide (perf sched record
+# always passes -a), for comparisons with perf sched timehist.
+# The kernel is this VM's (see COMMAND), not testdata/kallsyms's: the case
+# has its own kallsyms (make-kallsyms.py --case offcpu).
+case_offcpu() {
+    begin offcpu
+    build offcpu.c offcpu -pthread
+    cp "$HERE/src/offcpu_handler.py" handler.py
+    local tp="-e sched:sched_switch -e sched:sched_wakeup" pid
+    # a) frame-pointer stacks, off-CPU (switches, wakeups) and on-CPU
+    cmd "$PERF record $tp -e cpu-clock/freq=999/ -g -o perf.data ./offcpu > offcpu.out 2> record.log"
+    off_oracles perf.data ""
+    # b) DWARF stacks: 16 KB copies, -z (see py-handler: no BUILD_ID
+    #    feature with -z, so --buildid-mmap); -m 8M: with the default
+    #    buffers the switch bursts at thread start lost samples
+    cmd "$PERF record $tp -e cpu-clock/freq=999/ --call-graph dwarf,16384 -z --buildid-mmap -m 8M -o perf.dwarf.data ./offcpu > offcpu.dwarf.out 2> record.dwarf.log"
+    off_oracles perf.dwarf.data .dwarf z
+    # c) PERF_RECORD_SWITCH instead of the tracepoint
+    cmd "$PERF record --switch-events -e cpu-clock -F 999 -g -o perf.switch.data ./offcpu > offcpu.switch.out 2> record.switch.log"
+    off_oracles perf.switch.data .switch
+    # d) perf sched record: system-wide, with stacks
+    cmd "$PERF sched record -g -o perf.sched.data ./offcpu > offcpu.sched.out 2> record.sched.log"
+    off_oracles perf.sched.data .sched z
+    # e) the mistake: -F 999 for all events samples the tracepoints too
+    cmd "$PERF record $tp -e cpu-clock -F 999 -g -o perf.freq.data ./offcpu > offcpu.freq.out 2> record.freq.log"
+    off_oracles perf.freq.data .freq
+    # f) Python 3.12 -X perf handler that sleeps, DWARF stacks as py-handler
+    cmd "PYTHONHASHSEED=0 $PERF record -e sched:sched_switch -e cpu-clock/freq=999/ --call-graph dwarf,65528 -z --buildid-mmap -m 8M -o perf.py.data $PY312 -X perf handler.py > handler.out 2> record.py.log"
+    pid=$(pid_of perf.py.data python3)
+    cmd "cp /tmp/perf-$pid.map perf-$pid.map   # map for perf.py.data"
+    off_oracles perf.py.data .py z
+    # the binaries the recordings name, where py-handler keeps the same ones
+    # (same build-ids), as symlinks: libpython and python3.12 by name here;
+    # and all of them in symfs/, for --symfs testdata/offcpu/symfs, with
+    # libc and ld.so at their recorded paths (--symfs tries DIR/PATH first,
+    # then DIR/NAME).  DWARF stacks need libc's .eh_frame to unwind out of
+    # its syscall wrappers.  libc and ld.so are not at the top: perf named
+    # their functions from libc6-dbg's debug files, which testdata lacks, so
+    # tests/tools/collapse_agree.py cuts stacks at modules not at the top.
+    local f
+    for f in libpython3.12.so.1.0 python3.12; do
+        cmd "ln -s ../py-handler/$f $f"
+        cmd "mkdir -p symfs && ln -s ../../py-handler/$f symfs/$f"
+    done
+    cmd "ln -s ../offcpu symfs/offcpu"
+    cmd "mkdir -p symfs/usr/lib/x86_64-linux-gnu"
+    for f in libc.so.6 ld-linux-x86-64.so.2; do
+        cmd "ln -s ../../../../../py-handler/$f symfs/usr/lib/x86_64-linux-gnu/$f"
+    done
+    cmd "python3 ../make-kallsyms.py --case offcpu /proc/kallsyms > kallsyms   # this case's own: kernel $(uname -r), not testdata/kallsyms's"
+    cmd "python3 ../offcpu-expected.py > EXPECTED.txt"
     finish
 }
 

@@ -8,7 +8,8 @@ give the same stack. Prints the share and exits 1 below 99 %.
 Without --full the comparison must hold on any machine: perfan (with
 --inline, so inlined frames are part of the comparison) reads only
 binaries from CASE_DIR (by --symfs, found by build-id; an empty build-id
-cache) and kernel symbols from testdata/kallsyms, so frames in system
+cache) and kernel symbols from testdata/kallsyms (CASE_DIR/kallsyms when the
+case has its own), so frames in system
 libraries that testdata lacks are unresolved. Both sides are then compared
 from the leaf up to the first frame of such a library, with consecutive
 frames of one library counted as one. With --full (this machine has the
@@ -33,6 +34,12 @@ def script_stacks(path, local_dsos):
     for line in open(path, errors="replace"):
         line = line.rstrip("\n")
         m = head.match(line)
+        if m and m.group(3).startswith("PERF_RECORD_"):
+            # side-band records (--show-task-events, --show-switch-events)
+            if cur is not None:
+                stacks.append((comm, cur))
+            cur = None
+            continue
         if m:
             if cur is not None:
                 stacks.append((comm, cur))
@@ -80,7 +87,10 @@ def main():
     perfan, case, data, script = argv[1:5]
     full = "--full" in argv
     local = set(os.listdir(case))
-    kallsyms = os.path.join(os.path.dirname(os.path.abspath(case)), "kallsyms")
+    # a case recorded on another kernel has its own (testdata/offcpu)
+    kallsyms = os.path.join(case, "kallsyms")
+    if not os.path.exists(kallsyms):
+        kallsyms = os.path.join(os.path.dirname(os.path.abspath(case)), "kallsyms")
     stacks = script_stacks(script, local)
     foreign_dsos = {d for _, fr in stacks for _, d in fr
                     if not (d in local or d.startswith("[kernel") or
