@@ -17,5 +17,6 @@
 #include <perfan/resolve.h>
 #include <perfan/script.h>
 #include <perfan/stat.h>
+#include <perfan/stream.h>
 
 #endif

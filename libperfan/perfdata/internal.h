@@ -76,6 +76,9 @@ struct perfan_perfdata {
 
 	struct perfan_features feat;
 	struct perfan__arena arena; /* names, ids, features */
+	/* The tracepoint formats (libtraceevent), kept for the file's
+	 * lifetime so that samples' fields can be read; NULL: none. */
+	struct tep_handle *tep;
 	int header_done;
 
 	struct perfan__decomp *dc;
@@ -148,8 +151,13 @@ void perfan__events_finish(struct perfan_perfdata *pd);
 void perfan__events_apply_desc(struct perfan_perfdata *pd);
 void perfan__events_free(struct perfan_perfdata *pd);
 
-/* tracing.c: name tracepoint events whose name was derived ("sys:name"). */
+/* tracing.c: parse the tracepoint formats into pd->tep (again when pipe
+ * mode brings them late) and name tracepoint events whose name was derived
+ * ("sys:name"). */
 void perfan__tracing_name_events(struct perfan_perfdata *pd);
+/* The formats, or NULL when the file has none; freed with PD. */
+struct tep_handle *perfan__perfdata_tep(struct perfan_perfdata *pd);
+void perfan__tracing_free(struct perfan_perfdata *pd);
 
 /* features.c */
 /* Decode feature FEAT from its bytes into pd->feat (strings in pd->arena).

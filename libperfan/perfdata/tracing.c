@@ -1,6 +1,6 @@
 /* perfdata/tracing.c: perf's tracing data (the tracepoint formats stored in
  * perf.data) handed to libtraceevent, to name tracepoint events "sys:name"
- * and, later, to decode their RAW fields. */
+ * and, kept with the file, to decode their RAW fields (the stream). */
 #include "perfdata/internal.h"
 
 #include <stdlib.h>
@@ -71,13 +71,14 @@ void perfan__tracing_name_events(struct perfan_perfdata *pd)
 		return;
 	int any = 0;
 	for (size_t i = 0; i < pd->nr_events; i++)
-		any |= pd->events[i].attr.type == 2 &&
-		       pd->events[i].name_derived;
+		any |= pd->events[i].attr.type == 2;
 	if (!any)
 		return;
+	perfan__tracing_free(pd);
 	struct tep_handle *tep = tep_alloc();
 	if (!tep)
 		return;
+	pd->tep = tep;
 	if (parse(tep, f->tracing_data, (size_t)f->tracing_data_size))
 		perfan__log(pd, PERFAN_LOG_WARN,
 			    "%s: tracing data is malformed; some tracepoint "
@@ -98,5 +99,16 @@ void perfan__tracing_name_events(struct perfan_perfdata *pd)
 			ev->name = name;
 		}
 	}
-	tep_free(tep);
+}
+
+struct tep_handle *perfan__perfdata_tep(struct perfan_perfdata *pd)
+{
+	return pd->tep;
+}
+
+void perfan__tracing_free(struct perfan_perfdata *pd)
+{
+	if (pd->tep)
+		tep_free(pd->tep);
+	pd->tep = NULL;
 }

@@ -143,7 +143,7 @@ struct perfan__dso {
 	int has_symtab;
 	struct perfan__dwarf *dwarf; /* opened on first use */
 	int dwarf_tried;
-	struct perfan__htab cache; /* address -> cached frames (resolve.c) */
+	struct perfan__htab cache; /* address -> cached frames (stream.c) */
 };
 
 /* The DSO for PATH and BUILD_ID (size 0: the build-id recorded for PATH in
@@ -236,7 +236,8 @@ struct perfan__thread {
 	struct perfan__proc *proc;
 	char *comm; /* NULL: never named (shown as ":TID", as perf does) */
 	int exited;
-	/* The stack root frame for this comm, cached by resolve.c. */
+	/* The stack root frame for this comm in the profile resolve.c
+	 * folds into (its cache, reset when the comm changes). */
 	uint32_t root_frame;
 	int root_valid;
 };
@@ -286,7 +287,7 @@ void perfan__kallsyms_free(struct perfan__kallsyms *k);
  * recorded. */
 void perfan__kernel_symbols(struct perfan__symctx *ctx);
 
-/* ---- the context of one resolve (resolve.c) --------------------------- */
+/* ---- the context of one stream (stream.c) ----------------------------- */
 
 struct perfan__buildid {
 	const char *path;
@@ -345,5 +346,10 @@ perfan__recorded_buildid(struct perfan__symctx *ctx, const char *path,
 			 int kernel);
 /* Hex of a build-id into BUF (41 bytes). */
 const char *perfan__buildid_hex(const uint8_t *id, size_t size, char *buf);
+
+/* The thread of the SAMPLE event perfan_stream_next gave last, for
+ * resolve.c's cache of root frames. */
+struct perfan_stream;
+struct perfan__thread *perfan__stream_thread(struct perfan_stream *s);
 
 #endif
