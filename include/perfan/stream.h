@@ -38,8 +38,13 @@ struct perfan_stream_frame {
 	uint32_t kind;      /* enum perfan_frame_kind (never PROCESS) */
 	uint32_t id;        /* dense frame id within the stream */
 	int inlined;        /* 1: inlined into the frame after it */
-	uint64_t addr;      /* the address sampled or returned to (an
-			       inlined frame has its caller's address) */
+	/* The address sampled or returned to (an inlined frame has the
+	 * address of the frame after it). */
+	uint64_t addr;
+	/* ADDR in its map as perf script prints it: ADDR - map start +
+	 * pgoff in a mapped file; ADDR itself in the kernel, JIT code and
+	 * unmapped memory. */
+	uint64_t map_addr;
 };
 
 struct perfan_stream_sample {

@@ -46,8 +46,9 @@ struct perfan_stream {
 
 	perfan_frame_id *stack; /* the sample's frames, leaf first */
 	uint64_t *stack_addr;   /* and their addresses */
+	uint64_t *stack_off;    /* and the addresses in their maps */
 	size_t nstack, capstack;
-	uint64_t cur_ip;                 /* the address being added */
+	uint64_t cur_ip, cur_off; /* the address being added, in its map */
 	struct perfan_stream_frame *out; /* the event's frames */
 	size_t capout;
 	struct perfan_stream_event ev;
@@ -168,9 +169,14 @@ static int push(struct perfan_stream *r, perfan_frame_id id)
 		if (!a)
 			return PERFAN_ENOMEM;
 		r->stack_addr = a;
+		a = realloc(r->stack_off, cap * sizeof(*a));
+		if (!a)
+			return PERFAN_ENOMEM;
+		r->stack_off = a;
 		r->capstack = cap;
 	}
 	r->stack_addr[r->nstack] = r->cur_ip;
+	r->stack_off[r->nstack] = r->cur_off;
 	r->stack[r->nstack++] = id;
 	return 0;
 }
@@ -390,6 +396,7 @@ static int add_user(struct perfan_stream *r, struct perfan__thread *t,
 		return add_nomap(r, ip);
 	struct perfan__dso *d = m->dso;
 	uint64_t off = perfan__map_ip(m, ip);
+	r->cur_off = off;
 	if (d->kind == PERFAN__DSO_ANON) {
 		int rc = add_jit(r, t, d, ip);
 		if (rc)
@@ -467,7 +474,7 @@ static int add_ip(struct perfan_stream *r, struct perfan__thread *t,
 {
 	r->last_user = mode == M_USER;
 	r->last_nomap = 0;
-	r->cur_ip = ip;
+	r->cur_ip = r->cur_off = ip;
 	switch (mode) {
 	case M_USER: return add_user(r, t, ip);
 	case M_KERNEL: return add_kernel(r, ip);
@@ -747,6 +754,7 @@ static int on_sample(struct perfan_stream *r, const struct perfan_record *rec)
 		o->id = r->stack[i];
 		o->inlined = f->kind == PERFAN_FRAME_INLINED;
 		o->addr = r->stack_addr[i];
+		o->map_addr = r->stack_off[i];
 	}
 
 	uint64_t period = 1;
@@ -821,7 +829,8 @@ static int on_record(struct perfan_stream *r, const struct perfan_record *rec)
 		int fork = rec->type == PERFAN_REC_FORK;
 		other_event(r, rec,
 			    fork ? PERFAN_STREAM_FORK : PERFAN_STREAM_EXIT);
-		r->ev.time = fe->time;
+		if (!(rec->sid.present & PERFAN_SAMPLE_TIME))
+			r->ev.time = fe->time;
 		r->ev.pid = (int32_t)fe->pid;
 		r->ev.tid = (int32_t)fe->tid;
 		r->ev.u.task.ppid = (int32_t)fe->ppid;
@@ -985,6 +994,7 @@ void perfan_stream_free(perfan_stream *r)
 	free(r->fids);
 	free(r->stack);
 	free(r->stack_addr);
+	free(r->stack_off);
 	free(r->out);
 	free(r->ips);
 	free(r->tev);
