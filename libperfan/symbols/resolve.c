@@ -79,6 +79,8 @@ static int root_frame(struct fold *f, struct perfan__thread *t,
 	}
 	int err = perfan_profile_frame(f->p, out, f->buf, NULL, NULL, 0,
 				       PERFAN_FRAME_PROCESS);
+	if (!err)
+		err = perfan_profile_frame_thread(f->p, *out, t->pid, t->tid);
 	if (!err) {
 		t->root_frame = *out;
 		t->root_valid = 1;

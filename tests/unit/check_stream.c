@@ -572,6 +572,141 @@ START_TEST(test_filters_keep_task_events)
 }
 END_TEST
 
+/* The process frame at the root of kept sample I's stack. */
+static perfan_frame_id root_of(perfan_profile *p, size_t i)
+{
+	perfan_node_id n = perfan_profile_sample_get(p, i)->leaf;
+	while (perfan_profile_node_parent(p, n) != PERFAN_ROOT_NODE)
+		n = perfan_profile_node_parent(p, n);
+	return perfan_profile_node_frame(p, n);
+}
+
+/* Each process frame's pid and tid are those of every sample under it,
+ * -1 where they differ; a merge and a Python view keep them. */
+static void check_threads(perfan_profile *p, enum perfan_process_root root)
+{
+	size_t nf = perfan_profile_nr_frames(p);
+	int32_t *pid = malloc(nf * sizeof(*pid)), *tid = malloc(nf * 4);
+	uint8_t *seen = calloc(nf, 1);
+	ck_assert(pid && tid && seen);
+	for (size_t i = 0; i < perfan_profile_nr_samples(p); i++) {
+		const struct perfan_sample_meta *m =
+			&perfan_profile_sample_get(p, i)->meta;
+		perfan_frame_id f = root_of(p, i);
+		if (!seen[f]) {
+			seen[f] = 1;
+			pid[f] = m->pid;
+			tid[f] = m->tid;
+		}
+		if (pid[f] != m->pid)
+			pid[f] = -1;
+		if (tid[f] != m->tid)
+			tid[f] = -1;
+	}
+	size_t nproc = 0, shared = 0; /* frames of several threads */
+	for (perfan_frame_id f = 0; f < nf; f++) {
+		const struct perfan_frame *fr = perfan_profile_frame_get(p, f);
+		if (fr->kind != PERFAN_FRAME_PROCESS) {
+			ck_assert_int_eq(fr->pid, -1);
+			ck_assert_int_eq(fr->tid, -1);
+			continue;
+		}
+		ck_assert(seen[f]);
+		ck_assert_int_eq(fr->pid, pid[f]);
+		ck_assert_int_eq(fr->tid, tid[f]);
+		if (root == PERFAN_ROOT_PID_TID) {
+			char want[128];
+			snprintf(want, sizeof(want), "-%d/%d", fr->pid,
+				 fr->tid);
+			ck_assert_ptr_nonnull(strstr(fr->name, want));
+		}
+		nproc++;
+		shared += fr->tid < 0;
+	}
+	ck_assert_uint_gt(nproc, 1);
+	if (root == PERFAN_ROOT_PID_TID)
+		ck_assert_uint_eq(shared, 0);
+
+	perfan_profile *m, *v;
+	ck_assert(!perfan_profile_new(&m, NULL));
+	ck_assert_int_eq(perfan_profile_add_column(m, "x", "samples"), 0);
+	ck_assert(!perfan_profile_merge(m, 0, p, 0));
+	ck_assert(!perfan_python_view(&v, p, PERFAN_PY_MIXED));
+	perfan_profile *outs[] = {m, v};
+	for (size_t k = 0; k < 2; k++) {
+		size_t checked = 0;
+		for (perfan_frame_id f = 0; f < nf; f++) {
+			const struct perfan_frame *fr =
+				perfan_profile_frame_get(p, f);
+			if (fr->kind != PERFAN_FRAME_PROCESS)
+				continue;
+			for (perfan_frame_id g = 0;
+			     g < perfan_profile_nr_frames(outs[k]); g++) {
+				const struct perfan_frame *o =
+					perfan_profile_frame_get(outs[k], g);
+				if (o->kind != PERFAN_FRAME_PROCESS ||
+				    strcmp(o->name, fr->name))
+					continue;
+				ck_assert_int_eq(o->pid, fr->pid);
+				ck_assert_int_eq(o->tid, fr->tid);
+				checked++;
+			}
+		}
+		ck_assert_uint_eq(checked, nproc);
+	}
+	perfan_profile_free(m);
+	perfan_profile_free(v);
+	free(pid);
+	free(tid);
+	free(seen);
+}
+
+START_TEST(test_profile_threads)
+{
+	static const enum perfan_process_root roots[] = {PERFAN_ROOT_COMM,
+							 PERFAN_ROOT_PID_TID};
+	for (size_t k = 0; k < 2; k++) {
+		perfan_perfdata *pd;
+		ck_assert(!perfan_perfdata_open(
+			&pd, tu_testdata("multi-thread-fork/perf.data"), NULL));
+		struct perfan_profile_opts po =
+			PERFAN_OPTS_INIT(struct perfan_profile_opts);
+		po.keep_samples = 1;
+		perfan_profile *p;
+		ck_assert(!perfan_profile_new(&p, &po));
+		struct perfan_resolve_opts o = PERFAN_RESOLVE_OPTS_INIT;
+		o.host = tu_host();
+		o.root = roots[k];
+		ck_assert_msg(!perfan_resolve_perfdata(p, pd, &o, NULL), "%s",
+			      perfan_error_last());
+		check_threads(p, roots[k]);
+		perfan_profile_free(p);
+		perfan_perfdata_free(pd);
+	}
+	/* two threads of one process under one frame, then another
+	 * process */
+	perfan_profile *p;
+	perfan_frame_id f;
+	ck_assert(!perfan_profile_new(&p, NULL));
+	ck_assert(!perfan_profile_frame(p, &f, "w", NULL, NULL, 0,
+					PERFAN_FRAME_PROCESS));
+	ck_assert(!perfan_profile_frame_thread(p, f, 10, 11));
+	ck_assert(!perfan_profile_frame_thread(p, f, 10, 11));
+	ck_assert_int_eq(perfan_profile_frame_get(p, f)->tid, 11);
+	ck_assert(!perfan_profile_frame_thread(p, f, 10, 12));
+	ck_assert_int_eq(perfan_profile_frame_get(p, f)->pid, 10);
+	ck_assert_int_eq(perfan_profile_frame_get(p, f)->tid, -1);
+	ck_assert(!perfan_profile_frame_thread(p, f, 20, 11));
+	ck_assert_int_eq(perfan_profile_frame_get(p, f)->pid, -1);
+	ck_assert_int_eq(perfan_profile_frame_get(p, f)->tid, -1);
+	ck_assert_int_eq(perfan_profile_frame_thread(p, f + 1, 1, 1),
+			 PERFAN_EINVAL);
+	ck_assert_int_eq(perfan_profile_frame_thread(NULL, 0, 1, 1),
+			 PERFAN_EINVAL);
+	perfan_profile_free(p);
+}
+END_TEST
+
 static Suite *stream_suite(void)
 {
 	Suite *s = suite_create("stream");
@@ -582,6 +717,7 @@ static Suite *stream_suite(void)
 	tcase_add_test(tc, test_task_events);
 	tcase_add_test(tc, test_switch_events);
 	tcase_add_test(tc, test_filters_keep_task_events);
+	tcase_add_test(tc, test_profile_threads);
 	suite_add_tcase(s, tc);
 	return s;
 }
