@@ -1,8 +1,9 @@
 /* symbols/resolve.c: perfan_resolve_perfdata, one fold over the stream:
  * each sample's frames, root first under its process frame, added to the
- * profile in its event's column. Stream frame ids map to profile frame ids
- * once each, in the order they are met (the order frames were interned in
- * before the stream existed, so profiles stay the same to the byte). */
+ * profile in its event's column. The stream interns its frames straight
+ * into the profile (perfan__stream_open_into), as they are met, so that
+ * the fold costs no lookup per frame and frame ids are what they were
+ * before the stream existed. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,40 +16,12 @@
 struct fold {
 	perfan_profile *p;
 	const struct perfan_resolve_opts *o;
-	/* stream frame id -> profile frame id + 1 (0: not yet) */
-	uint32_t *fmap;
-	size_t nfmap;
 	int *cols; /* per event index: column + 1 (0: not yet added) */
 	size_t ncols;
 	perfan_frame_id *stack; /* root first */
 	size_t capstack;
 	char buf[512];
 };
-
-static int frame_of(struct fold *f, const struct perfan_stream_frame *sf,
-		    perfan_frame_id *out)
-{
-	if (sf->id >= f->nfmap) {
-		size_t n = f->nfmap ? f->nfmap : 1024;
-		while (n <= sf->id)
-			n *= 2;
-		uint32_t *m = realloc(f->fmap, n * sizeof(*m));
-		if (!m)
-			return PERFAN_ENOMEM;
-		memset(m + f->nfmap, 0, (n - f->nfmap) * sizeof(*m));
-		f->fmap = m;
-		f->nfmap = n;
-	}
-	if (f->fmap[sf->id]) {
-		*out = f->fmap[sf->id] - 1;
-		return 0;
-	}
-	int err = perfan_profile_frame(f->p, out, sf->name, sf->module,
-				       sf->file, sf->line, sf->kind);
-	if (!err)
-		f->fmap[sf->id] = *out + 1;
-	return err;
-}
 
 /* The process frame at the root of T's stacks, cached in T until its comm
  * changes. */
@@ -131,17 +104,13 @@ static int fold_sample(struct fold *f, perfan_stream *s,
 		f->stack = st;
 		f->capstack = cap;
 	}
-	/* Leaf first in the stream, root first in the trie; the leaf is
-	 * interned first, as the frames were met. */
+	/* Leaf first in the stream, root first in the trie. */
 	int with_root = f->o->root != PERFAN_ROOT_NONE;
 	perfan_frame_id *frames = f->stack + 1;
-	for (size_t i = 0; i < sm->nr_frames; i++) {
-		int err = frame_of(f, &sm->frames[i],
-				   &frames[sm->nr_frames - 1 - i]);
-		if (err)
-			return err;
-	}
+	const perfan_frame_id *ids = perfan__stream_frame_ids(s);
 	n = sm->nr_frames;
+	for (size_t i = 0; i < n; i++)
+		frames[n - 1 - i] = ids[i];
 	if (with_root) {
 		int err = root_frame(f, perfan__stream_thread(s), &f->stack[0]);
 		if (err)
@@ -164,7 +133,7 @@ int perfan_resolve_perfdata(perfan_profile *p, perfan_perfdata *pd,
 				   "perfan_resolve_perfdata: %s is NULL",
 				   p ? "perfdata" : "profile");
 	perfan_stream *s = NULL;
-	int err = perfan_stream_open(&s, pd, opts);
+	int err = perfan__stream_open_into(&s, pd, opts, p);
 	if (err) {
 		if (stats)
 			memset(stats, 0, sizeof(*stats));
@@ -195,7 +164,6 @@ int perfan_resolve_perfdata(perfan_profile *p, perfan_perfdata *pd,
 	if (stats)
 		*stats = *perfan_stream_stats(s);
 	perfan_stream_free(s);
-	free(f.fmap);
 	free(f.cols);
 	free(f.stack);
 	return err;

@@ -33,8 +33,11 @@ static uint64_t cache_val(size_t first, size_t n, unsigned flags)
 struct perfan_stream {
 	struct perfan__symctx ctx;
 	/* The frame table: a profile without columns, used to intern frames
-	 * (its ids are the stream's frame ids). */
+	 * (its ids are the stream's frame ids), or the profile the fold
+	 * fills (fold_only: no public frames are made, the fold reads the
+	 * ids). */
 	perfan_profile *p;
+	int fold_only;
 	struct perfan_resolve_stats st;
 	perfan_perfdata *pd;
 	uint64_t nrec;
@@ -731,7 +734,9 @@ static int on_sample(struct perfan_stream *r, const struct perfan_record *rec)
 		r->st.stacks_truncated++;
 
 	/* The frames as the public struct, leaf first. */
-	if (r->nstack > r->capout) {
+	if (r->fold_only) {
+		/* perfan__stream_frame_ids */
+	} else if (r->nstack > r->capout) {
 		size_t cap = r->capout ? r->capout : 64;
 		while (cap < r->nstack)
 			cap *= 2;
@@ -742,7 +747,7 @@ static int on_sample(struct perfan_stream *r, const struct perfan_record *rec)
 		r->out = o;
 		r->capout = cap;
 	}
-	for (size_t i = 0; i < r->nstack; i++) {
+	for (size_t i = 0; !r->fold_only && i < r->nstack; i++) {
 		const struct perfan_frame *f =
 			perfan_profile_frame_get(r->p, r->stack[i]);
 		struct perfan_stream_frame *o = &r->out[i];
@@ -990,7 +995,8 @@ void perfan_stream_free(perfan_stream *r)
 	free(ctx->bids);
 	perfan__arena_free(&ctx->arena);
 	perfan__htab_free(&r->kcache);
-	perfan_profile_free(r->p);
+	if (!r->fold_only)
+		perfan_profile_free(r->p);
 	free(r->fids);
 	free(r->stack);
 	free(r->stack_addr);
@@ -1006,6 +1012,13 @@ void perfan_stream_free(perfan_stream *r)
 int perfan_stream_open(perfan_stream **out, perfan_perfdata *pd,
 		       const struct perfan_resolve_opts *opts)
 {
+	return perfan__stream_open_into(out, pd, opts, NULL);
+}
+
+int perfan__stream_open_into(perfan_stream **out, perfan_perfdata *pd,
+			     const struct perfan_resolve_opts *opts,
+			     perfan_profile *into)
+{
 	if (!out || !pd)
 		return perfan__err(PERFAN_EINVAL,
 				   "perfan_stream_open: %s is NULL",
@@ -1015,7 +1028,9 @@ int perfan_stream_open(perfan_stream **out, perfan_perfdata *pd,
 	if (!r)
 		return perfan__err(PERFAN_ENOMEM, "out of memory");
 	int err = perfan_perfdata_read_header(pd);
-	if (!err)
+	r->p = into;
+	r->fold_only = into != NULL;
+	if (!err && !into)
 		err = perfan_profile_new(&r->p, NULL);
 	if (!err)
 		err = setup(r, pd, opts);
@@ -1081,6 +1096,11 @@ const struct perfan_resolve_stats *perfan_stream_stats(const perfan_stream *s)
 struct perfan__thread *perfan__stream_thread(perfan_stream *s)
 {
 	return s->thread;
+}
+
+const perfan_frame_id *perfan__stream_frame_ids(perfan_stream *s)
+{
+	return s->stack;
 }
 
 /* ---- tracepoint fields ------------------------------------------------- */

@@ -300,9 +300,9 @@ struct perfan__symctx {
 	struct perfan_resolve_opts o;
 	struct perfan_resolve_stats *stats;
 	struct perfan_perfdata *pd;
-	const char *symfs;       /* "" when none */
-	const char *buildid_dir; /* perf's cache, or NULL */
-	const char *debug_dir;   /* opts->debug_dir or NULL */
+	const char *symfs;        /* "" when none */
+	const char *buildid_dir;  /* perf's cache, or NULL */
+	const char *debug_dir;    /* opts->debug_dir or NULL */
 	struct perfan__host host; /* the machine we run on */
 	/* Recorded on another host or kernel: files found without a
 	 * recorded build-id may differ from the ones profiled. */
@@ -347,9 +347,18 @@ perfan__recorded_buildid(struct perfan__symctx *ctx, const char *path,
 /* Hex of a build-id into BUF (41 bytes). */
 const char *perfan__buildid_hex(const uint8_t *id, size_t size, char *buf);
 
-/* The thread of the SAMPLE event perfan_stream_next gave last, for
- * resolve.c's cache of root frames. */
+/* resolve.c's way into the stream. perfan__stream_open_into: a stream
+ * whose frames are interned in INTO (which it does not free) and whose
+ * SAMPLE events have no public frames: perfan__stream_frame_ids gives
+ * their ids in INTO instead (leaf first, u.sample.nr_frames of them).
+ * perfan__stream_thread: the thread of the last SAMPLE, for the cache of
+ * root frames. */
 struct perfan_stream;
+int perfan__stream_open_into(struct perfan_stream **out,
+			     struct perfan_perfdata *pd,
+			     const struct perfan_resolve_opts *opts,
+			     perfan_profile *into);
+const perfan_frame_id *perfan__stream_frame_ids(struct perfan_stream *s);
 struct perfan__thread *perfan__stream_thread(struct perfan_stream *s);
 
 #endif
