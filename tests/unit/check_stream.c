@@ -572,6 +572,51 @@ START_TEST(test_filters_keep_task_events)
 }
 END_TEST
 
+/* With source_lines the frames of testdata's prog.c carry its file and
+ * lines; without, none. */
+START_TEST(test_source_lines)
+{
+	for (int lines = 0; lines < 2; lines++) {
+		perfan_perfdata *pd;
+		ck_assert(!perfan_perfdata_open(
+			&pd, tu_testdata("fp/perf.data"), NULL));
+		struct perfan_resolve_opts o = PERFAN_RESOLVE_OPTS_INIT;
+		char symfs[4096];
+		snprintf(symfs, sizeof(symfs), "%s", tu_testdata("fp"));
+		o.host = tu_host();
+		o.symfs = symfs;
+		o.source_lines = lines;
+		perfan_stream *s;
+		ck_assert(!perfan_stream_open(&s, pd, &o));
+		const struct perfan_stream_event *ev;
+		size_t ours = 0;
+		while (!perfan_stream_next(s, &ev)) {
+			if (ev->type != PERFAN_STREAM_SAMPLE)
+				continue;
+			for (size_t k = 0; k < ev->u.sample.nr_frames; k++) {
+				const struct perfan_stream_frame *f =
+					&ev->u.sample.frames[k];
+				if (!f->module || strcmp(f->module, "prog"))
+					continue;
+				ours++;
+				ck_assert_int_eq(f->kind, PERFAN_FRAME_NATIVE);
+				if (!lines) {
+					ck_assert_ptr_null(f->file);
+					ck_assert_uint_eq(f->line, 0);
+					continue;
+				}
+				ck_assert_ptr_nonnull(f->file);
+				ck_assert_str_eq(base_name(f->file), "prog.c");
+				ck_assert_uint_gt(f->line, 0);
+			}
+		}
+		ck_assert_uint_gt(ours, 500);
+		perfan_stream_free(s);
+		perfan_perfdata_free(pd);
+	}
+}
+END_TEST
+
 /* The process frame at the root of kept sample I's stack. */
 static perfan_frame_id root_of(perfan_profile *p, size_t i)
 {
@@ -718,6 +763,7 @@ static Suite *stream_suite(void)
 	tcase_add_test(tc, test_switch_events);
 	tcase_add_test(tc, test_filters_keep_task_events);
 	tcase_add_test(tc, test_profile_threads);
+	tcase_add_test(tc, test_source_lines);
 	suite_add_tcase(s, tc);
 	return s;
 }
