@@ -1065,7 +1065,7 @@ int perfan_stream_next(perfan_stream *r, const struct perfan_stream_event **ev)
 		if (err)
 			/* ITEROVER, or the reader named the file and offset */
 			return r->err = err;
-		memset(&r->ev, 0, sizeof(r->ev));
+		/* on_record sets every field an event of its type has */
 		err = on_record(r, rec);
 		if (err == 1) {
 			r->ev.event = rec->event;
