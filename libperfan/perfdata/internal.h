@@ -79,6 +79,9 @@ struct perfan_perfdata {
 	/* The tracepoint formats (libtraceevent), kept for the file's
 	 * lifetime so that samples' fields can be read; NULL: none. */
 	struct tep_handle *tep;
+	const void *tep_data; /* the tracing data TEP was parsed from */
+	int tep_bad;          /* it did not parse in full */
+	unsigned tep_gen;     /* parses so far: a new one frees the last */
 	int header_done;
 
 	struct perfan__decomp *dc;
@@ -157,6 +160,9 @@ void perfan__events_free(struct perfan_perfdata *pd);
 void perfan__tracing_name_events(struct perfan_perfdata *pd);
 /* The formats, or NULL when the file has none; freed with PD. */
 struct tep_handle *perfan__perfdata_tep(struct perfan_perfdata *pd);
+/* Changes when the formats are parsed again (pipe mode's TRACING_DATA
+ * arriving late): what was found in the last TEP is stale. */
+unsigned perfan__perfdata_tep_gen(const struct perfan_perfdata *pd);
 void perfan__tracing_free(struct perfan_perfdata *pd);
 
 /* features.c */

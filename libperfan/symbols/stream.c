@@ -59,6 +59,7 @@ struct perfan_stream {
 	char *exit_comm;        /* an EXIT event's comm (its thread is gone) */
 	struct tep_event **tev; /* per event index: format, once looked up */
 	uint8_t *tev_tried;
+	unsigned tev_gen; /* perfan__perfdata_tep_gen the cache is of */
 	size_t ntev;
 	uint64_t *ips;
 	size_t capips;
@@ -1125,6 +1126,11 @@ static struct tep_event *tp_format(struct perfan_stream *r,
 		memset(r->tev + r->ntev, 0, (n - r->ntev) * sizeof(*t));
 		memset(r->tev_tried + r->ntev, 0, n - r->ntev);
 		r->ntev = n;
+	}
+	unsigned gen = perfan__perfdata_tep_gen(r->pd);
+	if (gen != r->tev_gen) { /* formats parsed again: look up anew */
+		memset(r->tev_tried, 0, r->ntev);
+		r->tev_gen = gen;
 	}
 	if (!r->tev_tried[i]) {
 		struct tep_handle *tep = perfan__perfdata_tep(r->pd);

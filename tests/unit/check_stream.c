@@ -381,6 +381,36 @@ START_TEST(test_sched_samples)
 }
 END_TEST
 
+/* Pipe mode: the formats come as a TRACING_DATA record, and attrs one
+ * by one after it; the fields still read as perf script shows them. */
+START_TEST(test_pipe_fields)
+{
+	size_t n;
+	struct orec *o = read_script("sched-pipe/script.txt", &n);
+	ck_assert_uint_eq(n, 121);
+	struct fixture fx;
+	open_stream(&fx, "sched-pipe");
+	const struct perfan_stream_event *ev;
+	size_t i = 0;
+	while ((ev = next_of(&fx, 1u << PERFAN_STREAM_SAMPLE))) {
+		ck_assert_uint_lt(i, n);
+		const struct orec *r = &o[i++];
+		ck_assert_uint_eq(ev->time / 1000, r->time);
+		ck_assert_int_eq(ev->tid, r->tid);
+		char v[128];
+		trace_field(r->rest, "prev_state", v, sizeof(v));
+		check_u64_field(&fx, ev, "prev_state", state_value(v));
+		trace_field(r->rest, "next_pid", v, sizeof(v));
+		check_u64_field(&fx, ev, "next_pid", strtoull(v, NULL, 10));
+		trace_field(r->rest, "next_comm", v, sizeof(v));
+		check_str_field(&fx, ev, "next_comm", v);
+	}
+	ck_assert_uint_eq(i, n);
+	close_stream(&fx);
+	free(o);
+}
+END_TEST
+
 START_TEST(test_field_errors)
 {
 	struct fixture fx;
@@ -759,6 +789,7 @@ static Suite *stream_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_sched_samples);
 	tcase_add_test(tc, test_field_errors);
+	tcase_add_test(tc, test_pipe_fields);
 	tcase_add_test(tc, test_task_events);
 	tcase_add_test(tc, test_switch_events);
 	tcase_add_test(tc, test_filters_keep_task_events);
