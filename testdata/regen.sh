@@ -26,7 +26,7 @@ CC=${CC:-gcc}
 CFLAGS="-O2 -g -fno-omit-frame-pointer"
 export PAGER=cat PERF_PAGER=cat LC_ALL=C
 
-ALL_CASES="fp dwarf pipe zstd two-events cpu-pagefaults sched py312-perf py313-perfjit py-handler multi-thread-fork diff dynsym debug-buildid minidebug offcpu"
+ALL_CASES="fp dwarf pipe zstd two-events cpu-pagefaults sched py312-perf py313-perfjit py-handler multi-thread-fork switch diff dynsym debug-buildid minidebug offcpu"
 
 # cmd STRING: log STRING to ./COMMAND and run it (eval, so redirections work).
 cmd() {
@@ -169,6 +169,7 @@ case_sched() {
     build sched.c sched
     cmd "$PERF record -e sched:sched_switch -g -o perf.data ./sched > sched.out 2> record.log"
     oracles perf.data
+    cmd "$PERF script -i perf.data -F comm,pid,tid,cpu,time,event,ip --ns > script-ns.txt"
     finish
 }
 
@@ -177,6 +178,19 @@ case_multi_thread_fork() {
     build mtfork.c mtfork -pthread
     cmd "$PERF record -g -e cpu-clock -F 999 -o perf.data ./mtfork > mtfork.out 2> record.log"
     oracles perf.data
+    cmd "$PERF script -i perf.data --show-task-events -F comm,pid,tid,time,event --ns > script-tasks.txt"
+    finish
+}
+
+# switch: PERF_RECORD_SWITCH (--switch-events) beside cpu-clock samples (user
+# space only: the kernel it ran is not testdata/kallsyms's), for
+# the stream's switch events; script-switch.txt is perf's view of them.
+case_switch() {
+    begin switch
+    build sched.c sched
+    cmd "$PERF record -e cpu-clock:u -F 999 --switch-events --sample-cpu -g -o perf.data ./sched > sched.out 2> record.log"
+    oracles perf.data
+    cmd "$PERF script -i perf.data --show-switch-events -F comm,pid,tid,cpu,time,event,ip --ns > script-switch.txt"
     finish
 }
 

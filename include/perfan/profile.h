@@ -36,6 +36,11 @@ struct perfan_frame {
 	const char *file;   /* source file, or NULL */
 	uint32_t line;      /* source line, or 0 */
 	uint32_t kind;      /* enum perfan_frame_kind */
+	/* A process frame's thread (perfan_profile_frame_thread): the pid
+	 * and tid of every stack under it; -1 where they differ (threads
+	 * that share a comm root) or are not known (other frames, stacks
+	 * read from text). */
+	int32_t pid, tid;
 };
 
 /* Frame and node ids are dense indices; node 0 is the root, which has no
@@ -74,6 +79,12 @@ PERFAN_API int perfan_profile_frame(perfan_profile *p, perfan_frame_id *out,
 				    uint32_t kind);
 PERFAN_API const struct perfan_frame *
 perfan_profile_frame_get(const perfan_profile *p, perfan_frame_id id);
+/* Say that thread PID/TID has stacks under process frame ID: the first
+ * call sets the frame's pid and tid, a later one with another pid or tid
+ * makes that one -1. Returns 0 or PERFAN_EINVAL (no such frame). */
+PERFAN_API int perfan_profile_frame_thread(perfan_profile *p,
+					   perfan_frame_id id, int32_t pid,
+					   int32_t tid);
 PERFAN_API size_t perfan_profile_nr_frames(const perfan_profile *p);
 
 /* Add WEIGHT to column COL of the stack FRAMES[0..N) (root first). With

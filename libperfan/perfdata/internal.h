@@ -78,6 +78,12 @@ struct perfan_perfdata {
 
 	struct perfan_features feat;
 	struct perfan__arena arena; /* names, ids, features */
+	/* The tracepoint formats (libtraceevent), kept for the file's
+	 * lifetime so that samples' fields can be read; NULL: none. */
+	struct tep_handle *tep;
+	const void *tep_data; /* the tracing data TEP was parsed from */
+	int tep_bad;          /* it did not parse in full */
+	unsigned tep_gen;     /* parses so far: a new one frees the last */
 	int header_done;
 
 	struct perfan__decomp *dc;
@@ -150,8 +156,16 @@ void perfan__events_finish(struct perfan_perfdata *pd);
 void perfan__events_apply_desc(struct perfan_perfdata *pd);
 void perfan__events_free(struct perfan_perfdata *pd);
 
-/* tracing.c: name tracepoint events whose name was derived ("sys:name"). */
+/* tracing.c: parse the tracepoint formats into pd->tep (again when pipe
+ * mode brings them late) and name tracepoint events whose name was derived
+ * ("sys:name"). */
 void perfan__tracing_name_events(struct perfan_perfdata *pd);
+/* The formats, or NULL when the file has none; freed with PD. */
+struct tep_handle *perfan__perfdata_tep(struct perfan_perfdata *pd);
+/* Changes when the formats are parsed again (pipe mode's TRACING_DATA
+ * arriving late): what was found in the last TEP is stale. */
+unsigned perfan__perfdata_tep_gen(const struct perfan_perfdata *pd);
+void perfan__tracing_free(struct perfan_perfdata *pd);
 
 /* features.c */
 /* Decode feature FEAT from its bytes into pd->feat (strings in pd->arena).

@@ -132,6 +132,7 @@ void perfan_perfdata_free(perfan_perfdata *pd)
 		return;
 	perfan__source_close(&pd->src);
 	perfan__events_free(pd);
+	perfan__tracing_free(pd);
 	perfan__order_free(&pd->order);
 	perfan__order_free(&pd->prefetch);
 	perfan__decomp_free(pd->dc);

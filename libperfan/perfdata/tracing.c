@@ -1,6 +1,6 @@
 /* perfdata/tracing.c: perf's tracing data (the tracepoint formats stored in
  * perf.data) handed to libtraceevent, to name tracepoint events "sys:name"
- * and, later, to decode their RAW fields. */
+ * and, kept with the file, to decode their RAW fields (the stream). */
 #include "perfdata/internal.h"
 
 #include <stdlib.h>
@@ -69,16 +69,29 @@ void perfan__tracing_name_events(struct perfan_perfdata *pd)
 	const struct perfan_features *f = &pd->feat;
 	if (!f->tracing_data || !f->tracing_data_size)
 		return;
-	int any = 0;
-	for (size_t i = 0; i < pd->nr_events; i++)
-		any |= pd->events[i].attr.type == 2 &&
-		       pd->events[i].name_derived;
+	int any = 0, derived = 0;
+	for (size_t i = 0; i < pd->nr_events; i++) {
+		any |= pd->events[i].attr.type == 2;
+		derived |= pd->events[i].attr.type == 2 &&
+			   pd->events[i].name_derived;
+	}
 	if (!any)
 		return;
-	struct tep_handle *tep = tep_alloc();
-	if (!tep)
-		return;
-	if (parse(tep, f->tracing_data, (size_t)f->tracing_data_size))
+	/* Parsed once per tracing data (pipe mode calls this again for
+	 * each ATTR), so that what the stream found in it stays valid. */
+	if (!pd->tep || pd->tep_data != f->tracing_data) {
+		perfan__tracing_free(pd);
+		struct tep_handle *tep = tep_alloc();
+		if (!tep)
+			return;
+		pd->tep = tep;
+		pd->tep_data = f->tracing_data;
+		pd->tep_gen++;
+		pd->tep_bad = parse(tep, f->tracing_data,
+				    (size_t)f->tracing_data_size) != 0;
+	}
+	struct tep_handle *tep = pd->tep;
+	if (pd->tep_bad && derived)
 		perfan__log(pd, PERFAN_LOG_WARN,
 			    "%s: tracing data is malformed; some tracepoint "
 			    "names are unknown",
@@ -98,5 +111,22 @@ void perfan__tracing_name_events(struct perfan_perfdata *pd)
 			ev->name = name;
 		}
 	}
-	tep_free(tep);
+}
+
+struct tep_handle *perfan__perfdata_tep(struct perfan_perfdata *pd)
+{
+	return pd->tep;
+}
+
+unsigned perfan__perfdata_tep_gen(const struct perfan_perfdata *pd)
+{
+	return pd->tep_gen;
+}
+
+void perfan__tracing_free(struct perfan_perfdata *pd)
+{
+	if (pd->tep)
+		tep_free(pd->tep);
+	pd->tep = NULL;
+	pd->tep_data = NULL;
 }

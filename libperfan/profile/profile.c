@@ -46,6 +46,8 @@ struct perfan_profile {
 	size_t nfchunks;
 	uint32_t *fname_len;
 	size_t nframes, fname_cap;
+	uint8_t *fthread; /* per frame: 1 once a thread was set */
+	size_t fthread_cap;
 	struct perfan__idtab frame_tab;
 
 	/* trie nodes; node 0 is the root. Children hang in a sibling list;
@@ -120,6 +122,7 @@ void perfan_profile_free(perfan_profile *p)
 		free(p->fchunks[i]);
 	free(p->fchunks);
 	free(p->fname_len);
+	free(p->fthread);
 	perfan__idtab_free(&p->frame_tab);
 	free(p->nodes);
 	free(p->indexed);
@@ -298,6 +301,7 @@ static int frame_intern(perfan_profile *p, perfan_frame_id *out,
 	f->file = file;
 	f->line = line;
 	f->kind = kind;
+	f->pid = f->tid = -1;
 	p->fname_len[id] = (uint32_t)strlen(name);
 	p->nframes++;
 	perfan__idtab_put(&p->frame_tab, i, id, h);
@@ -424,6 +428,45 @@ int perfan__profile_frame_cached(perfan_profile *p,
 					     kind,
 					     *out};
 	return 0;
+}
+
+int perfan_profile_frame_thread(perfan_profile *p, perfan_frame_id id,
+				int32_t pid, int32_t tid)
+{
+	if (!p || id >= p->nframes)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_profile_frame_thread: no frame %u",
+				   (unsigned)id);
+	size_t old = p->fthread_cap;
+	if (id >= old) {
+		if (perfan__grow((void **)&p->fthread, &p->fthread_cap,
+				 (size_t)id + 1, 1))
+			return nomem();
+		memset(p->fthread + old, 0, p->fthread_cap - old);
+	}
+	struct perfan_frame *f = frame_at(p, id);
+	if (!p->fthread[id]) {
+		p->fthread[id] = 1;
+		f->pid = pid;
+		f->tid = tid;
+		return 0;
+	}
+	if (f->pid != pid)
+		f->pid = -1;
+	if (f->tid != tid)
+		f->tid = -1;
+	return 0;
+}
+
+/* A merged or viewed frame keeps SRC's thread. */
+int perfan__profile_frame_copy_thread(perfan_profile *dst, perfan_frame_id d,
+				      const perfan_profile *src,
+				      perfan_frame_id s)
+{
+	if (s >= src->fthread_cap || !src->fthread[s])
+		return 0;
+	const struct perfan_frame *f = frame_at(src, s);
+	return perfan_profile_frame_thread(dst, d, f->pid, f->tid);
 }
 
 const struct perfan_frame *perfan_profile_frame_get(const perfan_profile *p,
@@ -688,6 +731,9 @@ int perfan_profile_merge(perfan_profile *dst, size_t dst_col,
 							  fr->name, fr->module,
 							  fr->file, fr->line,
 							  fr->kind);
+				if (!rc)
+					rc = perfan__profile_frame_copy_thread(
+						dst, map[f], src, f);
 				if (rc)
 					break;
 			}

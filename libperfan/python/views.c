@@ -6,6 +6,7 @@
 
 #include <perfan/python.h>
 
+#include "profile/internal.h"
 #include "util/error.h"
 #include "util/grow.h"
 
@@ -120,6 +121,9 @@ static int dst_frame(struct view *v, perfan_frame_id id, perfan_frame_id *out)
 	} else {
 		rc = perfan_profile_frame(v->dst, out, f->name, f->module,
 					  f->file, f->line, f->kind);
+		if (!rc)
+			rc = perfan__profile_frame_copy_thread(v->dst, *out,
+							       v->src, id);
 	}
 	if (!rc)
 		v->map[id] = *out;

@@ -143,7 +143,7 @@ struct perfan__dso {
 	int has_symtab;
 	struct perfan__dwarf *dwarf; /* opened on first use */
 	int dwarf_tried;
-	struct perfan__htab cache; /* address -> cached frames (resolve.c) */
+	struct perfan__htab cache; /* address -> cached frames (stream.c) */
 };
 
 /* The DSO for PATH and BUILD_ID (size 0: the build-id recorded for PATH in
@@ -236,7 +236,8 @@ struct perfan__thread {
 	struct perfan__proc *proc;
 	char *comm; /* NULL: never named (shown as ":TID", as perf does) */
 	int exited;
-	/* The stack root frame for this comm, cached by resolve.c. */
+	/* The stack root frame for this comm in the profile resolve.c
+	 * folds into (its cache, reset when the comm changes). */
 	uint32_t root_frame;
 	int root_valid;
 };
@@ -286,7 +287,7 @@ void perfan__kallsyms_free(struct perfan__kallsyms *k);
  * recorded. */
 void perfan__kernel_symbols(struct perfan__symctx *ctx);
 
-/* ---- the context of one resolve (resolve.c) --------------------------- */
+/* ---- the context of one stream (stream.c) ----------------------------- */
 
 struct perfan__buildid {
 	const char *path;
@@ -299,9 +300,9 @@ struct perfan__symctx {
 	struct perfan_resolve_opts o;
 	struct perfan_resolve_stats *stats;
 	struct perfan_perfdata *pd;
-	const char *symfs;       /* "" when none */
-	const char *buildid_dir; /* perf's cache, or NULL */
-	const char *debug_dir;   /* opts->debug_dir or NULL */
+	const char *symfs;        /* "" when none */
+	const char *buildid_dir;  /* perf's cache, or NULL */
+	const char *debug_dir;    /* opts->debug_dir or NULL */
 	struct perfan__host host; /* the machine we run on */
 	/* Recorded on another host or kernel: files found without a
 	 * recorded build-id may differ from the ones profiled. */
@@ -345,5 +346,19 @@ perfan__recorded_buildid(struct perfan__symctx *ctx, const char *path,
 			 int kernel);
 /* Hex of a build-id into BUF (41 bytes). */
 const char *perfan__buildid_hex(const uint8_t *id, size_t size, char *buf);
+
+/* resolve.c's way into the stream. perfan__stream_open_into: a stream
+ * whose frames are interned in INTO (which it does not free) and whose
+ * SAMPLE events have no public frames: perfan__stream_frame_ids gives
+ * their ids in INTO instead (leaf first, u.sample.nr_frames of them).
+ * perfan__stream_thread: the thread of the last SAMPLE, for the cache of
+ * root frames. */
+struct perfan_stream;
+int perfan__stream_open_into(struct perfan_stream **out,
+			     struct perfan_perfdata *pd,
+			     const struct perfan_resolve_opts *opts,
+			     perfan_profile *into);
+const perfan_frame_id *perfan__stream_frame_ids(struct perfan_stream *s);
+struct perfan__thread *perfan__stream_thread(struct perfan_stream *s);
 
 #endif
