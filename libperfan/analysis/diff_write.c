@@ -241,7 +241,7 @@ static void write_json(const perfan_diff *d, FILE *fp)
 		for (size_t r = from; r < to; r++) {
 			fputs(r > from ? ", " : "", fp);
 			perfan_json_string(fp,
-					 d->runname[r] ? d->runname[r] : "");
+					   d->runname[r] ? d->runname[r] : "");
 		}
 		fputs("], \"totals\": ", fp);
 		json_runs(fp, d->run_total, from, to);

@@ -375,7 +375,8 @@ START_TEST(test_folded_errors)
 		{"a;b 1x\n", "t.folded:1: "},
 		{"a;b 1\n\nx;y 1.5\n", "t.folded:3: "},
 		{" 7\n", "t.folded:1: no stack"},
-		{"a 99999999999999999999999\n", "t.folded:1: count larger than 2^64-1"},
+		{"a 99999999999999999999999\n",
+		 "t.folded:1: count larger than 2^64-1"},
 		{"a;b12\n", "t.folded:1: "},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
