@@ -9,6 +9,7 @@
 #include <perfan/flamegraph.h>
 #include <perfan/folded.h>
 #include <perfan/host.h>
+#include <perfan/offcpu.h>
 #include <perfan/perfdata.h>
 #include <perfan/profile.h>
 #include <perfan/python.h>

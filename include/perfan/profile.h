@@ -26,6 +26,8 @@ enum perfan_frame_kind {
 	PERFAN_FRAME_OTHER = 7,   /* "(other)": frames merged because each
 				     was too light to draw (a flame graph's
 				     minimum width) */
+	PERFAN_FRAME_OFFCPU = 8,  /* "[off-cpu: STATE]": the leaf of time
+				     spent off the CPU (perfan/offcpu.h) */
 };
 
 /* An interned frame. Strings are owned by the profile. */

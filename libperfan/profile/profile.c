@@ -321,7 +321,7 @@ int perfan_profile_frame(perfan_profile *p, perfan_frame_id *out,
 				   !p     ? "profile"
 				   : !out ? "out"
 					  : "name");
-	if (kind > PERFAN_FRAME_OTHER)
+	if (kind > PERFAN_FRAME_OFFCPU)
 		return perfan__err(
 			PERFAN_EINVAL,
 			"perfan_profile_frame: unknown frame kind %u", kind);

@@ -1,0 +1,174 @@
+/* perfan/offcpu.h: where threads wait: off-CPU intervals read from the
+ * sample stream (sched:sched_switch with its stacks, PERF_RECORD_SWITCH,
+ * perf's offcpu-time event), each classified by the state the thread left
+ * the CPU in, per-thread on-CPU and off-CPU totals, and the profiles that
+ * put off-CPU time (and on-CPU time beside it: wall-clock time) on stacks. */
+#ifndef PERFAN_OFFCPU_H
+#define PERFAN_OFFCPU_H
+
+#include <perfan/common.h>
+#include <perfan/perfdata.h>
+#include <perfan/profile.h>
+#include <perfan/resolve.h>
+#include <perfan/stream.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Why a thread was off the CPU. */
+enum perfan_offcpu_state {
+	/* S: interruptible sleep (futex, epoll_wait, poll, nanosleep, a
+	 * pipe or socket read) */
+	PERFAN_OFFCPU_SLEEP = 0,
+	/* D: uninterruptible, mostly disk I/O */
+	PERFAN_OFFCPU_DISK = 1,
+	/* R: preempted while runnable: waiting for a CPU, not blocking */
+	PERFAN_OFFCPU_RUNQ = 2,
+	/* Blocked, the state not recorded (a PERF_RECORD_SWITCH out that
+	 * was no preemption; perf's offcpu-time samples) */
+	PERFAN_OFFCPU_BLOCKED = 3,
+	/* Stopped, traced, idle kernel threads (I), anything else */
+	PERFAN_OFFCPU_OTHER = 4,
+	/* The part of a blocked interval from its wakeup (sched_wakeup or
+	 * sched_waking) to its switch-in: run-queue delay, waiting for a
+	 * CPU after the wait ended */
+	PERFAN_OFFCPU_WAKEUP_DELAY = 5,
+	/* Before a thread's first switch-in or sample, from the start of
+	 * the recording: why is not recorded */
+	PERFAN_OFFCPU_UNSEEN = 6,
+	PERFAN_OFFCPU_NR_STATES = 7,
+};
+
+/* The state's short name, as in the leaf frame "[off-cpu: NAME]":
+ * "sleep", "disk", "waiting for a CPU", "blocked", "other",
+ * "run-queue delay", "before first seen"; NULL for anything else. */
+PERFAN_API const char *perfan_offcpu_state_name(uint32_t state);
+
+/* Flags of an interval. */
+enum {
+	/* begun before the thread was first seen (state UNSEEN) */
+	PERFAN_OFFCPU_OPEN_START = 1u << 0,
+	/* still open at the end of the recording: ended there */
+	PERFAN_OFFCPU_OPEN_END = 1u << 1,
+	/* ended by a switch-in record (sched_switch next_pid, SWITCH IN);
+	 * else by the thread's next record of any kind, a little late
+	 * (a recording of one process does not see the CPU handed to it
+	 * by a task it does not trace) */
+	PERFAN_OFFCPU_EXACT = 1u << 2,
+	/* from perf's offcpu-time event: a total per stack, no timeline
+	 * (start is 0, end - start the period) */
+	PERFAN_OFFCPU_AGGREGATE = 1u << 3,
+};
+
+/* One off-CPU interval of one thread. Borrowed during the callback. */
+struct perfan_offcpu_interval {
+	int32_t pid, tid;
+	const char *comm;
+	uint32_t state; /* enum perfan_offcpu_state; a blocked interval
+			   split by a wakeup is delivered as two: its state
+			   to the wakeup, then WAKEUP_DELAY */
+	uint32_t flags;
+	uint64_t start, end; /* ns, perf's clock */
+	/* The stack at the switch-out, leaf first (the blocking stack); 0
+	 * frames when the record had none (PERF_RECORD_SWITCH, a
+	 * sched_switch recorded without -g, UNSEEN). Frames are the
+	 * stream's: their strings live as long as the stream. */
+	size_t nr_frames;
+	const struct perfan_stream_frame *frames;
+};
+
+/* One thread's totals, ns. */
+struct perfan_offcpu_thread {
+	int32_t pid, tid;
+	const char *comm; /* its last name */
+	/* Its lifetime in the recording: from its FORK, else the start of
+	 * the recording when it was off-CPU then, else its first record;
+	 * to its EXIT, else its last record (the end of the recording when
+	 * an interval was open there). */
+	uint64_t start, end;
+	uint64_t on_cpu;         /* cpu-clock/task-clock sample periods */
+	uint64_t on_cpu_samples; /* their count */
+	uint64_t off[PERFAN_OFFCPU_NR_STATES];
+	uint32_t intervals[PERFAN_OFFCPU_NR_STATES];
+	uint32_t open_start, open_end; /* intervals with those flags */
+	uint32_t inexact;              /* intervals without EXACT */
+	int exited;                    /* its EXIT or a final X/Z switch */
+};
+
+/* What the recording holds and what an analysis of it can say. */
+struct perfan_offcpu_summary {
+	uint64_t start, end;     /* ns: first and last record with a time */
+	uint64_t sched_switch;   /* sched:sched_switch samples */
+	uint64_t switch_stacks;  /* ... of them with a callchain */
+	uint64_t switch_records; /* PERF_RECORD_SWITCH(_CPU_WIDE) */
+	uint64_t wakeups;        /* sched_wakeup / sched_waking samples */
+	uint64_t offcpu_time;    /* perf's offcpu-time samples */
+	uint64_t cpu_samples;    /* cpu-clock / task-clock samples */
+	uint64_t lost;           /* records or samples perf lost */
+	/* sched_switch was sampled (-F, a period above 1): it misses
+	 * switches, so its intervals mean nothing */
+	int switch_sampled;
+	/* The recording covered every CPU (perf record -a, perf sched
+	 * record): switch-ins are seen whatever runs before */
+	int system_wide;
+	size_t nr_threads; /* sorted by pid, then tid */
+	const struct perfan_offcpu_thread *threads;
+};
+
+struct perfan_offcpu_opts {
+	size_t sz;
+	/* 1: keep a wakeup's run-queue delay in the blocked state */
+	int no_wakeup_split;
+	/* Called for every interval as it closes (end of the recording for
+	 * open ones, in perfan_offcpu_finish). NULL: none. A non-zero
+	 * return stops the analysis with that error. */
+	int (*interval)(const struct perfan_offcpu_interval *iv, void *payload);
+	void *payload;
+};
+
+typedef struct perfan_offcpu perfan_offcpu;
+
+/* An analysis fed from stream S, whose events are given one by one with
+ * perfan_offcpu_feed, in order. Returns 0 or PERFAN_ENOMEM. */
+PERFAN_API int perfan_offcpu_new(perfan_offcpu **out, perfan_stream *s,
+				 const struct perfan_offcpu_opts *opts);
+PERFAN_API void perfan_offcpu_free(perfan_offcpu *o);
+/* Take the next event of the stream. Returns 0 or a negative error. */
+PERFAN_API int perfan_offcpu_feed(perfan_offcpu *o,
+				  const struct perfan_stream_event *ev);
+/* The stream ended: close what is open (flag OPEN_END) at the last time
+ * seen. Returns 0 or a negative error. */
+PERFAN_API int perfan_offcpu_finish(perfan_offcpu *o);
+/* Totals so far; borrowed from O. */
+PERFAN_API const struct perfan_offcpu_summary *
+perfan_offcpu_summary(const perfan_offcpu *o);
+
+/* What a time profile holds. */
+enum perfan_time_view {
+	/* off-CPU intervals only: column "off-cpu", unit "ns" */
+	PERFAN_VIEW_OFFCPU = 1,
+	/* on-CPU samples (cpu-clock/task-clock period, ns) and off-CPU
+	 * intervals: column "wall", unit "ns" */
+	PERFAN_VIEW_WALL = 2,
+};
+
+/* Read PD's stream and add to P, in the view's column, every off-CPU
+ * interval on its switch-out stack under a leaf frame of kind
+ * PERFAN_FRAME_OFFCPU named "[off-cpu: STATE]" (and, for the wall view,
+ * every cpu-clock/task-clock sample weighed by its period). Roots and
+ * filters as RO says (RO->weight does not apply: time is in ns). When
+ * RESULT is not NULL, *RESULT is the analysis, for its summary (free it
+ * with perfan_offcpu_free). STATS as for perfan_resolve_perfdata. Returns
+ * 0 or a negative error; what was added before one stays in P. */
+PERFAN_API int perfan_offcpu_profile(perfan_profile *p, perfan_perfdata *pd,
+				     const struct perfan_resolve_opts *ro,
+				     int view,
+				     const struct perfan_offcpu_opts *oo,
+				     perfan_offcpu **result,
+				     struct perfan_resolve_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
