@@ -53,6 +53,19 @@ if [ -f testdata/fp/perf.data ]; then
 else
 	echo "testdata/fp/perf.data is absent: built the example, did not run it"
 fi
+# thread_times reads the resolved-sample stream: its per-thread off-CPU
+# totals must be perf's own (testdata/offcpu/EXPECTED.txt)
+tt="$prefix/examples/thread_times"
+LD_LIBRARY_PATH="$libdir" ldd "$tt" | grep -F "$libdir/libperfan.so" >/dev/null ||
+	{ echo "thread_times does not use $libdir/libperfan.so" >&2; exit 1; }
+for rec in perf.data perf.switch.data perf.sched.data perf.py.data; do
+	LD_LIBRARY_PATH="$libdir" "$tt" "testdata/offcpu/$rec" >"$prefix/tt.txt"
+	"$tt-static" "testdata/offcpu/$rec" | cmp - "$prefix/tt.txt"
+	python3 tests/tools/check_thread_times.py testdata/offcpu/EXPECTED.txt \
+		"$rec" <"$prefix/tt.txt" >"$prefix/tt-check.txt" ||
+		{ cat "$prefix/tt-check.txt"; exit 1; }
+	echo "thread_times $rec: $(grep -c '^thread' "$prefix/tt-check.txt") threads agree with EXPECTED.txt"
+done
 
 step "Example built against the installed library with find_package"
 cmake -S examples -B "$prefix/examples-cmake" -DCMAKE_PREFIX_PATH="$prefix"
@@ -63,5 +76,8 @@ if [ -f testdata/fp/perf.data ]; then
 			cmp - "$prefix/shared.txt"
 	done
 fi
+for v in thread_times thread_times-static; do
+	"$prefix/examples-cmake/$v" testdata/offcpu/perf.py.data | cmp - "$prefix/tt.txt"
+done
 
 step "All tests passed"
