@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # bench/offcpu.sh: off-CPU analysis of a large sched_switch recording:
-# `perf sched timehist` (per-switch lines, and the -s summary) and, once it
-# exists, `perfan report --off-cpu`, on the same file; best wall time and
-# peak RSS of each over RUNS runs (/usr/bin/time -v).
+# `perf sched timehist` (per-switch lines, and the -s summary),
+# `perfan report --off-cpu` and the stream alone (examples/thread_times,
+# built here against build/'s library), on the same file; best wall time
+# and peak RSS of each over RUNS runs (/usr/bin/time -v).
 #
 # Usage: bench/offcpu.sh [PERF_DATA]   (default: /tmp/perfan-bench/offcpu.data,
 #        made with bench/make-offcpu-recording.sh when absent)
@@ -60,4 +61,13 @@ if [ -x "$PERFAN" ] && "$PERFAN" report --help 2>&1 | grep -q -- '--off-cpu'; th
 	row "perfan report --off-cpu" "$t" "$m"
 else
 	echo "perfan: not built yet ($PERFAN report --off-cpu)"
+fi
+
+# the resolved-sample stream alone, as a library client sees it
+lib=$(dirname "$PERFAN")
+if [ -f "$lib/libperfan.so" ]; then
+	cc -O2 -Iinclude -o "$out/thread_times" examples/thread_times.c \
+		-L"$lib" -lperfan -Wl,-rpath,"$(cd "$lib" && pwd)"
+	read -r t m < <(measure "$out/thread_times" "$DATA")
+	row "examples/thread_times (stream)" "$t" "$m"
 fi
