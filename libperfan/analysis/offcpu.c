@@ -26,10 +26,10 @@
 enum {
 	K_UNSEEN = 0, /* not classified yet */
 	K_OTHER,
-	K_SWITCH,  /* sched:sched_switch */
-	K_WAKEUP,  /* sched:sched_wakeup, sched:sched_waking */
-	K_OFFCPU,  /* perf's offcpu-time */
-	K_CPU,     /* cpu-clock, task-clock */
+	K_SWITCH, /* sched:sched_switch */
+	K_WAKEUP, /* sched:sched_wakeup, sched:sched_waking */
+	K_OFFCPU, /* perf's offcpu-time */
+	K_CPU,    /* cpu-clock, task-clock */
 };
 
 struct perfan_offcpu {
@@ -99,8 +99,8 @@ static int nomem(perfan_offcpu *o)
 /* ---- intervals ------------------------------------------------------- */
 
 /* One interval of TH, on stack FRAMES[0..N) (leaf first). */
-static int deliver(perfan_offcpu *o, struct perfan__othread *th,
-		   uint32_t state, uint64_t start, uint64_t end, uint32_t flags,
+static int deliver(perfan_offcpu *o, struct perfan__othread *th, uint32_t state,
+		   uint64_t start, uint64_t end, uint32_t flags,
 		   const struct perfan_stream_frame *frames, size_t n)
 {
 	struct perfan_offcpu_thread *t = &th->pub;
@@ -178,8 +178,7 @@ static int flush_unseen(perfan_offcpu *o, struct perfan__othread *th)
 /* A record in TH's own context: TH is one of the threads recorded (a
  * recording of one process names others it switches to), and its pid is
  * known, so its UNSEEN interval can be delivered. */
-static int own_record(perfan_offcpu *o, struct perfan__othread *th,
-		      int32_t pid)
+static int own_record(perfan_offcpu *o, struct perfan__othread *th, int32_t pid)
 {
 	th->own = 1;
 	if (pid >= 0 && th->pub.pid < 0)
@@ -218,8 +217,8 @@ static int switch_in(perfan_offcpu *o, struct perfan__othread *th, uint64_t t)
 	return 0;
 }
 
-static int switch_out(perfan_offcpu *o, struct perfan__othread *th,
-		      uint64_t t, uint32_t state, int src,
+static int switch_out(perfan_offcpu *o, struct perfan__othread *th, uint64_t t,
+		      uint32_t state, int src,
 		      const struct perfan_stream_frame *frames, size_t n)
 {
 	int rc = close_iv(o, th, t, 0); /* out again, its switch-in unseen */
@@ -327,8 +326,6 @@ static int on_sched_switch(perfan_offcpu *o,
 	int32_t prev = (int32_t)prev_pid, next = (int32_t)next_pid;
 	uint64_t t = ev->time;
 	int rc = 0;
-	if (prev == 0)
-		o->sum.system_wide = 1; /* the idle task's own record */
 	if (next > 0) {
 		struct perfan__othread *th =
 			perfan__othread_get(&o->th, -1, next, 0);
@@ -348,6 +345,7 @@ static int on_sched_switch(perfan_offcpu *o,
 					return nomem(o);
 			}
 		}
+		th->switched_to = 1;
 		rc = switch_in(o, th, t);
 		touch(th, t);
 		if (rc)
@@ -407,8 +405,7 @@ static int on_offcpu_time(perfan_offcpu *o,
 	int32_t pid = ev->pid, tid = ev->tid;
 	uint64_t period = sm->period;
 	int raw = ev->event &&
-		  (ev->event->attr.sample_type & PERFAN_SAMPLE_RAW) &&
-		  sm->raw;
+		  (ev->event->attr.sample_type & PERFAN_SAMPLE_RAW) && sm->raw;
 	o->sum.offcpu_time++;
 	if (raw) {
 		if (sm->raw_size < 16)
@@ -521,8 +518,8 @@ static int on_task(perfan_offcpu *o, const struct perfan_stream_event *ev)
 		if (ev->tid > 0) {
 			struct perfan__othread *th = perfan__othread_get(
 				&o->th, ev->pid, ev->tid, 0);
-			if (!th || perfan__othread_comm(&o->th, th,
-							ev->u.comm.comm))
+			if (!th ||
+			    perfan__othread_comm(&o->th, th, ev->u.comm.comm))
 				return nomem(o);
 		}
 		if (!t) /* perf's synthesized names, before the recording */
@@ -612,6 +609,11 @@ perfan_offcpu_summary(const perfan_offcpu *co)
 	 * nothing the caller can see. */
 	struct perfan_offcpu *o = (struct perfan_offcpu *)co;
 	size_t n = 0;
+	/* A recording of every CPU sees the switch-outs of every task it
+	 * saw switched to; one of a process, not those of the others it
+	 * handed the CPU to (idle is not a thread here). */
+	if (perfan__othreads_all_recorded(&o->th))
+		o->sum.system_wide = 1;
 	if (!perfan__othreads_sorted(&o->th, o->sum.end, &n)) {
 		o->sum.threads = o->th.sorted;
 		o->sum.nr_threads = n;

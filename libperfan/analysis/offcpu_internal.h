@@ -20,8 +20,9 @@ struct perfan__othread {
 	 * switch-in, kept until a record of its own gives its pid. */
 	uint64_t unseen_from, unseen_to, unseen_wake;
 	int unseen_pending;
-	int seen; /* a record naming it was met (a switch to it too) */
-	int own;  /* a record in its own context was: it is recorded */
+	int seen;        /* a record naming it was met (a switch to it too) */
+	int own;         /* a record in its own context was: it is recorded */
+	int switched_to; /* a sched_switch's next_pid */
 	/* The open interval, if any. */
 	int src; /* SRC_*; SRC_NONE: nothing open */
 	uint32_t state;
@@ -62,6 +63,10 @@ int perfan__othread_stack(struct perfan__othread *th,
  * records are left out). Returns 0 or PERFAN_ENOMEM. */
 int perfan__othreads_sorted(struct perfan__othreads *t, uint64_t end,
 			    size_t *n);
+/* Whether nearly every thread a sched_switch switched to has records of
+ * its own, and processes other than one not started in the recording do:
+ * the recording saw every task, not those of one process. */
+int perfan__othreads_all_recorded(const struct perfan__othreads *t);
 void perfan__othreads_free(struct perfan__othreads *t);
 
 /* Whether EV is cpu-clock or task-clock (on-CPU time in ns). */

@@ -135,8 +135,8 @@ static int on_cpu_sample(struct fold *f, const struct perfan_stream_event *ev)
 	    (o->cpu >= 0 && ev->cpu != o->cpu) ||
 	    (o->time_start && ev->time < o->time_start) ||
 	    (o->time_end && ev->time > o->time_end) ||
-	    (o->event && (!ev->event->name ||
-			  strcmp(ev->event->name, o->event)))) {
+	    (o->event &&
+	     (!ev->event->name || strcmp(ev->event->name, o->event)))) {
 		f->filtered++;
 		return 0;
 	}
@@ -201,7 +201,8 @@ int perfan_offcpu_profile(perfan_profile *p, perfan_perfdata *pd,
 				   "perfan_offcpu_profile: no view %d", view);
 	struct fold f = {.p = p, .ro = PERFAN_RESOLVE_OPTS_INIT};
 	if (ro)
-		memcpy(&f.ro, ro, ro->sz < sizeof(f.ro) ? ro->sz : sizeof(f.ro));
+		memcpy(&f.ro, ro,
+		       ro->sz < sizeof(f.ro) ? ro->sz : sizeof(f.ro));
 	/* The engine sees every record: a thread's switch-in is written in
 	 * the context of the task before it, its wakeup in its waker's.
 	 * The caller's filters apply to what is added to the profile. */

@@ -15,8 +15,7 @@ struct perfan__othread *perfan__othread_find(struct perfan__othreads *t,
 }
 
 struct perfan__othread *perfan__othread_get(struct perfan__othreads *t,
-					    int32_t pid, int32_t tid,
-					    int fresh)
+					    int32_t pid, int32_t tid, int fresh)
 {
 	struct perfan__othread *th = perfan__othread_find(t, tid);
 	if (th && !(fresh && th->pub.exited)) {
@@ -83,8 +82,7 @@ static int any_interval(const struct perfan_offcpu_thread *t)
 	return 0;
 }
 
-int perfan__othreads_sorted(struct perfan__othreads *t, uint64_t end,
-			    size_t *n)
+int perfan__othreads_sorted(struct perfan__othreads *t, uint64_t end, size_t *n)
 {
 	if (t->n > t->cap_sorted &&
 	    perfan__grow((void **)&t->sorted, &t->cap_sorted, t->n,
@@ -109,6 +107,23 @@ int perfan__othreads_sorted(struct perfan__othreads *t, uint64_t end,
 	qsort(t->sorted, k, sizeof(*t->sorted), by_pid_tid);
 	*n = k;
 	return 0;
+}
+
+int perfan__othreads_all_recorded(const struct perfan__othreads *t)
+{
+	size_t to = 0, unrecorded = 0, processes = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct perfan__othread *th = t->v[i];
+		to += th->switched_to;
+		unrecorded += th->switched_to && !th->own;
+		/* a process not started in the recording */
+		processes += th->own && !th->fork_time &&
+			     th->pub.pid == th->pub.tid;
+	}
+	/* One switched to as the recording stopped may have none yet. A
+	 * process whose threads only ever hand the CPU to each other (and
+	 * idle) looks the same: a recording of every CPU has others. */
+	return to > 0 && unrecorded <= 1 + to / 50 && processes >= 2;
 }
 
 void perfan__othreads_free(struct perfan__othreads *t)

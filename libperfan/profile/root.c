@@ -17,7 +17,9 @@ int perfan__process_root(perfan_profile *p, enum perfan_process_root root,
 		if (*s == ' ')
 			*s = '_';
 	switch (root) {
-	case PERFAN_ROOT_PID: snprintf(buf, sizeof(buf), "%s-%d", c, pid); break;
+	case PERFAN_ROOT_PID:
+		snprintf(buf, sizeof(buf), "%s-%d", c, pid);
+		break;
 	case PERFAN_ROOT_PID_TID:
 		snprintf(buf, sizeof(buf), "%s-%d/%d", c, pid, tid);
 		break;
