@@ -2,8 +2,9 @@
  * EXPECTED.txt (the programs' own timing of their planted waits, and the
  * intervals perf script's own records make, per thread, call site and
  * prev_state), perf sched timehist's per-thread waits on the system-wide
- * recording, SWITCH records, a sampled sched_switch, open intervals, the
- * wall and off-CPU profiles (through the Python view too), and a cut
+ * recording, SWITCH records, perf's offcpu-time event (perf record
+ * --off-cpu), a sampled sched_switch, open intervals, the wall and off-CPU
+ * profiles (through the Python view too), and a cut
  * recording. Resolved hermetically with the case's own kallsyms and symfs
  * (as tests/cli/offcpu_data.sh). */
 #define _GNU_SOURCE
@@ -19,7 +20,7 @@
 
 /* ---- EXPECTED.txt ------------------------------------------------------ */
 
-enum { E_THREAD, E_PLANTED, E_OFFCPU };
+enum { E_THREAD, E_PLANTED, E_OFFCPU, E_OFFCPUTIME };
 
 struct eline {
 	int kind;
@@ -72,6 +73,14 @@ static void load_expected(void)
 						e.state, &e.n, &e.total,
 						&e.exact, &e.woken, &e.runq),
 					 10);
+		} else if (!strcmp(kind, "offcputime")) {
+			e.kind = E_OFFCPUTIME;
+			ck_assert_int_eq(sscanf(line,
+						"offcputime %31s %d %31s %31s "
+						"%d %lf",
+						e.rec, &e.tid, e.comm, e.site,
+						&e.n, &e.total),
+					 6);
 		} else {
 			continue;
 		}
@@ -992,6 +1001,63 @@ START_TEST(test_filters)
 }
 END_TEST
 
+/* ---- perf's own offcpu-time event ----------------------------------------- */
+
+START_TEST(test_offcpu_time)
+{
+	load_expected();
+	const char *rec = "perf.offcpu.data";
+	struct run r;
+	run_rec(&r, rec, PERFAN_VIEW_OFFCPU, 1, PERFAN_ROOT_PID_TID);
+	ck_assert_uint_eq(r.sum->sched_switch, 0);
+	ck_assert_uint_gt(r.sum->cpu_samples, 100);
+	int lines = 0, samples = 0;
+	double all = 0;
+	for (size_t i = 0; i < exp_n; i++) {
+		const struct eline *e = &exp_lines[i];
+		if (e->kind != E_OFFCPUTIME || strcmp(e->rec, rec))
+			continue;
+		int n;
+		double got = sum_ivs(&r, e->tid, e->site, PERFAN_OFFCPU_BLOCKED,
+				     PERFAN_OFFCPU_AGGREGATE, &n);
+		/* periods in ns, EXPECTED in ms with 3 decimals */
+		ck_assert_msg(n == e->n && fabs(got - e->total) <= 0.001,
+			      "%s tid %d %s: %d offcpu-time totals, %.3f ms; "
+			      "perf's %d, %.3f",
+			      rec, e->tid, e->site, n, got, e->n, e->total);
+		lines++;
+		samples += e->n;
+		all += e->total;
+	}
+	ck_assert_int_ge(lines, 2);
+	ck_assert_uint_eq(r.sum->offcpu_time, (uint64_t)samples);
+	ck_assert_uint_eq(r.n, (size_t)samples);
+	for (size_t i = 0; i < r.n; i++) {
+		/* a total, no timeline: from 0 to its period */
+		ck_assert_uint_eq(r.v[i].flags, PERFAN_OFFCPU_AGGREGATE);
+		ck_assert_uint_eq(r.v[i].start, 0);
+	}
+	/* their fake times (0xffffffff00000000 ns on) are no time */
+	ck_assert_uint_lt(r.sum->end, 1ull << 62);
+	int col = column(r.p, "off-cpu");
+	ck_assert_double_le(
+		fabs((double)perfan_profile_total(r.p, (size_t)col) / MS - all),
+		0.001 * lines);
+	/* lifetimes as perf script's records give them */
+	for (size_t i = 0; i < exp_n; i++) {
+		const struct eline *e = &exp_lines[i];
+		if (e->kind != E_THREAD || strcmp(e->rec, rec))
+			continue;
+		const struct perfan_offcpu_thread *t = thread_of(&r, e->tid);
+		ck_assert_ptr_nonnull(t);
+		ck_assert_double_le(
+			fabs((double)(t->end - t->start) / MS - e->lifetime),
+			0.01 * e->lifetime);
+	}
+	run_free(&r);
+}
+END_TEST
+
 /* ---- 7. bad input --------------------------------------------------------- */
 
 START_TEST(test_cut_recordings)
@@ -1093,6 +1159,7 @@ static Suite *offcpu_suite(void)
 	tcase_add_test(tc, test_expected_python);
 	tcase_add_test(tc, test_lifetimes);
 	tcase_add_test(tc, test_switch_records);
+	tcase_add_test(tc, test_offcpu_time);
 	tcase_add_test(tc, test_timehist);
 	tcase_add_test(tc, test_sampled_and_open);
 	tcase_add_test(tc, test_wall_profile);
