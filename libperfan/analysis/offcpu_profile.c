@@ -10,6 +10,7 @@
 #include "profile/root.h"
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/htab.h"
 #include "util/opts.h"
 
 #define NO_FRAME ((perfan_frame_id)-1)
@@ -24,6 +25,15 @@ struct fold {
 	perfan_frame_id *stack; /* root first */
 	size_t capstack;
 	uint64_t filtered; /* samples the caller's filters left out */
+	/* each thread's process frame, for the name and pid it was made
+	 * for: naming it is a printf and a lookup */
+	struct root {
+		int32_t pid;
+		perfan_frame_id id;
+		char comm[64];
+	} * roots;
+	size_t nroots, caproots;
+	struct perfan__htab root_of; /* tid -> index in roots */
 	/* the caller's own callback, called after the fold's */
 	int (*interval)(const struct perfan_offcpu_interval *iv, void *payload);
 	void *payload;
@@ -57,6 +67,35 @@ static int frame_id(struct fold *f, const struct perfan_stream_frame *sf,
 	return 0;
 }
 
+static int root_id(struct fold *f, const char *comm, int32_t pid, int32_t tid,
+		   perfan_frame_id *out)
+{
+	uint64_t *i = perfan__htab_get(&f->root_of, (uint64_t)(uint32_t)tid);
+	struct root *r = i ? &f->roots[*i] : NULL;
+	if (r && r->pid == pid &&
+	    (comm ? !strcmp(r->comm, comm) : !r->comm[0])) {
+		*out = r->id;
+		return 0;
+	}
+	int err = perfan__process_root(f->p, f->ro.root, comm, pid, tid, out);
+	if (err)
+		return err;
+	if (comm && strlen(comm) >= sizeof(r->comm))
+		return 0; /* (not cached: rare) */
+	if (!r) {
+		if (perfan__grow((void **)&f->roots, &f->caproots,
+				 f->nroots + 1, sizeof(*f->roots)) ||
+		    perfan__htab_put(&f->root_of, (uint64_t)(uint32_t)tid,
+				     f->nroots))
+			return nomem();
+		r = &f->roots[f->nroots++];
+	}
+	r->pid = pid;
+	r->id = *out;
+	snprintf(r->comm, sizeof(r->comm), "%s", comm ? comm : "");
+	return 0;
+}
+
 /* Add WEIGHT to the stack FRAMES (leaf first) of thread PID/TID under its
  * root, with LEAF (an off-CPU state's frame, or NO_FRAME) below it. */
 static int add(struct fold *f, const char *comm, int32_t pid, int32_t tid,
@@ -69,8 +108,7 @@ static int add(struct fold *f, const char *comm, int32_t pid, int32_t tid,
 	size_t k = 0;
 	int err = 0;
 	if (f->ro.root != PERFAN_ROOT_NONE)
-		err = perfan__process_root(f->p, f->ro.root, comm, pid, tid,
-					   &f->stack[k++]);
+		err = root_id(f, comm, pid, tid, &f->stack[k++]);
 	for (size_t i = n; i-- > 0 && !err;)
 		err = frame_id(f, &frames[i], &f->stack[k++]);
 	if (err)
@@ -244,5 +282,7 @@ int perfan_offcpu_profile(perfan_profile *p, perfan_perfdata *pd,
 	perfan_stream_free(s);
 	free(f.ids);
 	free(f.stack);
+	free(f.roots);
+	perfan__htab_free(&f.root_of);
 	return err;
 }
