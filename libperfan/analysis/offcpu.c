@@ -240,16 +240,17 @@ static int running(perfan_offcpu *o, int32_t pid, int32_t tid, uint64_t t,
 {
 	if (out)
 		*out = NULL;
-	if (tid <= 0) /* the idle tasks (one per CPU) share tid 0 */
+	/* tid 0: the idle tasks (one per CPU); time 0: perf's records of
+	 * what existed before the recording, or a record without time */
+	if (tid <= 0 || !t)
 		return 0;
 	struct perfan__othread *th = perfan__othread_get(&o->th, pid, tid, 0);
 	if (!th)
 		return nomem(o);
 	int rc = own_record(o, th, pid);
-	if (!rc && t)
+	if (!rc)
 		rc = close_iv(o, th, t, 0);
-	if (t)
-		touch(th, t);
+	touch(th, t);
 	if (out)
 		*out = th;
 	return rc;
@@ -318,7 +319,8 @@ static int on_sched_switch(perfan_offcpu *o,
 	o->sum.sched_switch++;
 	if (ev->u.sample.nr_frames)
 		o->sum.switch_stacks++;
-	if (perfan_stream_field_u64(o->s, ev, "prev_pid", &prev_pid) ||
+	if (!ev->time || /* no timeline without times */
+	    perfan_stream_field_u64(o->s, ev, "prev_pid", &prev_pid) ||
 	    perfan_stream_field_u64(o->s, ev, "next_pid", &next_pid) ||
 	    perfan_stream_field_u64(o->s, ev, "prev_state", &prev_state))
 		/* a cut or foreign payload: a record of its thread only */
@@ -522,8 +524,6 @@ static int on_task(perfan_offcpu *o, const struct perfan_stream_event *ev)
 			    perfan__othread_comm(&o->th, th, ev->u.comm.comm))
 				return nomem(o);
 		}
-		if (!t) /* perf's synthesized names, before the recording */
-			return 0;
 		int32_t tid = context_tid(ev, ev->tid, &pid);
 		return running(o, pid, tid, t, NULL);
 	}

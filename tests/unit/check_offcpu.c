@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -1099,6 +1101,59 @@ START_TEST(test_cut_recordings)
 }
 END_TEST
 
+/* Prefixes of a sched_switch recording (a copy cut short) and a copy with
+ * bytes spoilt all through its data: an error or a shorter analysis, never
+ * a crash, and totals that still add up. */
+START_TEST(test_cut_and_spoilt_sched)
+{
+	FILE *f = fopen(tu_testdata("offcpu/perf.sched.data"), "rb");
+	ck_assert_ptr_nonnull(f);
+	static unsigned char data[1 << 20], copy[1 << 20];
+	size_t len = fread(data, 1, sizeof(data), f);
+	fclose(f);
+	ck_assert_uint_gt(len, 100000);
+	ck_assert_uint_lt(len, sizeof(data));
+	for (int k = 1; k <= 12; k++) {
+		size_t n = k <= 9 ? len * (size_t)k / 10 : len;
+		memcpy(copy, data, n);
+		if (k > 9) /* spoil every (k * 31)th byte past the header */
+			for (size_t i = 4096; i < n; i += (size_t)k * 31)
+				copy[i] ^= (unsigned char)(0x5a + k);
+		int fd = memfd_create("cut", 0);
+		ck_assert_int_ge(fd, 0);
+		ck_assert_int_eq(write(fd, copy, n), (ssize_t)n);
+		perfan_perfdata *pd = NULL;
+		if (perfan_perfdata_open_fd(&pd, fd, "cut", NULL)) {
+			close(fd);
+			continue;
+		}
+		perfan_profile *p;
+		ck_assert_int_eq(perfan_profile_new(&p, NULL), 0);
+		struct perfan_resolve_opts ro =
+			offcpu_opts(PERFAN_ROOT_PID_TID);
+		perfan_offcpu *oc = NULL;
+		int rc = perfan_offcpu_profile(p, pd, &ro, PERFAN_VIEW_WALL,
+					       NULL, &oc, NULL);
+		if (rc)
+			ck_assert_str_ne(perfan_error_last(), "");
+		ck_assert_ptr_nonnull(oc);
+		const struct perfan_offcpu_summary *s =
+			perfan_offcpu_summary(oc);
+		uint64_t off = 0;
+		for (size_t i = 0; i < s->nr_threads; i++)
+			off += off_total(&s->threads[i]);
+		if (!rc)
+			ck_assert_uint_eq(perfan_profile_total(
+						  p, (size_t)column(p, "wall")),
+					  off);
+		perfan_offcpu_free(oc);
+		perfan_profile_free(p);
+		perfan_perfdata_free(pd);
+		close(fd);
+	}
+}
+END_TEST
+
 START_TEST(test_api_errors)
 {
 	perfan_offcpu *oc = (perfan_offcpu *)1;
@@ -1166,6 +1221,7 @@ static Suite *offcpu_suite(void)
 	tcase_add_test(tc, test_python_view);
 	tcase_add_test(tc, test_filters);
 	tcase_add_test(tc, test_cut_recordings);
+	tcase_add_test(tc, test_cut_and_spoilt_sched);
 	tcase_add_test(tc, test_api_errors);
 	suite_add_tcase(s, tc);
 	return s;
