@@ -43,6 +43,17 @@ printed), whitespace-separated lines (times in ms, 3 decimals):
   exit    REC TID COMM T      the tid's last switch-out, prev_state X or Z
                               (it exited; not a wait, so no offcpu line)
   offtotal REC TID COMM STATE N TOTAL    the offcpu lines summed over sites
+  offcputime  REC TID COMM SITE N TOTAL
+      perf's own off-CPU event (perf.offcpu.data, `perf record --off-cpu`):
+      N offcpu-time samples of the tid whose callchain's first planted
+      function is SITE (as for offcpu lines), TOTAL ms the sum of their
+      periods.  perf's BPF program sums, per thread, user stack and state,
+      the ns from each switch-out in state S or D to the next switch-in,
+      and writes one sample per sum when the recording ends (time
+      0xffffffff00000000 ns and up, so these samples are left out of the
+      thread lines' lifetimes); no state, no timeline, no preemption (R)
+  offcputotal REC TID COMM N TOTAL   the offcputime lines summed per thread,
+      for every thread of the workload (N 0 when perf saw none of its waits)
 
 perf.freq.data is left out of the offcpu lines: -F 999 sampled its
 sched_switch records (about one switch in N), so its intervals mean nothing.
@@ -65,10 +76,12 @@ RECORDINGS = [
     ("perf.sched.data", "offcpu.sched.out", "script.sched.txt.zst", "sideband.sched.txt"),
     ("perf.freq.data", "offcpu.freq.out", "script.freq.txt", "sideband.freq.txt"),
     ("perf.py.data", "handler.out", "script.py.txt.zst", "sideband.py.txt"),
+    ("perf.offcpu.data", "offcpu.offcpu.out", "script.offcpu.txt", "sideband.offcpu.txt"),
 ]
 SITES = {"wait_sleep", "wait_mutex", "holder", "wait_pipe", "writer", "wait_disk",
          "wait_disk_direct", "spin", "handle_request", "parse"}
 SAMPLED = {"perf.freq.data"}
+OFFCPU_TIME = {"perf.offcpu.data"}  # recorded with perf's --off-cpu
 
 HEAD = re.compile(r"^(?P<comm>\S.*?)\s+(?P<tid>-?\d+)\s+(?:\[(?P<cpu>\d+)\]\s+)?"
                   r"(?P<time>\d+\.\d+):\s+(?P<rest>.*)$")
@@ -156,6 +169,7 @@ def analyse(rec, outf, scriptf, sidef):
     out_at = {}  # tid -> (time, state, site, wakeup time or None)
     # (tid, site, state) -> [n, total, exact, woken, runq]
     acc = collections.defaultdict(lambda: [0, 0.0, 0, 0, 0.0])
+    bpf = collections.defaultdict(lambda: [0, 0])  # (tid, site) -> [n, ns]
 
     def close(tid, t, exact):
         t0, state, site, woke = out_at.pop(tid)
@@ -174,6 +188,12 @@ def analyse(rec, outf, scriptf, sidef):
         if t == 0.0:  # perf's synthesized perf-exec COMM
             continue
         ev = rest.split(":", 1)[0].split()[-1] if ":" in rest else rest
+        if ev == "offcpu-time":  # a sum written at the end, not a record in time
+            if tid in tids:
+                b = bpf[(tid, site_of(frames))]
+                b[0] += 1
+                b[1] += int(rest.split()[0])  # the period, ns
+            continue
         # the record's own tid (or, for FORK, the child's and parent's tids)
         if tid in tids:
             first.setdefault(tid, t)
@@ -253,6 +273,14 @@ def analyse(rec, outf, scriptf, sidef):
         n, total = totals[(tid, state)]
         print("offtotal %s %d %s %s %d %s" % (rec, tid, threads[tid][0], state, n,
                                              ms(total * 1e9)))
+    if rec in OFFCPU_TIME:
+        for (tid, site) in sorted(bpf, key=lambda k: (list(threads).index(k[0]), k[1])):
+            n, ns = bpf[(tid, site)]
+            print("offcputime %s %d %s %s %d %s" % (rec, tid, threads[tid][0], site, n, ms(ns)))
+        for tid in threads:
+            n = sum(v[0] for k, v in bpf.items() if k[0] == tid)
+            ns = sum(v[1] for k, v in bpf.items() if k[0] == tid)
+            print("offcputotal %s %d %s %d %s" % (rec, tid, threads[tid][0], n, ms(ns)))
     print()
 
 
@@ -267,6 +295,8 @@ def main():
     print("#   open    REC TID COMM SITE STATE T")
     print("#   exit    REC TID COMM T")
     print("#   offtotal REC TID COMM STATE N TOTAL")
+    print("#   offcputime  REC TID COMM SITE N TOTAL   (perf's offcpu-time event)")
+    print("#   offcputotal REC TID COMM N TOTAL")
     print()
     for rec, outf, scriptf, sidef in RECORDINGS:
         if os.path.exists(os.path.join(DIR, rec)):

@@ -7,6 +7,8 @@
 # kernel.perf_event_paranoid <= -1 and read access to tracefs), and the pyenv
 # Pythons 3.12.1 / 3.13.0 for the Python cases (py-handler also needs
 # objcopy, zstd, and python3 with libzstd.so.1 for unzstd-perf-data.py).
+# offcpu also needs PERF_BPF, a perf 6.1 built with BUILD_BPF_SKEL=1, for
+# perf record --off-cpu (testdata/README.md says how to build it).
 # Hardware counters are not required: only software events and tracepoints
 # are used.
 #
@@ -534,6 +536,18 @@ case_offcpu() {
     pid=$(pid_of perf.py.data python3)
     cmd "cp /tmp/perf-$pid.map perf-$pid.map   # map for perf.py.data"
     off_oracles perf.py.data .py z
+    # g) perf's own off-CPU event (--off-cpu, a BPF program on sched_switch
+    #    that sums the ns each thread spent switched out in S or D state,
+    #    per user stack, written as offcpu-time samples at the end): Debian's
+    #    perf 6.1 lacks it (built without BUILD_BPF_SKEL=1), so PERF_BPF is
+    #    perf 6.1 built from Debian's linux-source-6.1 with the skeletons
+    #    (testdata/README.md says how).  perf.offcpu.data's oracles are all
+    #    made with that perf; report.offcpu.txt is its per-symbol profile of
+    #    both events (offcpu-time's periods are ns).
+    : "${PERF_BPF:?offcpu: set PERF_BPF to a perf built with BUILD_BPF_SKEL=1 (see testdata/README.md)}"
+    cmd "$PERF_BPF record --off-cpu -g -e cpu-clock/freq=999/ -o perf.offcpu.data ./offcpu > offcpu.offcpu.out 2> record.offcpu.log"
+    PERF=$PERF_BPF off_oracles perf.offcpu.data .offcpu
+    cmd "$PERF_BPF report -i perf.offcpu.data --stdio --no-children -g none -s sym > report.offcpu.txt"
     # the binaries the recordings name, where py-handler keeps the same ones
     # (same build-ids), as symlinks: libpython and python3.12 by name here;
     # and all of them in symfs/, for --symfs testdata/offcpu/symfs, with
@@ -554,6 +568,17 @@ case_offcpu() {
     done
     cmd "python3 ../make-kallsyms.py --case offcpu /proc/kallsyms > kallsyms   # this case's own: kernel $(uname -r), not testdata/kallsyms's"
     cmd "python3 ../offcpu-expected.py > EXPECTED.txt"
+    {
+        echo
+        echo "# \$ $PERF_BPF version --build-options   # the perf of perf.offcpu.data,"
+        echo "# built (testdata/README.md) from Debian's linux-source-6.1 6.1.187-1, the source of"
+        echo "# Debian's perf 6.1.187 (in-tree libbpf and bpftool), with clang 14, llvm, libelf-dev, libdw-dev,"
+        echo "# libtraceevent-dev, libzstd-dev, libcap-dev, libslang2-dev, libunwind-dev, libnuma-dev:"
+        echo "#   tar xJf /usr/src/linux-source-6.1.tar.xz linux-source-6.1/{tools,scripts,include,arch/x86,Makefile,lib,kernel/bpf}"
+        echo "#   make -C linux-source-6.1/tools/perf O=/work/perf-bpf-build BUILD_BPF_SKEL=1 NO_LIBPYTHON=1 NO_LIBPERL=1 NO_JEVENTS=1 -j2"
+        echo "# (vmlinux.h for the skeletons from this kernel's /sys/kernel/btf/vmlinux)"
+        $PERF_BPF version --build-options | sed 's/^/# /'
+    } >> COMMAND
     finish
 }
 

@@ -84,8 +84,8 @@ struct perfan_offcpu_thread {
 	const char *comm; /* its last name */
 	/* Its lifetime in the recording: from its FORK, else the start of
 	 * the recording when it was off-CPU then, else its first record;
-	 * to its EXIT, else its last record (the end of the recording when
-	 * an interval was open there). */
+	 * to its last record (its EXIT, or the final X/Z switch after it;
+	 * the end of the recording when an interval was open there). */
 	uint64_t start, end;
 	uint64_t on_cpu;         /* cpu-clock/task-clock sample periods */
 	uint64_t on_cpu_samples; /* their count */
@@ -110,7 +110,10 @@ struct perfan_offcpu_summary {
 	 * switches, so its intervals mean nothing */
 	int switch_sampled;
 	/* The recording covered every CPU (perf record -a, perf sched
-	 * record): switch-ins are seen whatever runs before */
+	 * record): switch-ins are seen whatever runs before. Read from the
+	 * data: nearly every thread switched to has records of its own,
+	 * and so do several processes not started in the recording (or a
+	 * SWITCH_CPU_WIDE record, or a sample of the idle task) */
 	int system_wide;
 	size_t nr_threads; /* sorted by pid, then tid */
 	const struct perfan_offcpu_thread *threads;
@@ -121,8 +124,9 @@ struct perfan_offcpu_opts {
 	/* 1: keep a wakeup's run-queue delay in the blocked state */
 	int no_wakeup_split;
 	/* Called for every interval as it closes (end of the recording for
-	 * open ones, in perfan_offcpu_finish). NULL: none. A non-zero
-	 * return stops the analysis with that error. */
+	 * open ones, in perfan_offcpu_finish; an UNSEEN one at the thread's
+	 * first record of its own, which gives its pid). NULL: none. A
+	 * non-zero return stops the analysis with that error. */
 	int (*interval)(const struct perfan_offcpu_interval *iv, void *payload);
 	void *payload;
 };
@@ -157,10 +161,14 @@ enum perfan_time_view {
  * interval on its switch-out stack under a leaf frame of kind
  * PERFAN_FRAME_OFFCPU named "[off-cpu: STATE]" (and, for the wall view,
  * every cpu-clock/task-clock sample weighed by its period). Roots and
- * filters as RO says (RO->weight does not apply: time is in ns). When
- * RESULT is not NULL, *RESULT is the analysis, for its summary (free it
- * with perfan_offcpu_free). STATS as for perfan_resolve_perfdata. Returns
- * 0 or a negative error; what was added before one stays in P. */
+ * filters as RO says (RO->weight does not apply: time is in ns); the
+ * filters select what is added, never what the analysis reads: pid, tid
+ * and comm threads, the time window clips intervals (and leaves out
+ * AGGREGATE ones), cpu and event select on-CPU samples. When RESULT is
+ * not NULL, *RESULT is the analysis, for its summary (free it with
+ * perfan_offcpu_free), after an error too. STATS as for
+ * perfan_resolve_perfdata. Returns 0 or a negative error; what was added
+ * before one stays in P. */
 PERFAN_API int perfan_offcpu_profile(perfan_profile *p, perfan_perfdata *pd,
 				     const struct perfan_resolve_opts *ro,
 				     int view,
