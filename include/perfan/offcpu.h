@@ -52,9 +52,12 @@ enum {
 	/* still open at the end of the recording: ended there */
 	PERFAN_OFFCPU_OPEN_END = 1u << 1,
 	/* ended by a switch-in record (sched_switch next_pid, SWITCH IN);
-	 * else by the thread's next record of any kind, a little late
-	 * (a recording of one process does not see the CPU handed to it
-	 * by a task it does not trace) */
+	 * else (a recording of one process does not see the CPU handed to
+	 * it by a task it does not trace) where its next cpu-clock or
+	 * task-clock sample says it ran again: the sample's period less
+	 * the CPU time it counted before the switch-out, before the
+	 * sample; or at the thread's next record of another kind, a
+	 * little late */
 	PERFAN_OFFCPU_EXACT = 1u << 2,
 	/* from perf's offcpu-time event: a total per stack, no timeline
 	 * (start is 0, end - start the period) */

@@ -202,6 +202,7 @@ static void touch(struct perfan__othread *th, uint64_t t)
  * began. */
 static int switch_in(perfan_offcpu *o, struct perfan__othread *th, uint64_t t)
 {
+	th->run_from = t;
 	if (th->src != SRC_NONE)
 		return close_iv(o, th, t, PERFAN_OFFCPU_EXACT);
 	if (!th->seen && !th->fork_time && !th->unseen_pending &&
@@ -224,6 +225,9 @@ static int switch_out(perfan_offcpu *o, struct perfan__othread *th, uint64_t t,
 	int rc = close_iv(o, th, t, 0); /* out again, its switch-in unseen */
 	if (rc)
 		return rc;
+	if (th->run_from && t > th->run_from)
+		th->ran += t - th->run_from;
+	th->run_from = 0;
 	if (perfan__othread_stack(th, frames, n))
 		return nomem(o);
 	th->src = src;
@@ -248,8 +252,10 @@ static int running(perfan_offcpu *o, int32_t pid, int32_t tid, uint64_t t,
 	if (!th)
 		return nomem(o);
 	int rc = own_record(o, th, pid);
-	if (!rc)
+	if (!rc && th->src != SRC_NONE) {
 		rc = close_iv(o, th, t, 0);
+		th->run_from = t; /* it runs from here at the latest */
+	}
 	touch(th, t);
 	if (out)
 		*out = th;
@@ -439,6 +445,32 @@ static int on_offcpu_time(perfan_offcpu *o,
 		       PERFAN_OFFCPU_AGGREGATE, f, n);
 }
 
+/* A cpu-clock/task-clock sample of a thread whose switch-in was not
+ * recorded ends its interval PERIOD - RAN before the sample (see
+ * perfan__othread.ran), never before its switch-out: closer to the truth
+ * than the sample's own time, up to a period late. Either way the count
+ * of CPU time since a sample starts again. */
+static int cpu_sample(perfan_offcpu *o, const struct perfan_stream_event *ev)
+{
+	uint64_t t = ev->time, period = ev->u.sample.period;
+	if (ev->tid <= 0 || !t)
+		return 0;
+	struct perfan__othread *th = perfan__othread_find(&o->th, ev->tid);
+	if (!th)
+		return 0;
+	int rc = 0;
+	if (th->src != SRC_NONE && th->start <= t) {
+		uint64_t back = period > th->ran ? period - th->ran : 0;
+		uint64_t end = t - th->start > back ? t - back : th->start;
+		rc = own_record(o, th, ev->pid);
+		if (!rc)
+			rc = close_iv(o, th, end, 0);
+	}
+	th->ran = 0;
+	th->run_from = t;
+	return rc;
+}
+
 static int on_sample(perfan_offcpu *o, const struct perfan_stream_event *ev)
 {
 	int k = kind_of(o, ev->event);
@@ -453,7 +485,9 @@ static int on_sample(perfan_offcpu *o, const struct perfan_stream_event *ev)
 	default: break;
 	}
 	struct perfan__othread *th;
-	int rc = running(o, ev->pid, ev->tid, ev->time, &th);
+	int rc = k == K_CPU ? cpu_sample(o, ev) : 0;
+	if (!rc)
+		rc = running(o, ev->pid, ev->tid, ev->time, &th);
 	if (rc || !th)
 		return rc;
 	if (perfan__othread_comm(&o->th, th, ev->comm))

@@ -28,6 +28,12 @@ struct perfan__othread {
 	uint32_t state;
 	uint64_t start;
 	uint64_t wake; /* first wakeup inside it; 0: none */
+	/* Its CPU time since its last cpu-clock/task-clock sample: RAN up
+	 * to its last switch-out, and from RUN_FROM on (0: off-CPU, or not
+	 * known). A per-task cpu-clock fires after PERIOD ns on the CPU,
+	 * so a sample that ends an interval whose switch-in was not
+	 * recorded says when it was: PERIOD - RAN before the sample. */
+	uint64_t ran, run_from;
 	struct perfan_stream_frame *frames;
 	size_t nr_frames, cap_frames;
 };
