@@ -495,9 +495,33 @@ static void print_feature(FILE *fp, const perfan_perfdata *pd, int feat,
 		/* present, but not decoded by libperfan */
 		fprintf(fp, "# %s info available (not decoded)\n", uname);
 		break;
+	case PERFAN_FEAT_BPF_PROG_INFO:
+		/* perf's __bpf_event__print_bpf_prog_info() */
+		for (size_t i = 0; i < f->nr_bpf_progs; i++) {
+			const struct perfan_bpf_prog *b = &f->bpf_progs[i];
+			const struct perfan_bpf_subprog *s = b->subprogs;
+			if (b->nr_subprogs == 1) {
+				fprintf(fp,
+					"# bpf_prog_info %u: %s addr 0x%" PRIx64
+					" size %u\n",
+					b->id, s[0].name, s[0].addr, s[0].size);
+				continue;
+			}
+			fprintf(fp, "# bpf_prog_info %u:\n", b->id);
+			for (size_t k = 0; k < b->nr_subprogs; k++)
+				fprintf(fp,
+					"# \tsub_prog %zu: %s addr 0x%" PRIx64
+					" size %u\n",
+					k, s[k].name, s[k].addr, s[k].size);
+		}
+		break;
+	case PERFAN_FEAT_BPF_BTF:
+		for (size_t i = 0; i < f->nr_bpf_btfs; i++)
+			fprintf(fp, "# btf info of id %u\n", f->bpf_btfs[i].id);
+		break;
 	default:
-		/* perf prints nothing for tracing_data, build_id, dir_format
-		 * and (without libbpf) bpf_prog_info and bpf_btf */
+		/* perf prints nothing for tracing_data, build_id and
+		 * dir_format */
 		break;
 	}
 }
@@ -887,6 +911,37 @@ static void print_json(FILE *fp, const perfan_perfdata *pd)
 			js_open(&j, NULL, '{');
 			js_str(&j, "pmu", c->pmu_name ? c->pmu_name : "cpu");
 			js_strs(&j, "caps", c->caps, c->nr);
+			js_close(&j, '}');
+		}
+		js_close(&j, ']');
+	}
+	if (HAS(BPF_PROG_INFO)) {
+		js_open(&j, "bpf_progs", '[');
+		for (size_t i = 0; i < f->nr_bpf_progs; i++) {
+			const struct perfan_bpf_prog *b = &f->bpf_progs[i];
+			js_open(&j, NULL, '{');
+			js_u64(&j, "id", b->id);
+			js_str(&j, "name", b->name);
+			js_u64(&j, "btf_id", b->btf_id);
+			js_open(&j, "functions", '[');
+			for (size_t k = 0; k < b->nr_subprogs; k++) {
+				js_open(&j, NULL, '{');
+				js_str(&j, "name", b->subprogs[k].name);
+				js_u64(&j, "addr", b->subprogs[k].addr);
+				js_u64(&j, "size", b->subprogs[k].size);
+				js_close(&j, '}');
+			}
+			js_close(&j, ']');
+			js_close(&j, '}');
+		}
+		js_close(&j, ']');
+	}
+	if (HAS(BPF_BTF)) {
+		js_open(&j, "bpf_btfs", '[');
+		for (size_t i = 0; i < f->nr_bpf_btfs; i++) {
+			js_open(&j, NULL, '{');
+			js_u64(&j, "id", f->bpf_btfs[i].id);
+			js_u64(&j, "size", f->bpf_btfs[i].size);
 			js_close(&j, '}');
 		}
 		js_close(&j, ']');

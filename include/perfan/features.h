@@ -95,6 +95,29 @@ struct perfan_pmu_caps {
 	const char *const *caps; /* "name=value" strings */
 };
 
+/* One jited function of a BPF program (BPF_PROG_INFO). */
+struct perfan_bpf_subprog {
+	const char *name; /* as perf names it: bpf_prog_TAG_FUNCTION */
+	uint64_t addr;    /* jited address */
+	uint32_t size;    /* jited bytes */
+	uint8_t tag[8];
+};
+
+/* A BPF program loaded while perf recorded (perf's own, --off-cpu's). */
+struct perfan_bpf_prog {
+	uint32_t id, btf_id; /* btf_id 0: none */
+	const char *name;    /* the kernel's (truncated) program name */
+	size_t nr_subprogs;
+	const struct perfan_bpf_subprog *subprogs;
+};
+
+/* The BTF of a BPF program (BPF_BTF). */
+struct perfan_bpf_btf {
+	uint32_t id;
+	uint32_t size;
+	const void *data;
+};
+
 /* Everything decoded from the features present. A feature's fields are only
  * meaningful when perfan_features_has() says it is present. */
 struct perfan_features {
@@ -157,6 +180,14 @@ struct perfan_features {
 	/* Offsets and sizes of each feature's bytes in the file (file mode),
 	 * 0 where absent; feature payloads not decoded above are there. */
 	uint64_t section_offset[32], section_size[32];
+
+	/* BPF_PROG_INFO, by program id as perf lists them (programs whose
+	 * counts of functions, tags and lengths disagree left out, as perf
+	 * prints nothing for them); BPF_BTF, by id. */
+	size_t nr_bpf_progs;
+	const struct perfan_bpf_prog *bpf_progs;
+	size_t nr_bpf_btfs;
+	const struct perfan_bpf_btf *bpf_btfs;
 };
 
 /* 1 if feature FEAT is present. */

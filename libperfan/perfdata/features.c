@@ -3,6 +3,7 @@
  * pd->feat, as perf's tools/perf/util/header.c process_* functions read them. */
 #include "perfdata/internal.h"
 
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -690,6 +691,368 @@ static int dec_tracing_data(struct dec *d)
 	return 0;
 }
 
+/* ---- BPF_PROG_INFO and BPF_BTF ---------------------------------------------- */
+
+/* perf's struct perf_bpil bits: which arrays of the info are in its data
+ * (the info's field then holds an offset into the data). */
+enum {
+	BPIL_JITED_KSYMS = 3,
+	BPIL_JITED_FUNC_LENS = 4,
+	BPIL_FUNC_INFO = 5,
+	BPIL_PROG_TAGS = 8,
+};
+
+/* Offsets in the kernel's struct bpf_prog_info (uapi/linux/bpf.h) and its
+ * size as perf 6.1 knows it: perf rejects a longer info. */
+enum {
+	BPI_ID = 4,
+	BPI_NAME = 64,
+	BPI_NR_JITED_KSYMS = 104,
+	BPI_NR_JITED_FUNC_LENS = 108,
+	BPI_JITED_KSYMS = 112,
+	BPI_JITED_FUNC_LENS = 120,
+	BPI_BTF_ID = 128,
+	BPI_FUNC_INFO_REC_SIZE = 132,
+	BPI_FUNC_INFO = 136,
+	BPI_NR_FUNC_INFO = 144,
+	BPI_NR_PROG_TAGS = 180,
+	BPI_PROG_TAGS = 184,
+	BPI_SIZE = 232,
+};
+
+/* A program as read, before its functions are named (the names need the
+ * BTF of BPF_BTF, which may come later). */
+struct bpf_raw {
+	/* the BTF type of each function (func_info's type_id), copied: the
+	 * feature's bytes may not outlive its decoding (pipe mode) */
+	const uint32_t *func_type;
+	uint32_t nr_func_type;
+};
+
+/* The info's array at FIELD (its bit BIT in ARRAYS): N items of EACH bytes
+ * inside DATA, or NULL when the info says it is elsewhere (or N is 0). */
+static const uint8_t *bpil_in_data(const uint8_t *info, uint64_t arrays,
+				   int bit, int field, uint64_t n, size_t each,
+				   const uint8_t *data, uint32_t data_len)
+{
+	uint64_t o = perfan__u64(info + field, 0);
+	if (!n || !(arrays >> bit & 1) || o > data_len ||
+	    n > (data_len - o) / each)
+		return NULL;
+	return data + o;
+}
+
+/* The same for an array the program's lines need: an error when absent. */
+static const uint8_t *bpil_array(struct dec *d, const uint8_t *info,
+				 uint64_t arrays, int bit, int field,
+				 uint64_t n, size_t each, const uint8_t *data,
+				 uint32_t data_len, const char *what, int *rc)
+{
+	const uint8_t *p =
+		bpil_in_data(info, arrays, bit, field, n, each, data, data_len);
+	*rc = 0;
+	if (!p && n)
+		*rc = PD_ERR(d->pd, PERFAN_EFORMAT, d->off + d->c.pos,
+			     "feature %s: the %" PRIu64 " %s are not inside "
+			     "the program's %u bytes of data",
+			     d->feat, n, what, data_len);
+	return p;
+}
+
+/* One struct perf_bpil: u32 info_len, u32 data_len, u64 arrays, the info
+ * (info_len bytes, zero-extended as perf does), then data_len bytes. */
+static int dec_bpil(struct dec *d, struct perfan_bpf_prog *prog,
+		    struct bpf_raw *raw)
+{
+	uint32_t info_len, data_len;
+	uint64_t arrays;
+	int rc;
+	if ((rc = rd_u32(d, &info_len, "info length")) ||
+	    (rc = rd_u32(d, &data_len, "data length")) ||
+	    (rc = rd_u64(d, &arrays, "array bits")))
+		return rc;
+	if (info_len > BPI_SIZE)
+		return PD_ERR(d->pd, PERFAN_EFORMAT, d->off + d->c.pos - 16,
+			      "feature %s: a bpf_prog_info of %u bytes, more "
+			      "than perf's %d",
+			      d->feat, info_len, BPI_SIZE);
+	uint8_t info[BPI_SIZE] = {0};
+	const uint8_t *p = perfan__cur_take(&d->c, info_len);
+	if (!p)
+		return bad(d, "bpf_prog_info", info_len);
+	memcpy(info, p, info_len);
+	const uint8_t *data = perfan__cur_take(&d->c, data_len);
+	if (!data)
+		return bad(d, "program data", data_len);
+
+	uint32_t n = perfan__u32(info + BPI_NR_JITED_KSYMS, 0);
+	prog->id = perfan__u32(info + BPI_ID, 0);
+	prog->btf_id = perfan__u32(info + BPI_BTF_ID, 0);
+	char *name = perfan__arena_strndup(&d->pd->arena,
+					   (const char *)info + BPI_NAME, 16);
+	if (!name)
+		return nomem(d);
+	prog->name = name;
+	if (n != perfan__u32(info + BPI_NR_PROG_TAGS, 0) ||
+	    n != perfan__u32(info + BPI_NR_JITED_FUNC_LENS, 0))
+		return 1; /* perf prints nothing for it */
+
+	const uint8_t *ksyms, *lens, *tags;
+	ksyms = bpil_array(d, info, arrays, BPIL_JITED_KSYMS, BPI_JITED_KSYMS,
+			   n, 8, data, data_len, "jited addresses", &rc);
+	if (rc)
+		return rc;
+	lens = bpil_array(d, info, arrays, BPIL_JITED_FUNC_LENS,
+			  BPI_JITED_FUNC_LENS, n, 4, data, data_len,
+			  "jited lengths", &rc);
+	if (rc)
+		return rc;
+	tags = bpil_array(d, info, arrays, BPIL_PROG_TAGS, BPI_PROG_TAGS, n, 8,
+			  data, data_len, "tags", &rc);
+	if (rc)
+		return rc;
+	uint32_t rec = perfan__u32(info + BPI_FUNC_INFO_REC_SIZE, 0);
+	uint32_t nfi = perfan__u32(info + BPI_NR_FUNC_INFO, 0);
+	/* a bad func_info only costs the BTF names */
+	const uint8_t *fi = rec < 8 ? NULL
+				    : bpil_in_data(info, arrays, BPIL_FUNC_INFO,
+						   BPI_FUNC_INFO, nfi, rec,
+						   data, data_len);
+	raw->func_type = NULL;
+	raw->nr_func_type = 0;
+	if (fi) {
+		uint32_t nt = nfi < n ? nfi : n;
+		uint32_t *ft = alloc(d, nt, sizeof(*ft));
+		if (!ft)
+			return nomem(d);
+		for (uint32_t i = 0; i < nt; i++)
+			ft[i] = perfan__u32(fi + (size_t)i * rec + 4, 0);
+		raw->func_type = ft;
+		raw->nr_func_type = nt;
+	}
+
+	struct perfan_bpf_subprog *sub = alloc(d, n, sizeof(*sub));
+	if (!sub)
+		return nomem(d);
+	for (uint32_t i = 0; i < n; i++) {
+		sub[i].addr = perfan__u64(ksyms + 8 * (size_t)i, 0);
+		sub[i].size = perfan__u32(lens + 4 * (size_t)i, 0);
+		memcpy(sub[i].tag, tags + 8 * (size_t)i, 8);
+	}
+	prog->subprogs = sub;
+	prog->nr_subprogs = n;
+	return 0;
+}
+
+/* A program's BTF (standalone, host byte order): its types and strings, or
+ * 0 when its header does not hold together (libbpf's btf__new fails). */
+struct btf_view {
+	const uint8_t *types, *end;
+	const char *str;
+	uint32_t slen;
+};
+
+static int btf_view(const struct perfan_bpf_btf *b, struct btf_view *v)
+{
+	const uint8_t *p = b->data;
+	if (b->size < 24 || perfan__u16(p, 0) != 0xeb9f)
+		return 0;
+	uint32_t hdr = perfan__u32(p + 4, 0);
+	uint32_t toff = perfan__u32(p + 8, 0), tlen = perfan__u32(p + 12, 0);
+	uint32_t soff = perfan__u32(p + 16, 0), slen = perfan__u32(p + 20, 0);
+	if (hdr < 24 || hdr > b->size || toff > b->size - hdr ||
+	    tlen > b->size - hdr - toff || soff > b->size - hdr ||
+	    slen > b->size - hdr - soff || !slen)
+		return 0;
+	v->types = p + hdr + toff;
+	v->end = v->types + tlen;
+	v->str = (const char *)p + hdr + soff;
+	v->slen = slen;
+	return v->str[slen - 1] == '\0';
+}
+
+/* The name of type ID, a FUNC, or NULL. */
+static const char *btf_func_name(const struct btf_view *v, uint32_t id)
+{
+	const uint8_t *t = v->types, *end = v->end;
+	const char *str = v->str;
+	uint32_t slen = v->slen;
+	for (uint32_t k = 1; t + 12 <= end; k++) {
+		uint32_t info = perfan__u32(t + 4, 0);
+		uint32_t vlen = info & 0xffff, kind = info >> 24 & 0x1f;
+		size_t extra;
+		switch (kind) {
+		case 1:                                    /* INT */
+		case 14:                                   /* VAR */
+		case 17: extra = 4; break;                 /* DECL_TAG */
+		case 3: extra = 12; break;                 /* ARRAY */
+		case 4:                                    /* STRUCT */
+		case 5:                                    /* UNION */
+		case 15:                                   /* DATASEC */
+		case 19: extra = 12 * (size_t)vlen; break; /* ENUM64 */
+		case 6: extra = 8 * (size_t)vlen; break;   /* ENUM */
+		case 13: extra = 8 * (size_t)vlen; break;  /* FUNC_PROTO */
+		case 2:
+		case 7:
+		case 8:
+		case 9:
+		case 10:
+		case 11:
+		case 12:
+		case 16:
+		case 18: extra = 0; break;
+		default: return NULL; /* a kind perf's libbpf does not know */
+		}
+		if (k == id) {
+			uint32_t name = perfan__u32(t, 0);
+			return kind == 12 && name < slen ? str + name : NULL;
+		}
+		if (extra > (size_t)(end - t) - 12)
+			return NULL;
+		t += 12 + extra;
+	}
+	return NULL;
+}
+
+/* The raw parts of the programs, kept until their functions are named. */
+struct perfan__bpf_raw {
+	size_t n;
+	struct bpf_raw *raw;
+};
+
+/* perf's synthesize_bpf_prog_name(): bpf_prog_TAG, then _FUNCTION from
+ * the program's BTF when BPF_BTF has it, else _NAME for a program of one
+ * function, else _F. */
+static int name_subprogs(struct perfan_perfdata *pd)
+{
+	struct perfan_features *f = &pd->feat;
+	const struct perfan__bpf_raw *r = pd->bpf_raw;
+	for (size_t i = 0; r && i < f->nr_bpf_progs && i < r->n; i++) {
+		struct perfan_bpf_prog *prog =
+			(struct perfan_bpf_prog *)&f->bpf_progs[i];
+		struct perfan_bpf_subprog *sub =
+			(struct perfan_bpf_subprog *)prog->subprogs;
+		const struct bpf_raw *raw = &r->raw[i];
+		struct btf_view view;
+		const struct btf_view *btf = NULL;
+		for (size_t k = 0; prog->btf_id && k < f->nr_bpf_btfs; k++)
+			if (f->bpf_btfs[k].id == prog->btf_id &&
+			    btf_view(&f->bpf_btfs[k], &view))
+				btf = &view;
+		for (size_t s = 0; s < prog->nr_subprogs; s++) {
+			char buf[512];
+			int len = snprintf(buf, sizeof(buf), "bpf_prog_");
+			for (int b = 0; b < 8; b++)
+				len += snprintf(buf + len, sizeof(buf) - len,
+						"%02x", sub[s].tag[b]);
+			const char *fn = NULL;
+			if (btf && s < raw->nr_func_type)
+				fn = btf_func_name(btf, raw->func_type[s]);
+			if (!fn && !btf && prog->nr_subprogs == 1)
+				fn = prog->name[0] ? prog->name : NULL;
+			else if (!fn)
+				fn = "F";
+			if (fn)
+				snprintf(buf + len, sizeof(buf) - len, "_%s",
+					 fn);
+			char *nm = perfan__arena_strndup(&pd->arena, buf,
+							 strlen(buf));
+			if (!nm)
+				return PERFAN_ENOMEM;
+			sub[s].name = nm;
+		}
+	}
+	return 0;
+}
+
+/* BPF_PROG_INFO: u32 count, then count struct perf_bpil. perf does not
+ * read it from a file of the other byte order; neither do we. */
+static int dec_bpf_prog_info(struct dec *d)
+{
+	struct perfan_perfdata *pd = d->pd;
+	uint32_t n;
+	int rc = rd_count(d, &n, 16, "program count");
+	if (rc)
+		return rc;
+	if (pd->swap)
+		return 0;
+	struct perfan_bpf_prog *progs = alloc(d, n, sizeof(*progs));
+	struct perfan__bpf_raw *r = alloc(d, 1, sizeof(*r));
+	struct bpf_raw *raw = alloc(d, n, sizeof(*raw));
+	if (!progs || !r || !raw)
+		return nomem(d);
+	size_t k = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		rc = dec_bpil(d, &progs[k], &raw[k]);
+		if (rc < 0)
+			return rc;
+		if (rc == 0)
+			k++;
+	}
+	/* by id, the first of equal ids kept, as perf's tree by id; the
+	 * programs are perf's own, a handful: insertion sort */
+	for (size_t i = 1; i < k; i++)
+		for (size_t j = i; j > 0 && progs[j - 1].id > progs[j].id;
+		     j--) {
+			struct perfan_bpf_prog tp = progs[j];
+			struct bpf_raw tr = raw[j];
+			progs[j] = progs[j - 1], raw[j] = raw[j - 1];
+			progs[j - 1] = tp, raw[j - 1] = tr;
+		}
+	size_t u = 0;
+	for (size_t i = 0; i < k; i++)
+		if (!u || progs[u - 1].id != progs[i].id)
+			progs[u] = progs[i], raw[u++] = raw[i];
+	r->n = u;
+	r->raw = raw;
+	pd->bpf_raw = r;
+	pd->feat.bpf_progs = progs;
+	pd->feat.nr_bpf_progs = u;
+	return name_subprogs(pd) ? nomem(d) : 0;
+}
+
+/* BPF_BTF: u32 count, then per BTF u32 id, u32 size and its bytes. */
+static int dec_bpf_btf(struct dec *d)
+{
+	struct perfan_perfdata *pd = d->pd;
+	uint32_t n;
+	int rc = rd_count(d, &n, 8, "BTF count");
+	if (rc)
+		return rc;
+	if (pd->swap)
+		return 0;
+	struct perfan_bpf_btf *v = alloc(d, n, sizeof(*v));
+	if (!v)
+		return nomem(d);
+	for (uint32_t i = 0; i < n; i++) {
+		if ((rc = rd_u32(d, &v[i].id, "BTF id")) ||
+		    (rc = rd_u32(d, &v[i].size, "BTF size")))
+			return rc;
+		const uint8_t *p = perfan__cur_take(&d->c, v[i].size);
+		if (!p)
+			return bad(d, "BTF data", v[i].size);
+		uint8_t *copy = alloc(d, v[i].size, 1);
+		if (!copy)
+			return nomem(d);
+		memcpy(copy, p, v[i].size);
+		v[i].data = copy;
+	}
+	/* by id, the first of equal ids kept: perf's tree by id */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && v[j - 1].id > v[j].id; j--) {
+			struct perfan_bpf_btf t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	size_t u = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!u || v[u - 1].id != v[i].id)
+			v[u++] = v[i];
+	pd->feat.bpf_btfs = v;
+	pd->feat.nr_bpf_btfs = u;
+	return name_subprogs(pd) ? nomem(d) : 0;
+}
+
 int perfan__feature_decode(struct perfan_perfdata *pd, int feat,
 			   const uint8_t *p, uint64_t len, uint64_t off)
 {
@@ -735,9 +1098,11 @@ int perfan__feature_decode(struct perfan_perfdata *pd, int feat,
 	case PERFAN_FEAT_HYBRID_TOPOLOGY: rc = dec_hybrid_topology(&d); break;
 	case PERFAN_FEAT_CPU_PMU_CAPS: rc = dec_cpu_pmu_caps(&d); break;
 	case PERFAN_FEAT_PMU_CAPS: rc = dec_pmu_caps(&d); break;
+	case PERFAN_FEAT_BPF_PROG_INFO: rc = dec_bpf_prog_info(&d); break;
+	case PERFAN_FEAT_BPF_BTF: rc = dec_bpf_btf(&d); break;
 	default:
 		/* branch_stack and stat are flags; auxtrace, cache,
-		 * mem_topology, dir_format, bpf_* and newer ones are kept
+		 * mem_topology, dir_format and newer ones are kept
 		 * only as present (file mode: section_offset/size) */
 		break;
 	}

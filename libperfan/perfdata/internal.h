@@ -58,6 +58,8 @@ struct perfan__order {
 /* zstd decompression state for COMPRESSED records. */
 struct perfan__decomp;
 
+struct perfan__bpf_raw;
+
 struct perfan_perfdata {
 	char *name;
 	struct perfan_perfdata_opts opts;
@@ -77,6 +79,9 @@ struct perfan_perfdata {
 	int id_pos, is_pos;      /* where the id sits in samples / trailers */
 
 	struct perfan_features feat;
+	/* BPF_PROG_INFO's function infos, for naming its programs' functions
+	 * once BPF_BTF is read (features.c) */
+	struct perfan__bpf_raw *bpf_raw;
 	struct perfan__arena arena; /* names, ids, features */
 	/* The tracepoint formats (libtraceevent), kept for the file's
 	 * lifetime so that samples' fields can be read; NULL: none. */

@@ -78,6 +78,7 @@ check_case two-events perf.data header.txt buildids.txt
 check_case sched perf.data header.txt buildids.txt
 check_case cpu-pagefaults perf.data header.txt buildids.txt
 check_case multi-thread-fork perf.data header.txt buildids.txt
+check_case offcpu perf.offcpu.data header.offcpu.txt buildids.offcpu.txt
 check_case py312-perf perf.data header.txt buildids.txt
 check_case py312-perf perf.dwarf.data header.dwarf.txt buildids.dwarf.txt
 check_case py313-perfjit perf.data header.txt buildids.txt
@@ -145,6 +146,21 @@ names = re.findall(r'^# event : name = ([^,]*),', perf, re.M)
 assert [e["name"] for e in j["events"]] == names, names
 assert not j["pipe_mode"]
 EOF
+	# the BPF programs perf --off-cpu loaded, as perf's lines name them
+	if [ -r "$TD/offcpu/perf.offcpu.data" ]; then
+		"$PERFAN_BIN" header --json "$TD/offcpu/perf.offcpu.data" >"$tmp/j"
+		python3 - "$tmp/j" "$TD/offcpu/header.offcpu.txt" <<'EOF' || err "--json bpf_progs"
+import json, re, sys
+j = json.load(open(sys.argv[1]))
+perf = open(sys.argv[2]).read()
+want = re.findall(r'^# (?:bpf_prog_info \d+|\tsub_prog \d+): (\S+) addr 0x([0-9a-f]+) size (\d+)$',
+                  perf, re.M)
+got = [(f["name"], "%x" % f["addr"], str(f["size"]))
+       for p in j["bpf_progs"] for f in p["functions"]]
+assert got == want and len(want) == 3, (got, want)
+assert [b["id"] for b in j["bpf_btfs"]] == [int(x) for x in re.findall(r'^# btf info of id (\d+)$', perf, re.M)]
+EOF
+	fi
 fi
 
 exit $fail

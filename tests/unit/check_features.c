@@ -1181,6 +1181,230 @@ START_TEST(test_pmu_caps_share)
 }
 END_TEST
 
+/* ---- BPF_PROG_INFO and BPF_BTF ------------------------------------------------ */
+
+/* perf's lines for the BPF programs (# bpf_prog_info, # \tsub_prog and # btf
+ * info lines of header.offcpu.txt), made from what libperfan decoded. */
+static void bpf_lines(const struct perfan_features *f, char *out, size_t cap)
+{
+	size_t n = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < f->nr_bpf_progs; i++) {
+		const struct perfan_bpf_prog *b = &f->bpf_progs[i];
+		const struct perfan_bpf_subprog *s = b->subprogs;
+		if (b->nr_subprogs == 1) {
+			n += snprintf(out + n, cap - n,
+				      "# bpf_prog_info %u: %s addr 0x%" PRIx64
+				      " size %u\n",
+				      b->id, s[0].name, s[0].addr, s[0].size);
+			continue;
+		}
+		n += snprintf(out + n, cap - n, "# bpf_prog_info %u:\n", b->id);
+		for (size_t k = 0; k < b->nr_subprogs; k++)
+			n += snprintf(out + n, cap - n,
+				      "# \tsub_prog %zu: %s addr 0x%" PRIx64
+				      " size %u\n",
+				      k, s[k].name, s[k].addr, s[k].size);
+	}
+	for (size_t i = 0; i < f->nr_bpf_btfs; i++)
+		n += snprintf(out + n, cap - n, "# btf info of id %u\n",
+			      f->bpf_btfs[i].id);
+	ck_assert_uint_lt(n, cap);
+}
+
+/* perf --off-cpu loads its BPF programs while recording: the header names
+ * them as perf does, function names from their BTF. */
+START_TEST(test_bpf_testdata)
+{
+	char *data = strdup(tu_testdata("offcpu/perf.offcpu.data"));
+	char *header = strdup(tu_testdata("offcpu/header.offcpu.txt"));
+	if (access(data, R_OK) || access(header, R_OK)) {
+		free(data);
+		free(header);
+		TU_SKIP("no offcpu/perf.offcpu.data");
+	}
+	char *text = slurp(header, NULL);
+	ck_assert_ptr_nonnull(text);
+	char want[4096] = "", got[4096];
+	size_t n = 0;
+	for (const char *l = text; *l;) {
+		const char *e = strchr(l, '\n');
+		size_t len = e ? (size_t)(e - l) + 1 : strlen(l);
+		if (!strncmp(l, "# bpf_prog_info ", 16) ||
+		    !strncmp(l, "# \tsub_prog ", 12) ||
+		    !strncmp(l, "# btf info of id ", 17)) {
+			ck_assert_uint_lt(n + len, sizeof(want));
+			memcpy(want + n, l, len);
+			want[n += len] = '\0';
+		}
+		l += len;
+	}
+	perfan_perfdata *pd = open_header(data);
+	const struct perfan_features *f = perfan_perfdata_features(pd);
+	ck_assert(perfan_features_has(f, PERFAN_FEAT_BPF_PROG_INFO));
+	ck_assert(perfan_features_has(f, PERFAN_FEAT_BPF_BTF));
+	ck_assert_uint_eq(f->nr_bpf_progs, 2);
+	bpf_lines(f, got, sizeof(got));
+	ck_assert_msg(!strcmp(got, want), "perf:\n%slibperfan:\n%s", want, got);
+	/* the second function's name is only in the BTF */
+	ck_assert_ptr_nonnull(strstr(got, "_get_cgroup_id addr"));
+	ck_assert_str_eq(f->bpf_progs[1].name, "on_switch");
+	ck_assert_uint_eq(f->bpf_progs[1].btf_id, f->bpf_btfs[0].id);
+	perfan_perfdata_free(pd);
+	free(text);
+	free(data);
+	free(header);
+}
+END_TEST
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	memcpy(p, &v, 4);
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	memcpy(p, &v, 8);
+}
+
+/* One struct perf_bpil in host order: program ID named NAME with NSUB
+ * functions at 0xffffffffc0000000 + 0x100 k, size 16 + k, tag bytes k+1;
+ * a func_info naming BTF type 2 when BTF_ID; INFO_LEN bytes of info
+ * (232 normally); the tags' count TAGS (NSUB when consistent); the jited
+ * addresses at offset KSYM_OFF of the data. */
+static void w_bpil(struct wbuf *w, uint32_t id, const char *name, uint32_t nsub,
+		   uint32_t btf_id, uint32_t info_len, uint32_t tags,
+		   uint64_t ksym_off)
+{
+	uint8_t info[240] = {0}, data[256] = {0};
+	uint32_t dl = 0;
+	uint64_t ks = dl, ln, tg, fi;
+	dl += 8 * nsub;
+	ln = dl, dl += 4 * nsub;
+	dl = (dl + 7) & ~7u;
+	tg = dl, dl += 8 * nsub;
+	fi = dl, dl += 8 * nsub;
+	for (uint32_t k = 0; k < nsub; k++) {
+		put64(data + ks + 8 * k, 0xffffffffc0000000ull + 0x100 * k);
+		put32(data + ln + 4 * k, 16 + k);
+		memset(data + tg + 8 * k, (int)k + 1, 8);
+		put32(data + fi + 8 * k, 0);
+		put32(data + fi + 8 * k + 4, 2);
+	}
+	put32(info + 4, id);
+	memcpy(info + 64, name, strlen(name));
+	put32(info + 104, nsub);
+	put32(info + 108, nsub);
+	put64(info + 112, ksym_off == UINT64_MAX ? ks : ksym_off);
+	put64(info + 120, ln);
+	put32(info + 128, btf_id);
+	put32(info + 132, 8);
+	put64(info + 136, fi);
+	put32(info + 144, btf_id ? nsub : 0);
+	put32(info + 180, tags);
+	put64(info + 184, tg);
+	w_u32(w, info_len);
+	w_u32(w, dl);
+	w_u64(w, 1u << 3 | 1u << 4 | 1u << 5 | 1u << 8);
+	memcpy(w->b + w->n, info, info_len);
+	w->n += info_len;
+	memcpy(w->b + w->n, data, dl);
+	w->n += dl;
+}
+
+START_TEST(test_bpf_crafted)
+{
+	struct perfan_perfdata *pd = fake_pd(0);
+	struct wbuf w = {.be = host_is_be()};
+	const struct perfan_features *f = &pd->feat;
+	char got[2048];
+
+	/* two programs, out of id order, one id twice (perf keeps the
+	 * first); one counting its tags wrong (perf prints nothing) */
+	w_u32(&w, 4);
+	w_bpil(&w, 7, "one", 1, 5, 232, 1, UINT64_MAX);
+	w_bpil(&w, 3, "two", 2, 0, 232, 2, UINT64_MAX);
+	w_bpil(&w, 7, "again", 1, 0, 232, 1, UINT64_MAX);
+	w_bpil(&w, 9, "bad", 2, 0, 232, 1, UINT64_MAX);
+	ck_assert_int_eq(decode(pd, PERFAN_FEAT_BPF_PROG_INFO, &w), 0);
+	bpf_lines(f, got, sizeof(got));
+	/* no BTF yet: one function takes the program's name, more are F */
+	ck_assert_str_eq(
+		got, "# bpf_prog_info 3:\n"
+		     "# \tsub_prog 0: bpf_prog_0101010101010101_F addr "
+		     "0xffffffffc0000000 size 16\n"
+		     "# \tsub_prog 1: bpf_prog_0202020202020202_F addr "
+		     "0xffffffffc0000100 size 17\n"
+		     "# bpf_prog_info 7: bpf_prog_0101010101010101_one addr "
+		     "0xffffffffc0000000 size 16\n");
+
+	/* the BTF names program 7's function: type 2, a FUNC, after an INT */
+	w.n = 0;
+	static const char str[] = "\0int\0my_func";
+	uint8_t btf[24 + 16 + 12 + sizeof(str)] = {0};
+	put32(btf, 0xeb9f | 1u << 16); /* magic, version 1, flags 0 */
+	put32(btf + 4, 24);
+	put32(btf + 8, 0);
+	put32(btf + 12, 28);
+	put32(btf + 16, 28);
+	put32(btf + 20, sizeof(str));
+	put32(btf + 24, 1);         /* "int" */
+	put32(btf + 28, 1u << 24);  /* INT */
+	put32(btf + 32, 4);         /* size */
+	put32(btf + 36, 32);        /* encoding, bits */
+	put32(btf + 40, 5);         /* "my_func" */
+	put32(btf + 44, 12u << 24); /* FUNC */
+	put32(btf + 48, 0);
+	memcpy(btf + 52, str, sizeof(str));
+	w_u32(&w, 2);
+	w_u32(&w, 5);
+	w_u32(&w, sizeof(btf));
+	memcpy(w.b + w.n, btf, sizeof(btf));
+	w.n += sizeof(btf);
+	w_u32(&w, 4);
+	w_u32(&w, 3);
+	memcpy(w.b + w.n, "bad", 3);
+	w.n += 3;
+	ck_assert_int_eq(decode(pd, PERFAN_FEAT_BPF_BTF, &w), 0);
+	ck_assert_uint_eq(f->nr_bpf_btfs, 2);
+	ck_assert_uint_eq(f->bpf_btfs[0].id, 4);
+	bpf_lines(f, got, sizeof(got));
+	ck_assert_ptr_nonnull(strstr(
+		got, "# bpf_prog_info 7: bpf_prog_0101010101010101_my_func "));
+	ck_assert_ptr_nonnull(strstr(got, "# btf info of id 4\n"
+					  "# btf info of id 5\n"));
+
+	/* a longer info than perf's, addresses outside the data, and a
+	 * truncated program: errors, the feature absent */
+	w.n = 0;
+	w_u32(&w, 1);
+	w_bpil(&w, 1, "long", 1, 0, 240, 1, UINT64_MAX);
+	ck_assert_int_eq(decode(pd, PERFAN_FEAT_BPF_PROG_INFO, &w),
+			 PERFAN_EFORMAT);
+	ck_assert_ptr_nonnull(strstr(perfan_error_last(), "more than perf's"));
+	w.n = 0;
+	w_u32(&w, 1);
+	w_bpil(&w, 1, "far", 1, 0, 232, 1, 4096);
+	ck_assert_int_eq(decode(pd, PERFAN_FEAT_BPF_PROG_INFO, &w),
+			 PERFAN_EFORMAT);
+	ck_assert_ptr_nonnull(strstr(perfan_error_last(), "jited addresses"));
+	w.n -= 3;
+	ck_assert_int_eq(decode(pd, PERFAN_FEAT_BPF_PROG_INFO, &w),
+			 PERFAN_EFORMAT);
+	fake_free(pd);
+
+	/* perf does not read them from a file of the other byte order */
+	pd = fake_pd(1);
+	w.n = 0;
+	w.be = !host_is_be();
+	w_u32(&w, 0);
+	w_u32(&w, 0);
+	ck_assert_int_eq(decode(pd, PERFAN_FEAT_BPF_BTF, &w), 0);
+	ck_assert_uint_eq(pd->feat.nr_bpf_btfs, 0);
+	fake_free(pd);
+}
+END_TEST
+
 /* Every prefix of every feature section of real recordings: a decoder
  * either succeeds or fails cleanly, never reads past the prefix. */
 static void truncations_of(const char *path)
@@ -1232,6 +1456,18 @@ START_TEST(test_truncations)
 }
 END_TEST
 
+/* BPF_PROG_INFO and the BPF_BTF that names its functions */
+START_TEST(test_truncations_offcpu)
+{
+	const char *path = tu_testdata("offcpu/perf.offcpu.data");
+	if (access(path, R_OK))
+		TU_SKIP("no %s", path);
+	char *p = strdup(path);
+	truncations_of(p);
+	free(p);
+}
+END_TEST
+
 START_TEST(test_truncations_peer)
 {
 	static const char *const files[] = {
@@ -1260,12 +1496,15 @@ static Suite *features_suite(void)
 	tcase_add_test(tc, test_cpu_topology);
 	tcase_add_test(tc, test_small_features);
 	tcase_add_test(tc, test_pmu_caps_share);
+	tcase_add_test(tc, test_bpf_crafted);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("testdata");
 	tcase_set_timeout(tc, 30);
 	tcase_add_loop_test(tc, test_testdata_header, 0, NCASES);
 	tcase_add_test(tc, test_truncations);
+	tcase_add_test(tc, test_bpf_testdata);
+	tcase_add_test(tc, test_truncations_offcpu);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("peerdata");
