@@ -10,6 +10,7 @@
 
 #include <perfan/stream.h>
 
+#include "profile/root.h"
 #include "symbols/symbols.h"
 #include "util/error.h"
 
@@ -20,7 +21,6 @@ struct fold {
 	size_t ncols;
 	perfan_frame_id *stack; /* root first */
 	size_t capstack;
-	char buf[512];
 };
 
 /* The process frame at the root of T's stacks, cached in T until its comm
@@ -32,28 +32,8 @@ static int root_frame(struct fold *f, struct perfan__thread *t,
 		*out = t->root_frame;
 		return 0;
 	}
-	char comm[64];
-	if (t->comm)
-		snprintf(comm, sizeof(comm), "%s", t->comm);
-	else
-		snprintf(comm, sizeof(comm), ":%d", t->tid);
-	for (char *c = comm; *c; c++)
-		if (*c == ' ')
-			*c = '_'; /* as stackcollapse-perf.pl */
-	switch (f->o->root) {
-	case PERFAN_ROOT_PID:
-		snprintf(f->buf, sizeof(f->buf), "%s-%d", comm, t->pid);
-		break;
-	case PERFAN_ROOT_PID_TID:
-		snprintf(f->buf, sizeof(f->buf), "%s-%d/%d", comm, t->pid,
-			 t->tid);
-		break;
-	default: snprintf(f->buf, sizeof(f->buf), "%s", comm); break;
-	}
-	int err = perfan_profile_frame(f->p, out, f->buf, NULL, NULL, 0,
-				       PERFAN_FRAME_PROCESS);
-	if (!err)
-		err = perfan_profile_frame_thread(f->p, *out, t->pid, t->tid);
+	int err = perfan__process_root(f->p, f->o->root, t->comm, t->pid,
+				       t->tid, out);
 	if (!err) {
 		t->root_frame = *out;
 		t->root_valid = 1;

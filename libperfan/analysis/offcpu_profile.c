@@ -1,0 +1,247 @@
+/* analysis/offcpu_profile.c: perfan_offcpu_profile, a fold of the off-CPU
+ * engine's intervals (and, for the wall view, of cpu-clock/task-clock
+ * samples) into a profile in ns: each interval on its switch-out stack
+ * under a "[off-cpu: STATE]" leaf, each stack under its process root. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/offcpu_internal.h"
+#include "profile/root.h"
+#include "util/error.h"
+#include "util/grow.h"
+#include "util/opts.h"
+
+#define NO_FRAME ((perfan_frame_id)-1)
+
+struct fold {
+	perfan_profile *p;
+	struct perfan_resolve_opts ro; /* the caller's: roots and filters */
+	int col;
+	perfan_frame_id *ids; /* stream frame id -> profile frame id */
+	size_t nids;
+	perfan_frame_id leaf[PERFAN_OFFCPU_NR_STATES];
+	perfan_frame_id *stack; /* root first */
+	size_t capstack;
+	uint64_t filtered; /* samples the caller's filters left out */
+	/* the caller's own callback, called after the fold's */
+	int (*interval)(const struct perfan_offcpu_interval *iv, void *payload);
+	void *payload;
+};
+
+static int nomem(void)
+{
+	return perfan__err(PERFAN_ENOMEM, "off-CPU profile: out of memory");
+}
+
+static int frame_id(struct fold *f, const struct perfan_stream_frame *sf,
+		    perfan_frame_id *out)
+{
+	if (sf->id >= f->nids) {
+		size_t cap = f->nids;
+		if (perfan__grow((void **)&f->ids, &cap, (size_t)sf->id + 1,
+				 sizeof(*f->ids)))
+			return nomem();
+		for (size_t i = f->nids; i < cap; i++)
+			f->ids[i] = NO_FRAME;
+		f->nids = cap;
+	}
+	if (f->ids[sf->id] == NO_FRAME) {
+		int err = perfan_profile_frame(f->p, &f->ids[sf->id], sf->name,
+					       sf->module, sf->file, sf->line,
+					       sf->kind);
+		if (err)
+			return err;
+	}
+	*out = f->ids[sf->id];
+	return 0;
+}
+
+/* Add WEIGHT to the stack FRAMES (leaf first) of thread PID/TID under its
+ * root, with LEAF (an off-CPU state's frame, or NO_FRAME) below it. */
+static int add(struct fold *f, const char *comm, int32_t pid, int32_t tid,
+	       const struct perfan_stream_frame *frames, size_t n,
+	       perfan_frame_id leaf, uint64_t time, uint64_t weight)
+{
+	if (perfan__grow((void **)&f->stack, &f->capstack, n + 2,
+			 sizeof(*f->stack)))
+		return nomem();
+	size_t k = 0;
+	int err = 0;
+	if (f->ro.root != PERFAN_ROOT_NONE)
+		err = perfan__process_root(f->p, f->ro.root, comm, pid, tid,
+					   &f->stack[k++]);
+	for (size_t i = n; i-- > 0 && !err;)
+		err = frame_id(f, &frames[i], &f->stack[k++]);
+	if (err)
+		return err;
+	if (leaf != NO_FRAME)
+		f->stack[k++] = leaf;
+	struct perfan_sample_meta meta = {time, pid, tid, -1};
+	return perfan_profile_add(f->p, f->stack, k, (size_t)f->col, weight,
+				  &meta, NULL);
+}
+
+/* Whether the caller's pid, tid and comm filters keep thread PID/TID. */
+static int keeps_thread(const struct fold *f, int32_t pid, int32_t tid,
+			const char *comm)
+{
+	const struct perfan_resolve_opts *o = &f->ro;
+	if (o->pid >= 0 && pid != o->pid)
+		return 0;
+	if (o->tid >= 0 && tid != o->tid)
+		return 0;
+	if (o->comm) {
+		char def[16];
+		if (!comm) {
+			snprintf(def, sizeof(def), ":%d", tid);
+			comm = def;
+		}
+		if (strcmp(comm, o->comm))
+			return 0;
+	}
+	return 1;
+}
+
+static int on_interval(const struct perfan_offcpu_interval *iv, void *payload)
+{
+	struct fold *f = payload;
+	if (keeps_thread(f, iv->pid, iv->tid, iv->comm)) {
+		uint64_t start = iv->start, end = iv->end;
+		int windowed = f->ro.time_start || f->ro.time_end;
+		if (windowed && (iv->flags & PERFAN_OFFCPU_AGGREGATE))
+			end = start; /* a total has no time to lie in a window */
+		if (windowed && start < f->ro.time_start)
+			start = f->ro.time_start;
+		if (windowed && f->ro.time_end && end > f->ro.time_end)
+			end = f->ro.time_end;
+		if (end > start) {
+			int err = add(f, iv->comm, iv->pid, iv->tid, iv->frames,
+				      iv->nr_frames, f->leaf[iv->state],
+				      iv->start, end - start);
+			if (err)
+				return err;
+		}
+	}
+	return f->interval ? f->interval(iv, f->payload) : 0;
+}
+
+/* The wall view's on-CPU time: a cpu-clock or task-clock sample the
+ * caller's filters keep, weighed by its period (ns). */
+static int on_cpu_sample(struct fold *f, const struct perfan_stream_event *ev)
+{
+	const struct perfan_resolve_opts *o = &f->ro;
+	if (!keeps_thread(f, ev->pid, ev->tid, ev->comm) ||
+	    (o->cpu >= 0 && ev->cpu != o->cpu) ||
+	    (o->time_start && ev->time < o->time_start) ||
+	    (o->time_end && ev->time > o->time_end) ||
+	    (o->event && (!ev->event->name ||
+			  strcmp(ev->event->name, o->event)))) {
+		f->filtered++;
+		return 0;
+	}
+	return add(f, ev->comm, ev->pid, ev->tid, ev->u.sample.frames,
+		   ev->u.sample.nr_frames, NO_FRAME, ev->time,
+		   ev->u.sample.period);
+}
+
+static int setup(struct fold *f, int view)
+{
+	int col = perfan_profile_add_column(
+		f->p, view == PERFAN_VIEW_WALL ? "wall" : "off-cpu", "ns");
+	if (col < 0)
+		return col;
+	f->col = col;
+	for (uint32_t s = 0; s < PERFAN_OFFCPU_NR_STATES; s++) {
+		char name[64];
+		snprintf(name, sizeof(name), "[off-cpu: %s]",
+			 perfan_offcpu_state_name(s));
+		int err = perfan_profile_frame(f->p, &f->leaf[s], name, NULL,
+					       NULL, 0, PERFAN_FRAME_OFFCPU);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int run(struct fold *f, perfan_stream *s, perfan_offcpu *oc, int view)
+{
+	const struct perfan_stream_event *ev;
+	int err;
+	while (!(err = perfan_stream_next(s, &ev))) {
+		if ((err = perfan_offcpu_feed(oc, ev)))
+			break;
+		if (view == PERFAN_VIEW_WALL &&
+		    ev->type == PERFAN_STREAM_SAMPLE &&
+		    perfan__offcpu_is_cpu_clock(ev->event) &&
+		    (err = on_cpu_sample(f, ev)))
+			break;
+	}
+	if (err == PERFAN_ITEROVER)
+		err = perfan_offcpu_finish(oc);
+	return err;
+}
+
+int perfan_offcpu_profile(perfan_profile *p, perfan_perfdata *pd,
+			  const struct perfan_resolve_opts *ro, int view,
+			  const struct perfan_offcpu_opts *oo,
+			  perfan_offcpu **result,
+			  struct perfan_resolve_stats *stats)
+{
+	if (result)
+		*result = NULL;
+	if (stats)
+		memset(stats, 0, sizeof(*stats));
+	if (!p || !pd)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_offcpu_profile: %s is NULL",
+				   p ? "perfdata" : "profile");
+	if (view != PERFAN_VIEW_OFFCPU && view != PERFAN_VIEW_WALL)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_offcpu_profile: no view %d", view);
+	struct fold f = {.p = p, .ro = PERFAN_RESOLVE_OPTS_INIT};
+	if (ro)
+		memcpy(&f.ro, ro, ro->sz < sizeof(f.ro) ? ro->sz : sizeof(f.ro));
+	/* The engine sees every record: a thread's switch-in is written in
+	 * the context of the task before it, its wakeup in its waker's.
+	 * The caller's filters apply to what is added to the profile. */
+	struct perfan_resolve_opts so = f.ro;
+	so.pid = so.tid = so.cpu = -1;
+	so.comm = NULL;
+	so.event = NULL;
+	so.time_start = so.time_end = 0;
+	struct perfan_offcpu_opts eo;
+	PERFAN__OPTS_COPY(eo, oo);
+	f.interval = eo.interval;
+	f.payload = eo.payload;
+	eo.interval = on_interval;
+	eo.payload = &f;
+
+	perfan_stream *s = NULL;
+	perfan_offcpu *oc = NULL;
+	int err = setup(&f, view);
+	if (!err)
+		err = perfan_stream_open(&s, pd, &so);
+	if (!err)
+		err = perfan_offcpu_new(&oc, s, &eo);
+	if (!err)
+		err = run(&f, s, oc, view);
+	if (err == PERFAN_ENOMEM)
+		perfan__err(err, "%s: out of memory in the off-CPU analysis",
+			    perfan_perfdata_name(pd));
+	if (stats && s) {
+		*stats = *perfan_stream_stats(s);
+		stats->samples_filtered += f.filtered;
+	}
+	if (result && oc) {
+		/* the callback and the stream are gone with this call */
+		perfan__offcpu_detach(oc);
+		*result = oc;
+	} else {
+		perfan_offcpu_free(oc);
+	}
+	perfan_stream_free(s);
+	free(f.ids);
+	free(f.stack);
+	return err;
+}
