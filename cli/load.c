@@ -186,8 +186,25 @@ int cli_load_offcpu(perfan_profile *p, perfan_perfdata *pd,
 	const struct perfan_offcpu_summary *s = an ? perfan_offcpu_summary(an)
 						   : NULL;
 	struct advice a = {.cmd = cmd};
-	if (!rc && s)
-		perfan_threads_advice(s, view, print_advice, &a);
+	if (!rc && s) {
+		/* The engine counts switch-outs with frames as with stacks,
+		 * and a sched_switch recorded without -g still has one: its
+		 * IP. Until it reads the attr's PERF_SAMPLE_CALLCHAIN, the
+		 * file's attrs say it. */
+		struct perfan_offcpu_summary fixed = *s;
+		int chain = 0;
+		for (size_t i = 0; i < perfan_perfdata_nr_events(pd); i++) {
+			const struct perfan_event *e =
+				perfan_perfdata_event(pd, i);
+			chain |=
+				e && e->name &&
+				!strcmp(e->name, "sched:sched_switch") &&
+				(e->attr.sample_type & PERFAN_SAMPLE_CALLCHAIN);
+		}
+		if (!chain)
+			fixed.switch_stacks = 0;
+		perfan_threads_advice(&fixed, view, print_advice, &a);
+	}
 	if (keep)
 		*keep = an;
 	else
@@ -315,7 +332,7 @@ static void python_check(const perfan_profile *p, const char *name,
 			 "stacks were taken with frame pointers (-g) through a "
 			 "libpython built without them; run python 3.12+ with "
 			 "-X perf (3.13+: -X perf_jit) and record with perf "
-			 "record --call-graph dwarf,65528\n",
+			 "record --call-graph dwarf,65528",
 			 name);
 	else
 		cli_warn(cmd,
@@ -602,7 +619,7 @@ size_t cli_load_pick_column(const perfan_profile *p, const char *event,
 	if (with > 1)
 		cli_warn(cmd,
 			 "%s has samples of %zu events; "
-			 "these are of %s (--event NAME for another)\n",
+			 "these are of %s (--event NAME for another)",
 			 name, with, perfan_profile_column_name(p, pick));
 	return pick < n ? pick : first < n ? first : 0;
 }

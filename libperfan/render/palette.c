@@ -198,10 +198,10 @@ static struct perfan__rgb by_language(int palette, const char *name,
 struct perfan__rgb perfan__fg_offcpu_color(int state)
 {
 	switch (state) {
-	case PERFAN_OFFCPU_SLEEP: return (struct perfan__rgb){105, 125, 185};
-	case PERFAN_OFFCPU_DISK: return (struct perfan__rgb){135, 110, 185};
-	case PERFAN_OFFCPU_BLOCKED: return (struct perfan__rgb){115, 150, 175};
-	case PERFAN_OFFCPU_RUNQ: return (struct perfan__rgb){150, 150, 160};
+	case PERFAN_OFFCPU_SLEEP: return (struct perfan__rgb){100, 115, 160};
+	case PERFAN_OFFCPU_DISK: return (struct perfan__rgb){140, 110, 170};
+	case PERFAN_OFFCPU_BLOCKED: return (struct perfan__rgb){110, 145, 160};
+	case PERFAN_OFFCPU_RUNQ: return (struct perfan__rgb){155, 155, 155};
 	case PERFAN_OFFCPU_WAKEUP_DELAY:
 		return (struct perfan__rgb){180, 182, 200};
 	case PERFAN_OFFCPU_UNSEEN: return (struct perfan__rgb){205, 205, 215};
