@@ -108,16 +108,17 @@ static int write_time(FILE *fp, const struct opts *o, const perfan_threads *th)
 		fputs(", \"report\": ", fp);
 		return 0;
 	}
-	fprintf(fp, "#\n#\n# The rows below weigh %s in ns%s\n#\n",
-		wall ? "wall-clock time: on-CPU and off-CPU time together"
-		     : "off-CPU time only",
-		o->no_speedup ? ""
-		: wall        ? "; Max speedup is the Amdahl bound on wall "
-				"time: how many times sooner the\n# threads "
-				"would be done if the row took no time, "
-				"waiting included"
-			      : "; Max speedup is the Amdahl bound on off-CPU "
-				"time alone");
+	fprintf(fp, "#\n#\n# The rows below weigh %s, in ns.\n",
+		wall ? "wall-clock time (on-CPU and off-CPU time together)"
+		     : "off-CPU time only");
+	if (!o->no_speedup)
+		fputs(wall ? "# Max speedup is the Amdahl bound on wall time: how "
+			     "many times sooner the\n# threads would be done if "
+			     "the row took no time, its waits included.\n"
+			   : "# Max speedup is the Amdahl bound on off-CPU time "
+			     "alone.\n",
+		      fp);
+	fputs("#\n", fp);
 	return 0;
 }
 
