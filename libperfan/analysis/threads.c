@@ -348,10 +348,11 @@ int perfan_threads_new(perfan_threads **out, const perfan_profile *p,
 		       const struct perfan_offcpu_summary *s,
 		       const struct perfan_threads_opts *opts)
 {
+	if (out)
+		*out = NULL;
 	if (!out || !p || !s)
 		return perfan__err(PERFAN_EINVAL,
 				   "perfan_threads_new: NULL argument");
-	*out = NULL;
 	perfan_threads *t = calloc(1, sizeof(*t));
 	if (!t)
 		return nomem();
