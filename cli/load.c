@@ -182,6 +182,9 @@ int cli_load_offcpu(perfan_profile *p, perfan_perfdata *pd,
 	struct perfan_offcpu_opts oo =
 		PERFAN_OPTS_INIT(struct perfan_offcpu_opts);
 	perfan_offcpu *an = NULL;
+	if (ro->weight == PERFAN_WEIGHT_SAMPLES)
+		cli_warn(cmd, "--samples does not apply to --off-cpu and "
+			      "--wall: their weights are ns");
 	int rc = perfan_offcpu_profile(p, pd, ro, view, &oo, &an, st);
 	const struct perfan_offcpu_summary *s = an ? perfan_offcpu_summary(an)
 						   : NULL;

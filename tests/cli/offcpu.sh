@@ -158,6 +158,9 @@ python3 -c "import sys; g, w = float(sys.argv[1]), float(sys.argv[2]); sys.exit(
 	fail "collapse --off-cpu: sleeper in wait_sleep $got ms, perf's $want ms"
 grep -v '\[off-cpu: [A-Za-z -]*\] [0-9]*$' "$tmp/folded" | head -1 | grep -q . &&
 	fail "collapse --off-cpu: a stack without an off-CPU leaf: $(grep -v '\[off-cpu: [A-Za-z -]*\] [0-9]*$' "$tmp/folded" | head -1)"
+run "$tmp/s.folded" "$tmp/err" collapse --samples --off-cpu "${O[@]}" "$D/perf.data"
+cmp -s "$tmp/s.folded" "$tmp/folded" && grep -q 'warning: --samples does not apply' "$tmp/err" ||
+	fail "collapse --samples --off-cpu: not the same ns, or no warning"
 # --wall adds the on-CPU stacks: spin's own samples
 run "$tmp/wall.folded" "$tmp/err" collapse --wall "${O[@]}" "$D/perf.data"
 grep -q '^spinner;.*;spin [0-9]*$' "$tmp/wall.folded" ||
