@@ -27,6 +27,9 @@ void cli_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void cli_warn(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* "perfan NAME: note: message": what a result does not measure. */
+void cli_note(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* -o OUT_PATH must not be one of the N INPUTS ("-": standard input): the
  * same file (device and inode, symlinks followed). Returns 0, or -1 after

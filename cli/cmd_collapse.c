@@ -60,7 +60,7 @@ static const char usage_text[] =
 	"  --python VIEW      Python frames: native (as perf), mixed (each\n"
 	"                     Python function in place of the interpreter\n"
 	"                     frames that ran it; the default when there are\n"
-	"                     any) or python (Python frames and native leaves)\n"
+	"                     any) or python (Python frames and native leaves)\n" CLI_LOAD_TIME_HELP
 	"  -o, --output FILE  write to FILE (atomically) instead of stdout\n"
 	"  -h, --help         show this help\n";
 
@@ -69,6 +69,7 @@ struct opts {
 	const char *event, *symfs, *debug_dir, *buildid_dir, *kallsyms, *out;
 	const char *perf_map_dir, *jitdump_dir;
 	int python_view; /* -1: mixed when there are Python frames */
+	int time_view;   /* enum perfan_time_view, 0: samples */
 };
 
 static void on_log(enum perfan_log_level level, const char *msg, void *payload)
@@ -163,7 +164,11 @@ static int from_perfdata(perfan_profile *p, struct cli_input *in,
 		cli_load_resolve_opts(&ro, &lo);
 		ro.addrs = o->addrs;
 		ro.log = on_log;
-		rc = perfan_resolve_perfdata(p, pd, &ro, NULL);
+		if (o->time_view)
+			rc = cli_load_offcpu(p, pd, &ro, o->time_view, CMD,
+					     NULL, NULL);
+		else
+			rc = perfan_resolve_perfdata(p, pd, &ro, NULL);
 	}
 	perfan_perfdata_free(pd);
 	*col = cli_load_pick_column(p, o->event, NULL, in->name, CMD);
@@ -193,6 +198,8 @@ int cmd_collapse(int argc, char **argv)
 		O_JITDUMP_DIR,
 		O_PYTHON,
 		O_COMPAT,
+		O_OFFCPU,
+		O_WALL,
 	};
 	static const struct option longopts[] = {
 		{"pid", no_argument, NULL, O_PID},
@@ -214,6 +221,8 @@ int cmd_collapse(int argc, char **argv)
 		{"jitdump-dir", required_argument, NULL, O_JITDUMP_DIR},
 		{"python", required_argument, NULL, O_PYTHON},
 		{"compat", required_argument, NULL, O_COMPAT},
+		{"off-cpu", no_argument, NULL, O_OFFCPU},
+		{"wall", no_argument, NULL, O_WALL},
 		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -262,6 +271,8 @@ int cmd_collapse(int argc, char **argv)
 					"nor none",
 					optarg);
 			break;
+		case O_OFFCPU: o.time_view = PERFAN_VIEW_OFFCPU; break;
+		case O_WALL: o.time_view = PERFAN_VIEW_WALL; break;
 		case 'o': o.out = optarg; break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return 2;
@@ -280,6 +291,11 @@ int cmd_collapse(int argc, char **argv)
 		return 1;
 	}
 	int kind = in.kind;
+	if (o.time_view && kind != PERFAN_INPUT_PERFDATA) {
+		cli_load_offcpu_input_error(CMD, in.name);
+		cli_input_close(&in);
+		return 1;
+	}
 
 	perfan_profile *p;
 	if (perfan_profile_new(&p, NULL)) {

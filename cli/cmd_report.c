@@ -24,7 +24,10 @@ static const char usage_text[] =
 	"total share (children: every stack the row is on, once) and self share\n"
 	"(stacks that end in it), and the Amdahl bound: how many times faster\n"
 	"the whole could at most be if the row took no time. One section per\n"
-	"event, as perf report --stdio prints them.\n"
+	"event, as perf report --stdio prints them. With --off-cpu or --wall\n"
+	"(perf.data), first a table per thread: its wall time, on-CPU and\n"
+	"off-CPU time by state, the CPU/wall ratio and the call sites it\n"
+	"blocked at most; the rows are then weighed in ns of that time.\n"
 	"\n"
 	"  -s, --sort KEYS    row keys, comma-separated, from comm, pid, dso,\n"
 	"                     sym (default comm,dso,sym)\n"
@@ -81,6 +84,41 @@ static int sort_has_pid(const char *keys)
 		if (*s)
 			s++;
 	}
+	return 0;
+}
+
+/* With --off-cpu or --wall: the table per thread, and what the rows and
+ * their Amdahl bounds are taken of; in JSON the start of an object that
+ * holds both, {"view", "per_thread", "report"}. Returns 0 or -1 (printed). */
+static int write_time(FILE *fp, const struct opts *o, const perfan_threads *th)
+{
+	if (!th)
+		return 0;
+	int wall = o->load.time_view == PERFAN_VIEW_WALL;
+	if (o->json)
+		fprintf(fp, "{\"view\": \"%s\", \"per_thread\": ",
+			wall ? "wall" : "off-cpu");
+	if (perfan_threads_write(th, fp,
+				 o->json ? PERFAN_THREADS_JSON
+					 : PERFAN_THREADS_TEXT)) {
+		cli_error(CMD, "%s", perfan_error_last());
+		return -1;
+	}
+	if (o->json) {
+		fputs(", \"report\": ", fp);
+		return 0;
+	}
+	fprintf(fp, "#\n#\n# The rows below weigh %s, in ns.\n",
+		wall ? "wall-clock time (on-CPU and off-CPU time together)"
+		     : "off-CPU time only");
+	if (!o->no_speedup)
+		fputs(wall ? "# Max speedup is the Amdahl bound on wall time: how "
+			     "many times sooner the\n# threads would be done if "
+			     "the row took no time, its waits included.\n"
+			   : "# Max speedup is the Amdahl bound on off-CPU time "
+			     "alone.\n",
+		      fp);
+	fputs("#\n", fp);
 	return 0;
 }
 
@@ -189,6 +227,11 @@ int cmd_report(int argc, char **argv)
 	rep.no_speedup = o.no_speedup;
 	int pid_key = sort_has_pid(o.sort);
 	rep.root_format = pid_key ? PERFAN_ROOT_PID_TID : PERFAN_ROOT_COMM;
+	if (o.load.time_view) {
+		/* a root per thread, for the call sites of each */
+		rep.root_format = PERFAN_ROOT_PID_TID;
+		o.load.keep_offcpu = 1;
+	}
 	o.load.root = rep.root_format;
 	o.load.folded_process_root = 1; /* stackcollapse-perf.pl's comm */
 
@@ -240,6 +283,19 @@ int cmd_report(int argc, char **argv)
 		cli_error(CMD, "%s", perfan_error_last());
 		status = 1;
 	}
+	perfan_threads *th = NULL;
+	if (res.offcpu) {
+		struct perfan_threads_opts to = PERFAN_THREADS_OPTS_INIT;
+		to.pid = o.load.pid;
+		to.tid = o.load.tid;
+		to.comm = o.load.comm;
+		to.skip_idle = 1;
+		if (perfan_threads_new(
+			    &th, p, perfan_offcpu_summary(res.offcpu), &to)) {
+			cli_error(CMD, "%s", perfan_error_last());
+			status = 1;
+		}
+	}
 	if (r) {
 		struct cli_output out;
 		if (cli_output_open(&out, o.out)) {
@@ -268,12 +324,16 @@ int cmd_report(int argc, char **argv)
 							res.rst.frames);
 				fputs("#\n", out.fp);
 			}
+			if (write_time(out.fp, &o, th))
+				status = 1;
 			if (perfan_report_write(r, out.fp,
 						o.json ? PERFAN_REPORT_JSON
 						       : PERFAN_REPORT_TEXT)) {
 				cli_error(CMD, "%s", perfan_error_last());
 				status = 1;
 			}
+			if (th && o.json)
+				fputs("}\n", out.fp);
 			if (cli_output_close(&out, status == 0) && !status) {
 				cli_error(CMD, "cannot write %s",
 					  o.out ? o.out : "standard output");
@@ -282,6 +342,8 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	perfan_report_free(r);
+	perfan_threads_free(th);
+	perfan_offcpu_free(res.offcpu);
 	perfan_profile_free(p);
 	return status;
 }

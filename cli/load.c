@@ -109,6 +109,8 @@ int cli_load_option(struct cli_load_opts *o, int opt, const char *arg,
 	case CLI_LOAD_O_KALLSYMS: o->kallsyms = arg; break;
 	case CLI_LOAD_O_PERF_MAP_DIR: o->perf_map_dir = arg; break;
 	case CLI_LOAD_O_JITDUMP_DIR: o->jitdump_dir = arg; break;
+	case CLI_LOAD_O_OFFCPU: o->time_view = PERFAN_VIEW_OFFCPU; break;
+	case CLI_LOAD_O_WALL: o->time_view = PERFAN_VIEW_WALL; break;
 	case CLI_LOAD_O_PYTHON:
 		o->python_view = perfan_python_view_parse(arg);
 		if (o->python_view < 0)
@@ -151,10 +153,83 @@ void cli_load_resolve_opts(struct perfan_resolve_opts *ro,
 	ro->host = cli_host();
 }
 
+/* ---- off-CPU and wall-clock time ------------------------------------------- */
+
+struct advice {
+	const char *cmd;
+	int errors;
+};
+
+static int print_advice(int level, const char *msg, void *payload)
+{
+	struct advice *a = payload;
+	if (level == PERFAN_ADVICE_ERROR) {
+		cli_error(a->cmd, "%s", msg);
+		a->errors++;
+	} else if (level == PERFAN_ADVICE_WARN) {
+		cli_warn(a->cmd, "%s", msg);
+	} else {
+		cli_note(a->cmd, "%s", msg);
+	}
+	return 0;
+}
+
+int cli_load_offcpu(perfan_profile *p, perfan_perfdata *pd,
+		    const struct perfan_resolve_opts *ro, int view,
+		    const char *cmd, perfan_offcpu **keep,
+		    struct perfan_resolve_stats *st)
+{
+	struct perfan_offcpu_opts oo =
+		PERFAN_OPTS_INIT(struct perfan_offcpu_opts);
+	perfan_offcpu *an = NULL;
+	if (ro->weight == PERFAN_WEIGHT_SAMPLES)
+		cli_warn(cmd, "--samples does not apply to --off-cpu and "
+			      "--wall: their weights are ns");
+	int rc = perfan_offcpu_profile(p, pd, ro, view, &oo, &an, st);
+	const struct perfan_offcpu_summary *s = an ? perfan_offcpu_summary(an)
+						   : NULL;
+	struct advice a = {.cmd = cmd};
+	if (!rc && s) {
+		/* The engine counts switch-outs with frames as with stacks,
+		 * and a sched_switch recorded without -g still has one: its
+		 * IP. Until it reads the attr's PERF_SAMPLE_CALLCHAIN, the
+		 * file's attrs say it. */
+		struct perfan_offcpu_summary fixed = *s;
+		int chain = 0;
+		for (size_t i = 0; i < perfan_perfdata_nr_events(pd); i++) {
+			const struct perfan_event *e =
+				perfan_perfdata_event(pd, i);
+			chain |=
+				e && e->name &&
+				!strcmp(e->name, "sched:sched_switch") &&
+				(e->attr.sample_type & PERFAN_SAMPLE_CALLCHAIN);
+		}
+		if (!chain)
+			fixed.switch_stacks = 0;
+		perfan_threads_advice(&fixed, view, print_advice, &a);
+	}
+	if (keep)
+		*keep = an;
+	else
+		perfan_offcpu_free(an);
+	return rc ? rc : a.errors ? CLI_REPORTED : 0;
+}
+
+void cli_load_offcpu_input_error(const char *cmd, const char *name)
+{
+	cli_error(cmd,
+		  "%s is not a perf.data: --off-cpu and --wall read the "
+		  "switches perf record writes there (perf record -e "
+		  "sched:sched_switch -e sched:sched_wakeup -e "
+		  "cpu-clock/freq=999/ -g)",
+		  name);
+}
+
 static int from_perfdata(perfan_profile *p, struct cli_input *in,
 			 const struct cli_load_opts *o, const char *cmd,
-			 struct perfan_resolve_stats *st)
+			 struct cli_load_result *res)
 {
+	struct perfan_resolve_stats *st = &res->rst;
 	struct perfan_perfdata_opts po =
 		PERFAN_OPTS_INIT(struct perfan_perfdata_opts);
 	po.log = cli_progress_log;
@@ -166,7 +241,12 @@ static int from_perfdata(perfan_profile *p, struct cli_input *in,
 		struct perfan_resolve_opts ro;
 		cli_load_resolve_opts(&ro, o);
 		ro.progress = cli_progress_at;
-		rc = perfan_resolve_perfdata(p, pd, &ro, st);
+		if (o->time_view)
+			rc = cli_load_offcpu(
+				p, pd, &ro, o->time_view, cmd,
+				o->keep_offcpu ? &res->offcpu : NULL, st);
+		else
+			rc = perfan_resolve_perfdata(p, pd, &ro, st);
 	}
 	perfan_perfdata_free(pd);
 	return rc;
@@ -255,7 +335,7 @@ static void python_check(const perfan_profile *p, const char *name,
 			 "stacks were taken with frame pointers (-g) through a "
 			 "libpython built without them; run python 3.12+ with "
 			 "-X perf (3.13+: -X perf_jit) and record with perf "
-			 "record --call-graph dwarf,65528\n",
+			 "record --call-graph dwarf,65528",
 			 name);
 	else
 		cli_warn(cmd,
@@ -350,12 +430,17 @@ static int load(perfan_profile *p, const char *path,
 	res->size = in.size;
 	int kind = res->kind = in.kind;
 	warn_options(&in, o, cmd);
+	if (o->time_view && kind != PERFAN_INPUT_PERFDATA) {
+		cli_load_offcpu_input_error(cmd, in.name);
+		cli_input_close(&in);
+		return 1;
+	}
 	int rc = 0;
 	FILE *text = NULL;
 	cli_progress_start(cmd, in.name, in.size);
 	switch (kind) {
 	case PERFAN_INPUT_PERFDATA:
-		rc = from_perfdata(p, &in, o, cmd, &res->rst);
+		rc = from_perfdata(p, &in, o, cmd, res);
 		break;
 	case PERFAN_INPUT_SCRIPT:
 	case PERFAN_INPUT_FOLDED:
@@ -463,6 +548,8 @@ int cli_load_folded_pair(perfan_profile **p, const char *before,
 {
 	struct cli_input in[2];
 	perfan_profile *np = NULL;
+	if (o->time_view)
+		return -1; /* each alone: perf.data, or the error saying so */
 	int k = open_pair(in, before, after, cmd), rc = 0;
 	if (k > 0) {
 		warn_options(&in[0], o, cmd);
@@ -535,7 +622,7 @@ size_t cli_load_pick_column(const perfan_profile *p, const char *event,
 	if (with > 1)
 		cli_warn(cmd,
 			 "%s has samples of %zu events; "
-			 "these are of %s (--event NAME for another)\n",
+			 "these are of %s (--event NAME for another)",
 			 name, with, perfan_profile_column_name(p, pick));
 	return pick < n ? pick : first < n ? first : 0;
 }

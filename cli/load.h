@@ -32,6 +32,11 @@ struct cli_load_opts {
 	 * the total into "(other)" while reading (perfan_folded_read_opts'
 	 * prune); 0: keep everything */
 	double folded_prune;
+	/* perf.data: enum perfan_time_view (--off-cpu, --wall): the
+	 * off-CPU analysis's time profile instead of samples; 0: samples */
+	int time_view;
+	/* set by the command: keep the analysis in cli_load_result.offcpu */
+	int keep_offcpu;
 };
 
 /* Defaults: every sample, weighed by period. */
@@ -57,6 +62,8 @@ enum {
 	CLI_LOAD_O_PERF_MAP_DIR,
 	CLI_LOAD_O_JITDUMP_DIR,
 	CLI_LOAD_O_PYTHON,
+	CLI_LOAD_O_OFFCPU,
+	CLI_LOAD_O_WALL,
 	CLI_LOAD_OPT_END,
 };
 #define CLI_LOAD_LONGOPTS                                                      \
@@ -78,6 +85,8 @@ enum {
 		 CLI_LOAD_O_PERF_MAP_DIR},                                     \
 		{"jitdump-dir", required_argument, NULL,                       \
 		 CLI_LOAD_O_JITDUMP_DIR},                                      \
+		{"off-cpu", no_argument, NULL, CLI_LOAD_O_OFFCPU},             \
+		{"wall", no_argument, NULL, CLI_LOAD_O_WALL},                  \
 	{                                                                      \
 		"python", required_argument, NULL, CLI_LOAD_O_PYTHON           \
 	}
@@ -108,7 +117,17 @@ enum {
 	"  --python VIEW      Python frames: native (as perf), mixed (each\n"      \
 	"                     Python function in place of the interpreter\n"       \
 	"                     frames that ran it; the default when there are\n"    \
-	"                     any) or python (Python frames and native leaves)\n"
+	"                     any) or python (Python frames and native leaves)\n" CLI_LOAD_TIME_HELP
+
+/* The lines of --help for --off-cpu and --wall. */
+#define CLI_LOAD_TIME_HELP                                                        \
+	"  --off-cpu          (perf.data) off-CPU time instead of samples: how\n" \
+	"                     long threads were off the CPU (sched_switch,\n"     \
+	"                     switch events), in ns, on the stack that left\n"    \
+	"                     it, under a leaf [off-cpu: STATE]\n"                \
+	"  --wall             (perf.data) wall-clock time: on-CPU time (the\n"    \
+	"                     cpu-clock or task-clock period) and off-CPU time\n" \
+	"                     in one profile, in ns\n"
 
 /* Handle option OPT (a CLI_LOAD_O_*) with argument ARG. Returns 1 when it
  * was one, 0 when it is not ours, -1 for a bad value (the message, naming
@@ -127,7 +146,24 @@ struct cli_load_result {
 	uint64_t size;    /* of a regular file, else 0 */
 	struct perfan_resolve_stats rst; /* perf.data */
 	struct perfan_script_stats sst;  /* perf script text */
+	/* --off-cpu, --wall with keep_offcpu: the analysis, for its summary
+	 * (the caller frees it with perfan_offcpu_free); else NULL */
+	perfan_offcpu *offcpu;
 };
+
+/* PD's time profile (enum perfan_time_view VIEW) into P, as
+ * perfan_offcpu_profile, then what the recording cannot answer printed
+ * as "perfan CMD: " errors, warnings and notes. *KEEP (when not NULL)
+ * gets the analysis. Returns 0, a PERFAN_E* code (unprinted), or
+ * CLI_REPORTED when the recording cannot answer (printed; P holds what
+ * was read). */
+int cli_load_offcpu(perfan_profile *p, perfan_perfdata *pd,
+		    const struct perfan_resolve_opts *ro, int view,
+		    const char *cmd, perfan_offcpu **keep,
+		    struct perfan_resolve_stats *st);
+
+/* "not a perf.data" for --off-cpu and --wall on another input. */
+void cli_load_offcpu_input_error(const char *cmd, const char *name);
 
 /* Read PATH ("-": standard input) into *P, with a progress line on a
  * terminal. Errors are printed as "perfan CMD: ..."; what was read before

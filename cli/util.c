@@ -42,6 +42,14 @@ void cli_warn(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 }
 
+void cli_note(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	message(cmd, "note: ", fmt, ap);
+	va_end(ap);
+}
+
 int cli_usage_error(const char *cmd, const char *usage, const char *fmt,
 		    const char *arg)
 {

@@ -20,5 +20,6 @@
 #include <perfan/stat.h>
 #include <perfan/stream.h>
 #include <perfan/text.h>
+#include <perfan/threads.h>
 
 #endif

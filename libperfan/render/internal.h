@@ -36,4 +36,9 @@ struct perfan__rgb perfan__fg_diff_color(double delta, double maxdelta,
 #define PERFAN__FG_KINDS 7
 const char *perfan__fg_kind_label(uint32_t kind);
 
+/* The colour of off-CPU time in STATE (enum perfan_offcpu_state): one
+ * per state, blue and grey (FlameGraph's io and off-CPU convention), so
+ * the legend's swatch is the frame's. */
+struct perfan__rgb perfan__fg_offcpu_color(int state);
+
 #endif

@@ -1,9 +1,14 @@
 /* render/palette.c: frame colours: by frame kind (the default, with a
  * legend), flamegraph.pl's named palettes, and differential red and blue.
  * A colour depends only on the name, so graphs are reproducible and a
- * function keeps its colour across graphs. */
+ * function keeps its colour across graphs. Off-CPU leaves ("[off-cpu:
+ * STATE]") are blue and grey by their state in the kind and language
+ * palettes, darker and greyer than the kernel's light blue. */
 #include <string.h>
 
+#include <perfan/offcpu.h>
+
+#include "analysis/leaf_state.h"
 #include "render/internal.h"
 
 static const char *const palette_names[] = {
@@ -190,10 +195,29 @@ static struct perfan__rgb by_language(int palette, const char *name,
 	return plain(type, v);
 }
 
+struct perfan__rgb perfan__fg_offcpu_color(int state)
+{
+	switch (state) {
+	case PERFAN_OFFCPU_SLEEP: return (struct perfan__rgb){100, 115, 160};
+	case PERFAN_OFFCPU_DISK: return (struct perfan__rgb){140, 110, 170};
+	case PERFAN_OFFCPU_BLOCKED: return (struct perfan__rgb){110, 145, 160};
+	case PERFAN_OFFCPU_RUNQ: return (struct perfan__rgb){155, 155, 155};
+	case PERFAN_OFFCPU_WAKEUP_DELAY:
+		return (struct perfan__rgb){180, 182, 200};
+	case PERFAN_OFFCPU_UNSEEN: return (struct perfan__rgb){205, 205, 215};
+	default: return (struct perfan__rgb){160, 165, 180};
+	}
+}
+
 struct perfan__rgb perfan__fg_color(int palette, int hash, const char *name,
 				    uint32_t kind)
 {
 	struct vec v = name_vec(name, hash);
+	if (kind == PERFAN_FRAME_OFFCPU &&
+	    (palette == PERFAN_FG_KIND || palette == PERFAN_FG_JAVA ||
+	     palette == PERFAN_FG_JS || palette == PERFAN_FG_PERL ||
+	     palette == PERFAN_FG_PYTHON))
+		return perfan__fg_offcpu_color(perfan__offcpu_leaf_state(name));
 	switch (palette) {
 	case PERFAN_FG_KIND: return by_kind(kind, v);
 	case PERFAN_FG_JAVA:

@@ -8,8 +8,10 @@
 #include <string.h>
 
 #include <perfan/flamegraph.h>
+#include <perfan/offcpu.h>
 #include <perfan/text.h>
 
+#include "analysis/leaf_state.h"
 #include "render/fgjs.h"
 #include "render/internal.h"
 #include "util/error.h"
@@ -379,8 +381,8 @@ static int one_side(const struct perfan_fg_frame *f)
  * of red and blue, and how many frames are new and vanished), in the row
  * under the title. D is NULL for a plain graph. */
 static void write_legend(struct out *o, const struct perfan_flamegraph_opts *op,
-			 const struct geom *g, unsigned kinds, int other,
-			 const struct diff *d)
+			 const struct geom *g, unsigned kinds, unsigned states,
+			 int other, const struct diff *d)
 {
 	FILE *fp = o->fp;
 	double x = PERFAN__FG_XPAD, y = g->ypad1 - g->fs * 1.6;
@@ -391,9 +393,10 @@ static void write_legend(struct out *o, const struct perfan_flamegraph_opts *op,
 		const char *label;
 		struct perfan__rgb c;
 		int mark;
-	} items[PERFAN__FG_KINDS + 7];
+	} items[PERFAN__FG_KINDS + PERFAN_OFFCPU_NR_STATES + 8];
 	size_t n = 0;
 	char nnew[32], nvanished[32];
+	char offcpu[PERFAN_OFFCPU_NR_STATES][48];
 	if (d) {
 		struct perfan__rgb none = perfan__fg_diff_color(0, 1, 0);
 		int noise = op->noise_floor > 0 || op->noise_sigmas > 0;
@@ -422,6 +425,16 @@ static void write_legend(struct out *o, const struct perfan_flamegraph_opts *op,
 						PERFAN_FG_KIND, 0,
 						perfan__fg_kind_label(k), k),
 					SWATCH};
+		/* off-CPU time, a swatch per state drawn */
+		for (int st = 0; st < PERFAN_OFFCPU_NR_STATES; st++) {
+			if (!(states & (1u << st)))
+				continue;
+			snprintf(offcpu[st], sizeof(offcpu[st]), "off-CPU: %s",
+				 perfan_offcpu_state_name((uint32_t)st));
+			items[n++] = (struct item){offcpu[st],
+						   perfan__fg_offcpu_color(st),
+						   SWATCH};
+		}
 	}
 	if (other)
 		items[n++] = (struct item){"(other): merged narrow frames",
@@ -554,7 +567,7 @@ int perfan_flamegraph_write(const perfan_profile *p, FILE *fp,
 			 .fs = op.fontsize,
 			 .fh = op.frame_height,
 			 .inverted = op.inverted};
-	unsigned kinds = 0;
+	unsigned kinds = 0, states = 0;
 	int other = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct perfan_fg_frame *f = perfan_fg_layout_frame(l, i);
@@ -562,10 +575,17 @@ int perfan_flamegraph_write(const perfan_profile *p, FILE *fp,
 			g.maxdepth = f->depth;
 		if (f->frame == PERFAN_FG_OTHER)
 			other = 1;
-		else if (f->frame != PERFAN_FG_ALL)
-			kinds |= 1u << (perfan_profile_frame_get(lp, f->frame)
-						->kind %
-					32);
+		else if (f->frame != PERFAN_FG_ALL) {
+			const struct perfan_frame *fr =
+				perfan_profile_frame_get(lp, f->frame);
+			int st = fr->kind == PERFAN_FRAME_OFFCPU
+					 ? perfan__offcpu_leaf_state(fr->name)
+					 : -1;
+			if (st >= 0)
+				states |= 1u << st;
+			else
+				kinds |= 1u << (fr->kind % 32);
+		}
 		if (d && f->frame != PERFAN_FG_OTHER) {
 			double delta = fabs(diff_delta(&op, d, f));
 			if (delta > d->maxdelta)
@@ -595,7 +615,7 @@ int perfan_flamegraph_write(const perfan_profile *p, FILE *fp,
 	struct out o = {.fp = fp};
 	write_head(&o, &op, &g, unit, total, base_total, diff);
 	if (legend)
-		write_legend(&o, &op, &g, kinds, other, d);
+		write_legend(&o, &op, &g, kinds, states, other, d);
 	fprintf(fp, "<g id=\"frames\">\n");
 	for (size_t i = 0; i < n; i++)
 		write_frame(&o, &op, &g, lp, perfan_fg_layout_frame(l, i), d);

@@ -521,6 +521,64 @@ async function testRecording(ctx, dir, dialogs) {
 	await page.close();
 }
 
+// Wall-clock time (--wall) of testdata/offcpu: off-CPU leaves in a colour
+// per state that the legend names; a CPU profile's legend names none.
+async function testOffcpu(ctx, dir) {
+	const od = path.join(TD, 'offcpu');
+	const res = ['--symfs', path.join(od, 'symfs'), '--kallsyms', path.join(od, 'kallsyms'),
+		'--buildid-dir', path.join(dir, 'nocache')];
+	const svg = path.join(dir, 'wall.svg');
+	execFileSync(BIN, ['flamegraph', '--wall', ...res, '-o', svg, path.join(od, 'perf.data')],
+		{ stdio: ['ignore', 'ignore', 'ignore'] });
+	const stacks = parseFolded(execFileSync(BIN, ['collapse', '--wall', ...res,
+		path.join(od, 'perf.data')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+	const page = await ctx.newPage();
+	await open(page, pathToFileURL(svg).href);
+	const legend = await page.$$eval('#legend > text', (ts) => ts.map((t) => [t.textContent,
+		t.previousElementSibling ? t.previousElementSibling.getAttribute('fill') : null]));
+	const names = legend.map((l) => l[0]);
+	for (const st of ['sleep', 'disk', 'waiting for a CPU', 'run-queue delay'])
+		check(`offcpu --wall: the legend names off-CPU: ${st}`, names.includes(`off-CPU: ${st}`),
+			names.join(', '));
+	const swatch = new Map(legend.map(([t, f]) => [t, f]));
+	const rgb = (f) => {
+		const m = /^#(..)(..)(..)$/.exec(f) || [];
+		return m.length ? `rgb(${parseInt(m[1], 16)},${parseInt(m[2], 16)},${parseInt(m[3], 16)})` : f;
+	};
+	const orig = await frames(page);
+	const sleeps = orig.filter((f) => f.name === '[off-cpu: sleep]');
+	check('offcpu --wall: [off-cpu: sleep] frames', sleeps.length > 0);
+	check('offcpu --wall: every [off-cpu: sleep] in the legend\'s colour',
+		sleeps.every((f) => rgb(f.fill) === swatch.get('off-CPU: sleep')),
+		`${sleeps.map((f) => rgb(f.fill))} vs ${swatch.get('off-CPU: sleep')}`);
+	check('offcpu --wall: no kernel frame in the off-CPU colour',
+		!orig.some((f) => !f.name.startsWith('[off-cpu') &&
+			rgb(f.fill) === swatch.get('off-CPU: sleep')));
+	// the widest sleep: its tooltip in ns, as the folded stacks weigh it
+	const wide = sleeps.reduce((a, b) => (b.w > a.w ? b : a));
+	const unit = await page.evaluate(() => perfan_fg.unit); // eslint-disable-line no-undef
+	eq('offcpu --wall: the unit', unit, 'ns');
+	const w = [...framesOf(stacks)].find(([p]) => p === wide.path);
+	check(`offcpu --wall: ${wide.path} in the folded stacks`, !!w);
+	await page.hover(sel(wide));
+	eq('offcpu --wall: hover on [off-cpu: sleep]', await text(page, 'details'),
+		`Function: [off-cpu: sleep] (${num(w[1])} ns, ${pct(w[1], totalOf(stacks))})`);
+	fs.mkdirSync(ARTIFACTS, { recursive: true });
+	await page.screenshot({ path: path.join(ARTIFACTS, 'flamegraph-offcpu-wall.png') });
+	await page.close();
+
+	// a CPU profile: no off-CPU in its legend
+	const cpu = path.join(dir, 'cpu.svg');
+	execFileSync(BIN, ['flamegraph', ...res, '-o', cpu, path.join(od, 'perf.data')],
+		{ stdio: ['ignore', 'ignore', 'ignore'] });
+	const p2 = await ctx.newPage();
+	await open(p2, pathToFileURL(cpu).href);
+	const l2 = await p2.$$eval('#legend > text', (ts) => ts.map((t) => t.textContent));
+	check('offcpu, samples: the legend names no off-CPU state',
+		!l2.some((t) => t.startsWith('off-CPU')), l2.join(', '));
+	await p2.close();
+}
+
 // ---- differential ------------------------------------------------------------
 
 // Two counts a line, "stack before after" (difffolded.pl's), sorted as
@@ -816,7 +874,8 @@ async function main() {
 					await d.accept(a);
 			});
 		});
-		for (const t of [testFolded, testMerged, testRecording, testDiff, testKnownBugs]) {
+		for (const t of [testFolded, testMerged, testRecording, testOffcpu, testDiff,
+			testKnownBugs]) {
 			try {
 				await (t === testKnownBugs ? t(browser, dir) : t(ctx, dir, dialogs));
 			} catch (e) {

@@ -1,0 +1,137 @@
+/* perfan/threads.h: where each thread's wall-clock time went: on-CPU and
+ * off-CPU time by state, the CPU/wall ratio, intervals open at the edges
+ * of the recording, and the call sites it blocked at most (the system call
+ * or wait, and the function that made it), from an off-CPU analysis's
+ * summary and its time profile (perfan/offcpu.h); and what a recording
+ * cannot answer, with the perf command that records what is missing. */
+#ifndef PERFAN_THREADS_H
+#define PERFAN_THREADS_H
+
+#include <stdio.h>
+
+#include <perfan/common.h>
+#include <perfan/offcpu.h>
+#include <perfan/profile.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct perfan_threads perfan_threads;
+
+/* One call site a thread blocked at. Strings are borrowed from the
+ * threads result and its profile. */
+struct perfan_thread_site {
+	/* The wait: "futex", "epoll_wait", "poll/select", "read/recv",
+	 * "nanosleep", "sem_wait", "disk I/O", another system call's name
+	 * ("fsync", "wait4"), the outermost kernel function when no system
+	 * call is on the stack, or "(no stack)" for intervals recorded
+	 * without one (PERF_RECORD_SWITCH, sched_switch without -g). */
+	const char *wait;
+	/* The function that called it: the innermost frame outside the
+	 * kernel, the C library, libpthread and the dynamic loader, or on a
+	 * stack with Python functions the innermost Python function; NULL
+	 * when the stack has none. */
+	const char *caller;
+	uint64_t total;                        /* ns */
+	uint64_t off[PERFAN_OFFCPU_NR_STATES]; /* ns, by state */
+};
+
+/* One thread. */
+struct perfan_thread_row {
+	int32_t pid, tid;
+	const char *comm;
+	uint64_t start, end; /* ns: its lifetime in the recording */
+	uint64_t wall;       /* end - start */
+	uint64_t on_cpu, on_cpu_samples;
+	uint64_t off[PERFAN_OFFCPU_NR_STATES]; /* ns, by state */
+	uint32_t intervals[PERFAN_OFFCPU_NR_STATES];
+	uint64_t off_total;
+	uint32_t open_start, open_end, inexact;
+	int exited;
+	double cpu_ratio; /* on_cpu / wall; 0 for no wall time */
+	/* Its blocking call sites (every state but waiting for a CPU and
+	 * before first seen), heaviest first, at most max_sites. */
+	size_t nr_sites;
+	const struct perfan_thread_site *sites;
+};
+
+struct perfan_threads_opts {
+	size_t sz;
+	/* Call sites per thread; 0: 5. */
+	size_t max_sites;
+	/* Only these threads; negative or NULL: any. Initialise with
+	 * PERFAN_THREADS_OPTS_INIT. */
+	int64_t pid, tid;
+	const char *comm;
+	/* The profile's column of off-CPU (or wall) ns; PERFAN_THREADS_AUTO
+	 * (what PERFAN_THREADS_OPTS_INIT sets): the column named "off-cpu",
+	 * else "wall". */
+	size_t column;
+	/* Leave out threads with neither on-CPU nor off-CPU time. */
+	int skip_idle;
+};
+#define PERFAN_THREADS_AUTO ((size_t)-1)
+#define PERFAN_THREADS_OPTS_INIT                                                \
+	((struct perfan_threads_opts){.sz = sizeof(struct perfan_threads_opts), \
+				      .pid = -1,                                \
+				      .tid = -1,                                \
+				      .column = PERFAN_THREADS_AUTO})
+
+/* The threads of summary S (borrowed: it must outlive the result, as P
+ * must) with the call sites of P's off-CPU leaves (frames of kind
+ * PERFAN_FRAME_OFFCPU), attributed to threads by their stacks' process
+ * frames (perfan_profile_frame_thread: a profile made with roots
+ * PERFAN_ROOT_PID_TID has one per thread). Rows in S's order (pid, then
+ * tid). Returns 0, PERFAN_EINVAL (NULL arguments), PERFAN_ENOMEM. Free
+ * with perfan_threads_free. */
+PERFAN_API int perfan_threads_new(perfan_threads **out, const perfan_profile *p,
+				  const struct perfan_offcpu_summary *s,
+				  const struct perfan_threads_opts *opts);
+PERFAN_API void perfan_threads_free(perfan_threads *t);
+
+PERFAN_API size_t perfan_threads_nr(const perfan_threads *t);
+PERFAN_API const struct perfan_thread_row *
+perfan_threads_row(const perfan_threads *t, size_t i);
+/* A bit (1 << state) per state any row has time in. */
+PERFAN_API uint32_t perfan_threads_states(const perfan_threads *t);
+
+enum perfan_threads_format {
+	PERFAN_THREADS_TEXT = 0, /* a table in ms, '#' comment lines */
+	PERFAN_THREADS_JSON = 1, /* one JSON object, times in ns */
+};
+
+/* Write the table: text (one line per thread: wall, on-CPU, off-CPU by
+ * state, a column per state present, the CPU/wall ratio; then the
+ * intervals open at the edges and each thread's top blocking call sites)
+ * or JSON ({"threads": [{"comm", "pid", "tid", "start", "end", "wall",
+ * "on_cpu", "on_cpu_samples", "off_cpu", "off": {STATE: ns},
+ * "intervals": {STATE: n}, "open_start", "open_end", "inexact",
+ * "exited", "cpu_wall_ratio", "sites": [{"wait", "caller", "total",
+ * "off": {STATE: ns}}]}]}). Returns 0 or PERFAN_EIO. */
+PERFAN_API int perfan_threads_write(const perfan_threads *t, FILE *fp,
+				    int format);
+
+/* What a recording can and cannot answer. */
+enum perfan_advice_level {
+	/* the view means nothing on this recording */
+	PERFAN_ADVICE_ERROR = 1,
+	/* part of the answer is missing */
+	PERFAN_ADVICE_WARN = 2,
+	/* what is measured inexactly, or not at all */
+	PERFAN_ADVICE_NOTE = 3,
+};
+
+/* Call FN once per thing to say about summary S for VIEW (enum
+ * perfan_time_view), worst first: each message ends with the perf
+ * command that records what is missing. A non-zero return of FN stops
+ * and is returned; else 0. */
+PERFAN_API int
+perfan_threads_advice(const struct perfan_offcpu_summary *s, int view,
+		      int (*fn)(int level, const char *msg, void *payload),
+		      void *payload);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,450 @@
+/* analysis/threads.c: the per-thread table of wall-clock time (the
+ * off-CPU analysis's totals per thread) and each thread's top blocking
+ * call sites, read from the off-CPU leaves of a time profile: the wait
+ * (system call or kernel wait function) and the function that made it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <perfan/threads.h>
+
+#include "analysis/leaf_state.h"
+#include "analysis/threads_internal.h"
+#include "util/error.h"
+#include "util/grow.h"
+#include "util/opts.h"
+
+static int nomem(void)
+{
+	return perfan__err(PERFAN_ENOMEM, "threads: out of memory");
+}
+
+/* ---- what a stack waits in ------------------------------------------------- */
+
+/* Waits by system call, under the names people search for. */
+static const struct {
+	const char *sys, *wait;
+} syscall_waits[] = {
+	{"futex", "futex"},
+	{"futex_waitv", "futex"},
+	{"epoll_wait", "epoll_wait"},
+	{"epoll_pwait", "epoll_wait"},
+	{"epoll_pwait2", "epoll_wait"},
+	{"poll", "poll/select"},
+	{"ppoll", "poll/select"},
+	{"select", "poll/select"},
+	{"pselect6", "poll/select"},
+	{"_newselect", "poll/select"},
+	{"read", "read/recv"},
+	{"readv", "read/recv"},
+	{"pread64", "read/recv"},
+	{"preadv", "read/recv"},
+	{"preadv2", "read/recv"},
+	{"recvfrom", "read/recv"},
+	{"recvmsg", "read/recv"},
+	{"recvmmsg", "read/recv"},
+	{"nanosleep", "nanosleep"},
+	{"clock_nanosleep", "nanosleep"},
+};
+
+/* Kernel functions that say what a stack without a system call frame (a
+ * kernel thread, a page fault) or with one of many waits waits in;
+ * matched as prefixes. "io_schedule" wins over the system call: an fsync
+ * or a read that waits for the disk is disk I/O. */
+static const struct {
+	const char *fn, *wait;
+} kernel_waits[] = {
+	{"futex_wait", "futex"},
+	{"do_nanosleep", "nanosleep"},
+	{"hrtimer_nanosleep", "nanosleep"},
+	{"ep_poll", "epoll_wait"},
+	{"do_sys_poll", "poll/select"},
+	{"do_select", "poll/select"},
+	{"pipe_read", "read/recv"},
+	{"sock_recvmsg", "read/recv"},
+};
+
+/* User-space waits that a system call alone does not tell apart. */
+static const char *const sem_waits[] = {"sem_wait", "sem_timedwait",
+					"sem_clockwait", "__new_sem_wait"};
+
+/* The system call a kernel frame is the entry of ("__x64_sys_futex":
+ * "futex"), or NULL. */
+static const char *syscall_of(const char *fn)
+{
+	static const char *const prefixes[] = {"__x64_sys_",   "__ia32_sys_",
+					       "__arm64_sys_", "__riscv_sys_",
+					       "__s390x_sys_", "__se_sys_",
+					       "__do_sys_",    "ksys_"};
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(*prefixes); i++) {
+		size_t n = strlen(prefixes[i]);
+		if (!strncmp(fn, prefixes[i], n) && fn[n])
+			return fn + n;
+	}
+	return NULL;
+}
+
+/* A module of the C runtime, whose frames are the wait's wrappers, not
+ * its caller. */
+static int runtime_module(const char *module)
+{
+	if (!module)
+		return 0;
+	const char *b = strrchr(module, '/');
+	b = b ? b + 1 : module;
+	return !strncmp(b, "libc.so", 7) || !strncmp(b, "libc-", 5) ||
+	       !strncmp(b, "libpthread", 10) || !strncmp(b, "ld-linux", 8) ||
+	       !strncmp(b, "ld-2.", 5) || !strcmp(b, "ld.so") ||
+	       !strcmp(b, "[vdso]");
+}
+
+/* The wait of a stack, as the codes of struct site key it: an index into
+ * the tables above, or a frame whose name (or system call) it is. */
+enum {
+	W_SYSCALL = 0,          /* + index into syscall_waits */
+	W_KERNEL = 64,          /* + index into kernel_waits */
+	W_DISK = 96,            /* "disk I/O" */
+	W_SEM = 97,             /* "sem_wait" */
+	W_NOSTACK = 98,         /* "(no stack)" */
+	W_FRAME_SYS = 1u << 30, /* | frame: the system call it enters */
+	W_FRAME_FN = 2u << 30,  /* | frame: the kernel function itself */
+};
+
+static const char *wait_name(uint32_t code)
+{
+	if (code < W_KERNEL)
+		return syscall_waits[code].wait;
+	if (code < W_DISK)
+		return kernel_waits[code - W_KERNEL].wait;
+	return code == W_DISK  ? "disk I/O"
+	       : code == W_SEM ? "sem_wait"
+			       : "(no stack)";
+}
+
+/* Classify the stack FR[0..N) (leaf first, the off-CPU leaf left out, the
+ * process frame too) into its wait code and caller frame (NONE). */
+#define NONE ((perfan_frame_id)-1)
+static void classify(const perfan_profile *p, const perfan_frame_id *fr,
+		     size_t n, uint32_t *wait, perfan_frame_id *caller)
+{
+	uint32_t w = W_NOSTACK, fn_wait = W_NOSTACK;
+	int disk = 0, sem = 0, python = 0;
+	perfan_frame_id outer_kernel = NONE;
+	*caller = NONE;
+	for (size_t i = 0; i < n; i++)
+		python |= perfan_profile_frame_get(p, fr[i])->kind ==
+			  PERFAN_FRAME_PYTHON;
+	for (size_t i = 0; i < n; i++) {
+		const struct perfan_frame *f =
+			perfan_profile_frame_get(p, fr[i]);
+		if (f->kind == PERFAN_FRAME_KERNEL) {
+			outer_kernel = fr[i];
+			disk |= !strncmp(f->name, "io_schedule", 11);
+			const char *sys = syscall_of(f->name);
+			if (sys) {
+				/* the outermost system call frame wins */
+				w = W_FRAME_SYS | fr[i];
+				for (size_t k = 0;
+				     k < sizeof(syscall_waits) /
+						 sizeof(*syscall_waits);
+				     k++)
+					if (!strcmp(sys, syscall_waits[k].sys))
+						w = W_SYSCALL + (uint32_t)k;
+			}
+			for (size_t k = 0;
+			     fn_wait == W_NOSTACK &&
+			     k < sizeof(kernel_waits) / sizeof(*kernel_waits);
+			     k++)
+				if (!strncmp(f->name, kernel_waits[k].fn,
+					     strlen(kernel_waits[k].fn)))
+					fn_wait = W_KERNEL + (uint32_t)k;
+			continue;
+		}
+		if (*caller != NONE)
+			continue;
+		if (runtime_module(f->module)) {
+			for (size_t k = 0;
+			     k < sizeof(sem_waits) / sizeof(*sem_waits); k++)
+				sem |= !strcmp(f->name, sem_waits[k]);
+			continue;
+		}
+		if (f->kind == PERFAN_FRAME_OFFCPU ||
+		    f->kind == PERFAN_FRAME_UNKNOWN ||
+		    f->kind == PERFAN_FRAME_OTHER ||
+		    (python && f->kind != PERFAN_FRAME_PYTHON))
+			continue;
+		*caller = fr[i];
+	}
+	if (disk)
+		w = W_DISK;
+	else if (sem)
+		w = W_SEM;
+	else if (w == W_NOSTACK || (w & W_FRAME_SYS)) {
+		if (fn_wait != W_NOSTACK)
+			w = fn_wait;
+		else if (w == W_NOSTACK && outer_kernel != NONE)
+			w = W_FRAME_FN | outer_kernel;
+	}
+	*wait = w;
+}
+
+/* ---- the table --------------------------------------------------------------- */
+
+static int find_row(const perfan_threads *t, int32_t pid, int32_t tid)
+{
+	size_t lo = 0, hi = t->nrows;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct perfan_thread_row *r = &t->rows[mid];
+		if (r->pid < pid || (r->pid == pid && r->tid < tid))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < t->nrows && t->rows[lo].pid == pid && t->rows[lo].tid == tid)
+		return (int)lo;
+	return -1;
+}
+
+/* Blocking: what a call site waited for (waiting for a CPU is not, and
+ * before first seen has no stack). */
+static int blocking(int state)
+{
+	return state != PERFAN_OFFCPU_RUNQ && state != PERFAN_OFFCPU_UNSEEN;
+}
+
+static int add_site(perfan_threads *t, size_t row, uint32_t wait,
+		    perfan_frame_id caller, int state, uint64_t w)
+{
+	struct rowx *x = &t->x[row];
+	uint64_t key = ((uint64_t)wait << 32) | caller;
+	uint64_t *v = perfan__htab_get(&x->index, key);
+	size_t i;
+	if (v) {
+		i = (size_t)*v;
+	} else {
+		if (perfan__grow((void **)&x->sites, &x->cap, x->n + 1,
+				 sizeof(*x->sites)))
+			return nomem();
+		i = x->n++;
+		struct perfan_thread_site *s = &x->sites[i];
+		memset(s, 0, sizeof(*s));
+		s->caller =
+			caller == NONE
+				? NULL
+				: perfan_profile_frame_get(t->p, caller)->name;
+		if (wait & (W_FRAME_SYS | W_FRAME_FN)) {
+			const char *fn = perfan_profile_frame_get(
+						 t->p, wait & ~(3u << 30))
+						 ->name;
+			s->wait = (wait & W_FRAME_SYS) ? syscall_of(fn) : fn;
+		} else {
+			s->wait = wait_name(wait);
+		}
+		if (perfan__htab_put(&x->index, key, i))
+			return nomem();
+	}
+	x->sites[i].total += w;
+	x->sites[i].off[state] += w;
+	return 0;
+}
+
+static int pick_column(const perfan_profile *p, size_t col, size_t *out)
+{
+	size_t nc = perfan_profile_nr_columns(p);
+	if (col != PERFAN_THREADS_AUTO) {
+		if (col >= nc)
+			return perfan__err(PERFAN_EINVAL,
+					   "threads: the profile has no column "
+					   "%zu",
+					   col);
+		*out = col;
+		return 0;
+	}
+	*out = nc;
+	for (size_t c = 0; c < nc && *out == nc; c++)
+		if (!strcmp(perfan_profile_column_name(p, c), "off-cpu"))
+			*out = c;
+	for (size_t c = 0; c < nc && *out == nc; c++)
+		if (!strcmp(perfan_profile_column_name(p, c), "wall"))
+			*out = c;
+	return 0; /* none: no call sites */
+}
+
+/* The call sites of every off-CPU leaf of the profile. */
+static int collect_sites(perfan_threads *t, size_t col)
+{
+	const perfan_profile *p = t->p;
+	size_t nn = perfan_profile_nr_nodes(p), cap = 0;
+	perfan_frame_id *fr = NULL;
+	int rc = 0;
+	for (perfan_node_id n = 1; n < nn && !rc; n++) {
+		uint64_t w = perfan_profile_node_self(p, n, col);
+		const struct perfan_frame *leaf = perfan_profile_frame_get(
+			p, perfan_profile_node_frame(p, n));
+		if (!w || leaf->kind != PERFAN_FRAME_OFFCPU)
+			continue;
+		int state = perfan__offcpu_leaf_state(leaf->name);
+		if (state < 0 || !blocking(state))
+			continue;
+		/* the stack under the leaf, leaf first, to its root */
+		size_t depth = perfan_profile_node_depth(p, n), k = 0;
+		if (perfan__grow((void **)&fr, &cap, depth + 1, sizeof(*fr))) {
+			rc = nomem();
+			break;
+		}
+		perfan_node_id x = perfan_profile_node_parent(p, n), root = n;
+		for (; x != PERFAN_ROOT_NODE;
+		     x = perfan_profile_node_parent(p, x)) {
+			fr[k++] = perfan_profile_node_frame(p, x);
+			root = x;
+		}
+		const struct perfan_frame *rf = perfan_profile_frame_get(
+			p, perfan_profile_node_frame(p, root));
+		if (rf->kind != PERFAN_FRAME_PROCESS || rf->pid < 0 ||
+		    rf->tid < 0)
+			continue; /* not one thread's */
+		int row = find_row(t, rf->pid, rf->tid);
+		if (row < 0)
+			continue;
+		if (k && fr[k - 1] == perfan_profile_node_frame(p, root))
+			k--; /* the process frame */
+		uint32_t wait;
+		perfan_frame_id caller;
+		classify(p, fr, k, &wait, &caller);
+		rc = add_site(t, (size_t)row, wait, caller, state, w);
+	}
+	free(fr);
+	return rc;
+}
+
+static int site_cmp(const void *a, const void *b)
+{
+	const struct perfan_thread_site *x = a, *y = b;
+	if (x->total != y->total)
+		return x->total < y->total ? 1 : -1;
+	int c = strcmp(x->wait, y->wait);
+	if (c)
+		return c;
+	return strcmp(x->caller ? x->caller : "", y->caller ? y->caller : "");
+}
+
+static int wanted(const struct perfan_threads_opts *o,
+		  const struct perfan_offcpu_thread *th)
+{
+	if ((o->pid >= 0 && th->pid != o->pid) ||
+	    (o->tid >= 0 && th->tid != o->tid) ||
+	    (o->comm && (!th->comm || strcmp(o->comm, th->comm))))
+		return 0;
+	if (o->skip_idle) {
+		uint64_t off = 0;
+		for (int s = 0; s < PERFAN_OFFCPU_NR_STATES; s++)
+			off += th->off[s];
+		return th->on_cpu || off;
+	}
+	return 1;
+}
+
+int perfan_threads_new(perfan_threads **out, const perfan_profile *p,
+		       const struct perfan_offcpu_summary *s,
+		       const struct perfan_threads_opts *opts)
+{
+	if (out)
+		*out = NULL;
+	if (!out || !p || !s)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_threads_new: NULL argument");
+	perfan_threads *t = calloc(1, sizeof(*t));
+	if (!t)
+		return nomem();
+	PERFAN__OPTS_COPY(t->o, opts);
+	if (!opts) {
+		t->o.pid = t->o.tid = -1;
+		t->o.column = PERFAN_THREADS_AUTO;
+	}
+	if (!t->o.max_sites)
+		t->o.max_sites = 5;
+	t->p = p;
+	size_t col = 0;
+	int rc = pick_column(p, t->o.column, &col);
+	if (rc) {
+		free(t);
+		return rc;
+	}
+	t->rows = calloc(s->nr_threads ? s->nr_threads : 1, sizeof(*t->rows));
+	t->x = calloc(s->nr_threads ? s->nr_threads : 1, sizeof(*t->x));
+	if (!t->rows || !t->x) {
+		perfan_threads_free(t);
+		return nomem();
+	}
+	for (size_t i = 0; i < s->nr_threads; i++) {
+		const struct perfan_offcpu_thread *th = &s->threads[i];
+		if (!wanted(&t->o, th))
+			continue;
+		struct perfan_thread_row *r = &t->rows[t->nrows++];
+		r->pid = th->pid;
+		r->tid = th->tid;
+		r->comm = th->comm;
+		r->start = th->start;
+		r->end = th->end;
+		r->wall = th->end > th->start ? th->end - th->start : 0;
+		r->on_cpu = th->on_cpu;
+		r->on_cpu_samples = th->on_cpu_samples;
+		for (int st = 0; st < PERFAN_OFFCPU_NR_STATES; st++) {
+			r->off[st] = th->off[st];
+			r->intervals[st] = th->intervals[st];
+			r->off_total += th->off[st];
+			if (th->off[st])
+				t->states |= 1u << st;
+		}
+		r->open_start = th->open_start;
+		r->open_end = th->open_end;
+		r->inexact = th->inexact;
+		r->exited = th->exited;
+		r->cpu_ratio = r->wall ? (double)r->on_cpu / (double)r->wall
+				       : 0;
+	}
+	if (col < perfan_profile_nr_columns(p) &&
+	    (rc = collect_sites(t, col))) {
+		perfan_threads_free(t);
+		return rc;
+	}
+	for (size_t i = 0; i < t->nrows; i++) {
+		struct rowx *x = &t->x[i];
+		if (x->n)
+			qsort(x->sites, x->n, sizeof(*x->sites), site_cmp);
+		t->rows[i].sites = x->sites;
+		t->rows[i].nr_sites = x->n < t->o.max_sites ? x->n
+							    : t->o.max_sites;
+	}
+	*out = t;
+	return 0;
+}
+
+void perfan_threads_free(perfan_threads *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; t->x && i < t->nrows; i++) {
+		free(t->x[i].sites);
+		perfan__htab_free(&t->x[i].index);
+	}
+	free(t->x);
+	free(t->rows);
+	free(t);
+}
+
+size_t perfan_threads_nr(const perfan_threads *t)
+{
+	return t ? t->nrows : 0;
+}
+
+const struct perfan_thread_row *perfan_threads_row(const perfan_threads *t,
+						   size_t i)
+{
+	return t && i < t->nrows ? &t->rows[i] : NULL;
+}
+
+uint32_t perfan_threads_states(const perfan_threads *t)
+{
+	return t ? t->states : 0;
+}
