@@ -83,6 +83,12 @@ for rec in ("perf.data", "perf.dwarf.data", "perf.sched.data", "perf.py.data"):
             early = row["off"].get("before first seen", 0)
             check("%s %s: %s wall" % (rec, view, row["comm"]),
                   (row["wall"] - early) / 1e6, lt, 2, 0)
+            if rec != "perf.sched.data":
+                # and on-CPU + off-CPU tile it (perf.sched.data has no
+                # cpu-clock: perf sched record records none)
+                check("%s %s: %s on + off" % (rec, view, row["comm"]),
+                      (row["on_cpu"] + sum(row["off"].values()) - early)
+                      / 1e6, lt, 2, 0)
             if view == "--wall" and row["comm"] == "spinner" and \
                     rec != "perf.sched.data":
                 # on-CPU time from cpu-clock samples: the CPU-bound
@@ -101,14 +107,15 @@ for rec in ("perf.data", "perf.dwarf.data", "perf.sched.data", "perf.py.data"):
             for (r2, tid2, site), off in sorted(planted.items()):
                 if r2 != rec or tid2 != tid or site == "spin":
                     continue  # spin: preempted, no blocking site
-                if rec == "perf.data":
-                    # frame-pointer stacks name the planted function
+                if rec in ("perf.data", "perf.py.data"):
+                    # frame-pointer stacks name the planted function, the
+                    # Python view the Python one
                     check("%s %s: %s at %s" % (rec, view, row["comm"], site),
                           by_caller[site], off, 5, 2)
-                elif rec in ("perf.sched.data", "perf.py.data"):
+                elif rec == "perf.sched.data":
                     # perf's own switch records at the site (the system-wide
-                    # and Python recordings: planted waits there include
-                    # preemption, which is not blocking)
+                    # recording: its planted waits include preemption,
+                    # which is not blocking)
                     check("%s %s: %s at %s (perf's)" % (rec, view,
                           row["comm"], site), by_caller[site],
                           perf_site[(rec, tid, site)], 1, 0.5)
