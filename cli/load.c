@@ -190,23 +190,7 @@ int cli_load_offcpu(perfan_profile *p, perfan_perfdata *pd,
 						   : NULL;
 	struct advice a = {.cmd = cmd};
 	if (!rc && s) {
-		/* The engine counts switch-outs with frames as with stacks,
-		 * and a sched_switch recorded without -g still has one: its
-		 * IP. Until it reads the attr's PERF_SAMPLE_CALLCHAIN, the
-		 * file's attrs say it. */
-		struct perfan_offcpu_summary fixed = *s;
-		int chain = 0;
-		for (size_t i = 0; i < perfan_perfdata_nr_events(pd); i++) {
-			const struct perfan_event *e =
-				perfan_perfdata_event(pd, i);
-			chain |=
-				e && e->name &&
-				!strcmp(e->name, "sched:sched_switch") &&
-				(e->attr.sample_type & PERFAN_SAMPLE_CALLCHAIN);
-		}
-		if (!chain)
-			fixed.switch_stacks = 0;
-		perfan_threads_advice(&fixed, view, print_advice, &a);
+		perfan_threads_advice(s, view, print_advice, &a);
 	}
 	if (keep)
 		*keep = an;

@@ -323,7 +323,9 @@ static int on_sched_switch(perfan_offcpu *o,
 {
 	uint64_t prev_pid, next_pid, prev_state;
 	o->sum.sched_switch++;
-	if (ev->u.sample.nr_frames)
+	/* a sched_switch recorded without -g still has a frame: its IP */
+	if (ev->event &&
+	    (ev->event->attr.sample_type & PERFAN_SAMPLE_CALLCHAIN))
 		o->sum.switch_stacks++;
 	if (!ev->time || /* no timeline without times */
 	    perfan_stream_field_u64(o->s, ev, "prev_pid", &prev_pid) ||
