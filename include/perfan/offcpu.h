@@ -97,6 +97,10 @@ struct perfan_offcpu_thread {
 	uint32_t open_start, open_end; /* intervals with those flags */
 	uint32_t inexact;              /* intervals without EXACT */
 	int exited;                    /* its EXIT or a final X/Z switch */
+	/* Time on the CPU from each recorded switch-in to the switch-out
+	 * after it (perf sched timehist's run time): exact where every
+	 * switch is recorded (a system-wide sched_switch recording). */
+	uint64_t run;
 };
 
 /* What the recording holds and what an analysis of it can say. */

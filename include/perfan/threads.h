@@ -43,7 +43,14 @@ struct perfan_thread_row {
 	const char *comm;
 	uint64_t start, end; /* ns: its lifetime in the recording */
 	uint64_t wall;       /* end - start */
+	/* Its cpu-clock/task-clock sample periods; or, when the recording
+	 * has no such samples and every switch-in of the thread was
+	 * recorded (a system-wide sched_switch recording: perf sched
+	 * record), the time from them to its switch-outs (struct
+	 * perfan_offcpu_thread's run; on_cpu_switches 1), as perf sched
+	 * timehist's run time. */
 	uint64_t on_cpu, on_cpu_samples;
+	int on_cpu_switches;
 	uint64_t off[PERFAN_OFFCPU_NR_STATES]; /* ns, by state */
 	uint32_t intervals[PERFAN_OFFCPU_NR_STATES];
 	uint64_t off_total;
@@ -105,7 +112,7 @@ enum perfan_threads_format {
  * state, a column per state present, the CPU/wall ratio; then the
  * intervals open at the edges and each thread's top blocking call sites)
  * or JSON ({"threads": [{"comm", "pid", "tid", "start", "end", "wall",
- * "on_cpu", "on_cpu_samples", "off_cpu", "off": {STATE: ns},
+ * "on_cpu", "on_cpu_samples", "on_cpu_from" ("samples" or "switches"), "off_cpu", "off": {STATE: ns},
  * "intervals": {STATE: n}, "open_start", "open_end", "inexact",
  * "exited", "cpu_wall_ratio", "sites": [{"wait", "caller", "total",
  * "off": {STATE: ns}}]}]}). Returns 0 or PERFAN_EIO. */

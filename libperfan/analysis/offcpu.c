@@ -200,9 +200,18 @@ static void touch(struct perfan__othread *th, uint64_t t)
 /* TH switched in at T: the end of its open interval, or, when it was never
  * seen (nor forked), of the time it spent off-CPU since the recording
  * began. */
+/* TH leaves the CPU at T: the time since its recorded switch-in ran. */
+static void leaves(struct perfan__othread *th, uint64_t t)
+{
+	if (th->in_at && t >= th->in_at)
+		th->pub.run += t - th->in_at;
+	th->in_at = 0;
+}
+
 static int switch_in(perfan_offcpu *o, struct perfan__othread *th, uint64_t t)
 {
 	th->run_from = t;
+	th->in_at = t;
 	if (th->src != SRC_NONE)
 		return close_iv(o, th, t, PERFAN_OFFCPU_EXACT);
 	if (!th->seen && !th->fork_time && !th->unseen_pending &&
@@ -222,6 +231,7 @@ static int switch_out(perfan_offcpu *o, struct perfan__othread *th, uint64_t t,
 		      uint32_t state, int src,
 		      const struct perfan_stream_frame *frames, size_t n)
 {
+	leaves(th, t);
 	int rc = close_iv(o, th, t, 0); /* out again, its switch-in unseen */
 	if (rc)
 		return rc;
@@ -377,6 +387,7 @@ static int on_sched_switch(perfan_offcpu *o,
 	uint32_t state = state_of(prev_state, &exited);
 	if (exited) {
 		th->pub.exited = 1;
+		leaves(th, t);
 		return close_iv(o, th, t, 0);
 	}
 	return switch_out(o, th, t, state, SRC_SCHED_SWITCH,

@@ -34,6 +34,7 @@ struct perfan__othread {
 	 * so a sample that ends an interval whose switch-in was not
 	 * recorded says when it was: PERIOD - RAN before the sample. */
 	uint64_t ran, run_from;
+	uint64_t in_at; /* its last recorded switch-in, until it leaves */
 	struct perfan_stream_frame *frames;
 	size_t nr_frames, cap_frames;
 };

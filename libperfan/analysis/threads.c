@@ -400,6 +400,10 @@ int perfan_threads_new(perfan_threads **out, const perfan_profile *p,
 		r->open_end = th->open_end;
 		r->inexact = th->inexact;
 		r->exited = th->exited;
+		if (!s->cpu_samples && !th->inexact && th->run) {
+			r->on_cpu = th->run;
+			r->on_cpu_switches = 1;
+		}
 		r->cpu_ratio = r->wall ? (double)r->on_cpu / (double)r->wall
 				       : 0;
 	}

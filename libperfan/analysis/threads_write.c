@@ -56,10 +56,17 @@ static void write_text(const perfan_threads *t, FILE *fp)
 	enum { W = 10 };
 	static const char *const fixed[] = {"wall", "on-CPU"};
 	int width[PERFAN_OFFCPU_NR_STATES];
+	int switches = 0;
+	for (size_t i = 0; i < t->nrows; i++)
+		switches |= t->rows[i].on_cpu_switches;
 	fputs("# Threads: wall-clock time per thread in ms (wall: its lifetime "
-	      "in the recording;\n# on-CPU: its cpu-clock/task-clock samples; "
-	      "off-CPU by the state it left the CPU in)\n#\n#",
+	      "in the recording;\n# on-CPU: its cpu-clock/task-clock samples",
 	      fp);
+	if (switches)
+		fputs(" (none recorded: from its switch-ins to its "
+		      "switch-outs)",
+		      fp);
+	fputs("; off-CPU by the state it left the CPU in)\n#\n#", fp);
 	for (size_t i = 0; i < 2; i++)
 		fprintf(fp, "%s%*s", i ? "  " : " ", W, fixed[i]);
 	for (uint32_t st = 0; st < PERFAN_OFFCPU_NR_STATES; st++) {
@@ -179,12 +186,13 @@ static void write_json(const perfan_threads *t, FILE *fp)
 		fprintf(fp,
 			", \"pid\": %d, \"tid\": %d, \"start\": %llu, "
 			"\"end\": %llu, \"wall\": %llu, \"on_cpu\": %llu, "
-			"\"on_cpu_samples\": %llu, \"off_cpu\": %llu, "
-			"\"off\": ",
+			"\"on_cpu_samples\": %llu, \"on_cpu_from\": \"%s\", "
+			"\"off_cpu\": %llu, \"off\": ",
 			(int)r->pid, (int)r->tid, (unsigned long long)r->start,
 			(unsigned long long)r->end, (unsigned long long)r->wall,
 			(unsigned long long)r->on_cpu,
 			(unsigned long long)r->on_cpu_samples,
+			r->on_cpu_switches ? "switches" : "samples",
 			(unsigned long long)r->off_total);
 		json_states64(fp, r->off);
 		fputs(", \"intervals\": ", fp);

@@ -83,17 +83,20 @@ for rec in ("perf.data", "perf.dwarf.data", "perf.sched.data", "perf.py.data"):
             early = row["off"].get("before first seen", 0)
             check("%s %s: %s wall" % (rec, view, row["comm"]),
                   (row["wall"] - early) / 1e6, lt, 2, 0)
-            if rec != "perf.sched.data":
-                # and on-CPU + off-CPU tile it (perf.sched.data has no
-                # cpu-clock: perf sched record records none)
-                check("%s %s: %s on + off" % (rec, view, row["comm"]),
-                      (row["on_cpu"] + sum(row["off"].values()) - early)
-                      / 1e6, lt, 2, 0)
-            if view == "--wall" and row["comm"] == "spinner" and \
-                    rec != "perf.sched.data":
-                # on-CPU time from cpu-clock samples: the CPU-bound
-                # thread's, against its own CPU clock (perf.sched.data has
-                # no cpu-clock)
+            # and on-CPU + off-CPU tile it (perf.sched.data has no
+            # cpu-clock, perf sched record records none: its on-CPU time
+            # is from each switch-in to the switch-out after it)
+            if rec == "perf.sched.data" and row.get("on_cpu_from") != "switches":
+                print("FAIL: %s %s: %s on-CPU from %s, not switches" % (
+                    rec, view, row["comm"], row.get("on_cpu_from")))
+                bad += 1
+            check("%s %s: %s on + off" % (rec, view, row["comm"]),
+                  (row["on_cpu"] + sum(row["off"].values()) - early)
+                  / 1e6, lt, 2, 0)
+            if row["comm"] == "spinner":
+                # on-CPU time from cpu-clock samples (from the switches in
+                # perf.sched.data): the CPU-bound thread's, against its
+                # own CPU clock
                 cpu = [float(l.split()[8]) for l in
                        open(os.path.join(d, "EXPECTED.txt"))
                        if l.startswith("thread %s %d " % (rec, tid))][0]
