@@ -224,7 +224,10 @@ static int dso_wanted(const perfan_report *r, const char *module)
 
 static const char *frame_module(const struct perfan_frame *f)
 {
-	return f->module ? f->module : "[unknown]";
+	if (f->module)
+		return f->module;
+	/* time off the CPU is in no module */
+	return f->kind == PERFAN_FRAME_OFFCPU ? "[off-cpu]" : "[unknown]";
 }
 
 static uint32_t sym_class(uint32_t kind)
