@@ -79,8 +79,9 @@ int perfan_threads_advice(const struct perfan_offcpu_summary *s, int view,
 		SAY(PERFAN_ADVICE_NOTE,
 		    "a recording of one process: a switch-in from a task it "
 		    "does not trace (the idle task, another process) is not "
-		    "recorded, so %llu of %llu off-CPU intervals end at the "
-		    "thread's next record, a little late; the switches of "
+		    "recorded, so %llu of %llu off-CPU intervals end where "
+		    "the thread's next cpu-clock sample says it ran again, "
+		    "or at its next record, a little late; the switches of "
 		    "other processes are not seen; record the whole system "
 		    "for exact intervals: " RECORD " -a -- COMMAND",
 		    (unsigned long long)inexact, (unsigned long long)n);

@@ -248,7 +248,7 @@ advice 0 "$D/perf.switch.data" "warning: off-CPU time from PERF_RECORD_SWITCH" "
 advice 0 "$D/perf.py.data" "note: no sched:sched_wakeup" "-e sched:sched_wakeup"
 # the one-process note counts the intervals that ended late
 advice 0 "$D/perf.data" "note: a recording of one process"
-n=$(grep -o 'so [0-9]* of [0-9]* off-CPU intervals end at' "$tmp/a.err" | awk '{print $2}')
+n=$(grep -o 'so [0-9]* of [0-9]* off-CPU intervals end where' "$tmp/a.err" | awk '{print $2}')
 [ -n "$n" ] && [ "$n" -gt 0 ] ||
 	fail "report --off-cpu perf.data: the one-process note gives no count of late intervals"
 grep -q "without call graphs" "$tmp/a.err" &&
