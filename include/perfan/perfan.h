@@ -17,6 +17,7 @@
 #include <perfan/report.h>
 #include <perfan/resolve.h>
 #include <perfan/script.h>
+#include <perfan/source.h>
 #include <perfan/stat.h>
 #include <perfan/stream.h>
 #include <perfan/text.h>
