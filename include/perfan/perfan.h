@@ -8,6 +8,7 @@
 #include <perfan/features.h>
 #include <perfan/flamegraph.h>
 #include <perfan/folded.h>
+#include <perfan/header.h>
 #include <perfan/host.h>
 #include <perfan/offcpu.h>
 #include <perfan/perfdata.h>
