@@ -1,12 +1,9 @@
 /* cli/cmd_collapse.c: perfan collapse: folded stacks (one line per distinct
- * stack, root first) from a perf.data, from `perf script` text or from
- * folded stacks, told apart by their content; a drop-in for FlameGraph's
+ * stack, root first) from any input the library reads (perf.data, `perf
+ * script` text, folded stacks), told apart by their content; a drop-in for FlameGraph's
  * stackcollapse-perf.pl, whose option names it keeps. */
-#define _GNU_SOURCE /* fopencookie */
 #include <errno.h>
 #include <getopt.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +12,6 @@
 #include <perfan/perfan.h>
 
 #include "cli.h"
-#include "input.h"
 #include "load.h"
 
 #define CMD "collapse"
@@ -79,100 +75,58 @@ static void on_log(enum perfan_log_level level, const char *msg, void *payload)
 		cli_warn(CMD, "%s", msg);
 }
 
-/* ---- the three inputs ------------------------------------------------------- */
-
 static unsigned annotations(const struct opts *o)
 {
 	return (o->kernel ? PERFAN_FOLDED_KERNEL : 0) |
 	       (o->jit ? PERFAN_FOLDED_JIT : 0);
 }
 
-#define REPORTED CLI_REPORTED
-
-static int from_script(perfan_profile *p, FILE *fp, const char *name,
-		       const struct opts *o, size_t *col)
+/* The options that shape frames do nothing to folded stacks (a format
+ * whose reader neither names frames nor reads records); other inputs take
+ * them, or are read with what applies. */
+static void warn_options(const struct cli_load_opts *lo, unsigned caps,
+			 const char *name, const char *cmd)
 {
-	struct perfan_script_opts so =
-		PERFAN_OPTS_INIT(struct perfan_script_opts);
-	so.pid = o->pid;
-	so.tid = o->tid;
-	so.kernel = o->kernel;
-	so.jit = o->jit;
-	so.addrs = o->addrs;
-	so.event = o->event;
-	so.count_samples = o->samples;
-	so.compat = o->compat;
-	so.log = on_log;
-	struct perfan_script_stats st;
-	int rc = perfan_script_read(p, fp, name, &so, &st);
-	*col = st.column < 0 ? 0 : (size_t)st.column;
-	if (!rc && !st.samples && !st.samples_filtered &&
-	    st.lines_unrecognized) {
-		/* nothing in it was a sample: not an input we know */
-		cli_error(CMD,
-			  "%s: neither perf.data, perf script "
-			  "text nor folded stacks (no line of it is a sample)",
-			  name);
-		return REPORTED;
-	}
-	return rc;
-}
-
-static int from_folded(perfan_profile *p, FILE *fp, const char *name,
-		       const struct opts *o, size_t *col)
-{
-	if (o->pid || o->tid || o->kernel || o->jit || o->addrs ||
-	    o->inline_frames || o->event || o->symfs || o->debug_dir ||
-	    o->buildid_dir || o->kallsyms || o->perf_map_dir || o->jitdump_dir)
+	(void)cmd;
+	if (lo->time_view || !caps ||
+	    (caps & (PERFAN_SOURCE_FRAMES | PERFAN_SOURCE_RECORDS)))
+		return; /* --off-cpu and --wall: the error says it */
+	if (lo->root != PERFAN_ROOT_COMM || lo->kernel || lo->jit ||
+	    lo->addrs || lo->inline_frames || lo->event || lo->symfs ||
+	    lo->debug_dir || lo->buildid_dir || lo->kallsyms ||
+	    lo->perf_map_dir || lo->jitdump_dir)
 		cli_warn(CMD,
 			 "%s holds folded stacks: "
 			 "they are merged and sorted as they are, the options "
 			 "that shape frames do not apply",
 			 name);
-	*col = 0;
-	return perfan_folded_read(p, fp, name, "samples", NULL);
 }
 
-static int from_perfdata(perfan_profile *p, struct cli_input *in,
-			 const struct opts *o, size_t *col)
+/* The shared loader's options, with collapse's own names for the root and
+ * its --kernel, --jit, --addrs and --compat. */
+static void load_opts(struct cli_load_opts *lo, const struct opts *o)
 {
-	struct perfan_perfdata_opts po =
-		PERFAN_OPTS_INIT(struct perfan_perfdata_opts);
-	po.log = on_log;
-	perfan_perfdata *pd = NULL;
-	int rc = cli_input_perfdata(in, &pd, &po, CMD);
-	if (rc == CLI_REPORTED)
-		return REPORTED;
-	if (!rc) {
-		/* the shared loader's options, with collapse's own names
-		 * for the root and its --addrs */
-		struct cli_load_opts lo;
-		cli_load_init(&lo);
-		lo.symfs = o->symfs;
-		lo.debug_dir = o->debug_dir;
-		lo.buildid_dir = o->buildid_dir;
-		lo.kallsyms = o->kallsyms;
-		lo.perf_map_dir = o->perf_map_dir;
-		lo.jitdump_dir = o->jitdump_dir;
-		lo.inline_frames = o->inline_frames;
-		lo.samples = o->samples;
-		lo.event = o->event;
-		lo.root = o->tid   ? PERFAN_ROOT_PID_TID
-			  : o->pid ? PERFAN_ROOT_PID
-				   : PERFAN_ROOT_COMM;
-		struct perfan_resolve_opts ro;
-		cli_load_resolve_opts(&ro, &lo);
-		ro.addrs = o->addrs;
-		ro.log = on_log;
-		if (o->time_view)
-			rc = cli_load_offcpu(p, pd, &ro, o->time_view, CMD,
-					     NULL, NULL);
-		else
-			rc = perfan_resolve_perfdata(p, pd, &ro, NULL);
-	}
-	perfan_perfdata_free(pd);
-	*col = cli_load_pick_column(p, o->event, NULL, in->name, CMD);
-	return rc;
+	cli_load_init(lo);
+	lo->symfs = o->symfs;
+	lo->debug_dir = o->debug_dir;
+	lo->buildid_dir = o->buildid_dir;
+	lo->kallsyms = o->kallsyms;
+	lo->perf_map_dir = o->perf_map_dir;
+	lo->jitdump_dir = o->jitdump_dir;
+	lo->inline_frames = o->inline_frames;
+	lo->samples = o->samples;
+	lo->event = o->event;
+	lo->root = o->tid   ? PERFAN_ROOT_PID_TID
+		   : o->pid ? PERFAN_ROOT_PID
+			    : PERFAN_ROOT_COMM;
+	lo->kernel = o->kernel;
+	lo->jit = o->jit;
+	lo->addrs = o->addrs;
+	lo->compat = o->compat;
+	lo->time_view = o->time_view;
+	lo->folded_annotations = 0; /* names as they are */
+	lo->log = on_log;
+	lo->warn_options = warn_options;
 }
 
 /* ---- the command ------------------------------------------------------------ */
@@ -285,60 +239,29 @@ int cmd_collapse(int argc, char **argv)
 	const char *path = optind < argc ? argv[optind] : "perf.data";
 	if (cli_output_guard(CMD, o.out, &path, 1))
 		return 1;
-	struct cli_input in;
-	if (cli_input_open(&in, path, CMD)) {
-		cli_input_close(&in);
-		return 1;
-	}
-	int kind = in.kind;
-	if (o.time_view && kind != PERFAN_INPUT_PERFDATA) {
-		cli_load_offcpu_input_error(CMD, in.name);
-		cli_input_close(&in);
-		return 1;
-	}
-
 	perfan_profile *p;
 	if (perfan_profile_new(&p, NULL)) {
 		cli_error(CMD, "%s", perfan_error_last());
-		cli_input_close(&in);
 		return 1;
 	}
-	size_t col = 0;
-	int rc = 0, reported = 0;
-	FILE *text = NULL;
-	switch (kind) {
-	case PERFAN_INPUT_PERFDATA:
-		rc = from_perfdata(p, &in, &o, &col);
-		reported = rc == REPORTED;
-		break;
-	case PERFAN_INPUT_SCRIPT:
-	case PERFAN_INPUT_FOLDED:
-		text = cli_input_text(&in);
-		if (!text) {
-			cli_error(CMD, "%s: %s", in.name, strerror(errno));
-			rc = -1;
-			reported = 1;
-		} else if (kind == PERFAN_INPUT_SCRIPT) {
-			rc = from_script(p, text, in.name, &o, &col);
-			reported = rc == REPORTED;
-		} else {
-			rc = from_folded(p, text, in.name, &o, &col);
-		}
-		break;
-	default:
-		if (in.npeek) {
-			cli_error(CMD,
-				  "%s: neither perf.data, perf script output "
-				  "nor folded stacks",
-				  in.name);
-			rc = -1;
-			reported = 1;
-		}
-		break; /* empty input: no stacks */
+	struct cli_load_opts lo;
+	load_opts(&lo, &o);
+	struct cli_load_result res;
+	int status = cli_load_one(p, path, &lo, CMD, &res);
+	if (!res.read) {
+		perfan_profile_free(p);
+		return 1;
 	}
-	if (rc && !reported)
-		cli_error(CMD, "%s", perfan_error_last());
-	int status = rc ? 1 : 0;
+	if (!status && !res.sst.samples && !res.sst.samples_filtered &&
+	    res.sst.lines_unrecognized) {
+		/* nothing in it was a sample: not an input we know */
+		cli_error(CMD,
+			  "%s: neither perf.data, perf script "
+			  "text nor folded stacks (no line of it is a sample)",
+			  res.name);
+		status = 1;
+	}
+	size_t col = cli_load_pick_column(p, o.event, NULL, res.name, CMD);
 	/* Python functions in place of the interpreter frames that ran
 	 * them, unless asked for perf's native frames */
 	if (o.python_view != PERFAN_PY_NATIVE && perfan_python_present(p)) {
@@ -364,9 +287,9 @@ int cmd_collapse(int argc, char **argv)
 		struct perfan_folded_write_opts wo =
 			PERFAN_OPTS_INIT(struct perfan_folded_write_opts);
 		wo.column = col;
-		if (kind == PERFAN_INPUT_PERFDATA)
-			wo.annotate = annotations(&o); /* the script reader
-							  names them itself */
+		if (res.caps & PERFAN_SOURCE_RECORDS)
+			wo.annotate = annotations(&o); /* the text readers
+							  name them themselves */
 		if (perfan_folded_write(p, out.fp, &wo)) {
 			cli_error(CMD, "%s", perfan_error_last());
 			status = 1;
@@ -377,7 +300,6 @@ int cmd_collapse(int argc, char **argv)
 			status = 1;
 		}
 	}
-	cli_input_close(&in);
 	perfan_profile_free(p);
 	return status;
 }

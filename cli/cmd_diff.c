@@ -112,7 +112,7 @@ static int load_side(struct side *s, const struct list *files,
 		}
 		struct cli_load_result res;
 		status |= cli_load(&s->runs[i], files->v[i], lo, CMD, &res);
-		s->counts &= lo->samples || res.kind == PERFAN_INPUT_FOLDED;
+		s->counts &= lo->samples || (res.caps & PERFAN_SOURCE_COUNTED);
 		s->cols[i] = cli_load_pick_column(s->runs[i], lo->event, NULL,
 						  res.name, CMD);
 		s->n++;

@@ -109,7 +109,7 @@ static int load_diff(perfan_profile **p, char **paths,
 			break;
 		}
 		status |= cli_load(&side[i], paths[i], &one, CMD, &res);
-		read_both &= res.kind != PERFAN_INPUT_UNKNOWN || !status;
+		read_both &= res.format != NULL || !status;
 		col[i] = cli_load_pick_column(side[i], lo->event, BEFORE,
 					      res.name, CMD);
 	}
@@ -338,7 +338,7 @@ int cmd_flamegraph(int argc, char **argv)
 	for (int i = 0; i < npaths; i++) {
 		struct cli_load_result res;
 		status |= cli_load(&p, paths[i], &lo, CMD, &res);
-		read_any |= res.kind != PERFAN_INPUT_UNKNOWN;
+		read_any |= res.format != NULL;
 		name = res.name;
 	}
 	if (!read_any && (status || diff)) {

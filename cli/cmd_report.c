@@ -263,8 +263,9 @@ int cmd_report(int argc, char **argv)
 	 * shows the samples before a damaged record */
 	struct cli_load_result res;
 	int status = cli_load(&p, path, &o.load, CMD, &res);
-	if (res.kind == PERFAN_INPUT_FOLDED ||
-	    (res.kind == PERFAN_INPUT_SCRIPT && !pid_key))
+	/* a root frame named in text: comm, or comm-PID/TID when asked */
+	if (res.format && !(res.caps & PERFAN_SOURCE_RECORDS) &&
+	    (!(res.caps & PERFAN_SOURCE_FRAMES) || !pid_key))
 		rep.root_format = PERFAN_ROOT_COMM;
 
 	int have_samples = 0;
@@ -274,7 +275,7 @@ int cmd_report(int argc, char **argv)
 		cli_warn(CMD, "no samples in %s", res.name);
 	/* nothing to show for an input that could not be opened or is none
 	 * of the three */
-	if (status && res.kind == PERFAN_INPUT_UNKNOWN) {
+	if (status && !res.format) {
 		perfan_profile_free(p);
 		return 1;
 	}
@@ -306,7 +307,7 @@ int cmd_report(int argc, char **argv)
 			if (!o.json) {
 				fprintf(out.fp, "# perfan report of %s\n",
 					res.name);
-				if (res.kind == PERFAN_INPUT_PERFDATA)
+				if (res.caps & PERFAN_SOURCE_RECORDS)
 					fprintf(out.fp,
 						"# %llu samples, %llu left out "
 						"by filters; %llu stacks cut "

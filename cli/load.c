@@ -1,5 +1,5 @@
-/* cli/load.c: one input into a profile, whatever its kind, with the
- * shared filters and symbol options, a progress line and the warnings and
+/* cli/load.c: one input into a profile through the library's registry of
+ * sources, whatever its format, with the shared filters and symbol options, a progress line and the warnings and
  * errors a person needs; and two folded files as one differential
  * profile. */
 #include "load.h"
@@ -11,7 +11,6 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "input.h"
 #include "progress.h"
 
 void cli_load_init(struct cli_load_opts *o)
@@ -20,6 +19,7 @@ void cli_load_init(struct cli_load_opts *o)
 	o->pid = o->tid = o->cpu = -1;
 	o->root = PERFAN_ROOT_COMM;
 	o->python_view = -1;
+	o->folded_annotations = 1; /* _[k] kernel frames and the like */
 }
 
 /* ---- options ------------------------------------------------------------- */
@@ -149,7 +149,8 @@ void cli_load_resolve_opts(struct perfan_resolve_opts *ro,
 	ro->event = o->event;
 	ro->time_start = o->time_start;
 	ro->time_end = o->time_end;
-	ro->log = cli_progress_log;
+	ro->addrs = o->addrs;
+	ro->log = o->log ? o->log : cli_progress_log;
 	ro->host = cli_host();
 }
 
@@ -209,57 +210,45 @@ void cli_load_offcpu_input_error(const char *cmd, const char *name)
 		  name);
 }
 
-static int from_perfdata(perfan_profile *p, struct cli_input *in,
-			 const struct cli_load_opts *o, const char *cmd,
-			 struct cli_load_result *res)
+/* The source's options for O: the shared ones, and each format's. */
+static void source_opts(struct perfan_source_opts *so,
+			const struct cli_load_opts *o,
+			const struct perfan_resolve_opts *ro)
 {
-	struct perfan_resolve_stats *st = &res->rst;
+	*so = PERFAN_OPTS_INIT(struct perfan_source_opts);
+	so->root = o->root;
+	so->count_samples = o->samples;
+	so->event = o->event;
+	so->log = ro->log;
+	so->on_read = cli_progress_add;
+	so->kernel = o->kernel;
+	so->jit = o->jit;
+	so->addrs = o->addrs;
+	so->compat = o->compat;
+	so->folded_process_root = o->folded_process_root;
+	so->folded_annotations = o->folded_annotations;
+	so->before_column = o->before_column;
+	so->prune = o->folded_prune;
+	so->resolve = ro;
+}
+
+/* PD's samples or, with --off-cpu or --wall, its time profile. */
+static int from_records(perfan_profile *p, perfan_source *src,
+			const struct perfan_resolve_opts *ro,
+			const struct cli_load_opts *o, const char *cmd,
+			struct cli_load_result *res)
+{
 	struct perfan_perfdata_opts po =
 		PERFAN_OPTS_INIT(struct perfan_perfdata_opts);
-	po.log = cli_progress_log;
+	po.log = ro->log;
 	perfan_perfdata *pd = NULL;
-	int rc = cli_input_perfdata(in, &pd, &po, cmd);
-	if (rc == CLI_REPORTED)
-		return rc;
-	if (!rc) {
-		struct perfan_resolve_opts ro;
-		cli_load_resolve_opts(&ro, o);
-		ro.progress = cli_progress_at;
-		if (o->time_view)
-			rc = cli_load_offcpu(
-				p, pd, &ro, o->time_view, cmd,
-				o->keep_offcpu ? &res->offcpu : NULL, st);
-		else
-			rc = perfan_resolve_perfdata(p, pd, &ro, st);
-	}
+	int rc = perfan_source_perfdata(src, &pd, &po);
+	if (!rc)
+		rc = cli_load_offcpu(p, pd, ro, o->time_view, cmd,
+				     o->keep_offcpu ? &res->offcpu : NULL,
+				     &res->rst);
 	perfan_perfdata_free(pd);
 	return rc;
-}
-
-static int from_script(perfan_profile *p, FILE *fp, const char *name,
-		       const struct cli_load_opts *o,
-		       struct perfan_script_stats *st)
-{
-	struct perfan_script_opts so =
-		PERFAN_OPTS_INIT(struct perfan_script_opts);
-	so.pid = o->root == PERFAN_ROOT_PID;
-	so.tid = o->root == PERFAN_ROOT_PID_TID;
-	so.event = o->event;
-	so.count_samples = o->samples;
-	so.log = cli_progress_log;
-	return perfan_script_read(p, fp, name, &so, st);
-}
-
-static int from_folded(perfan_profile *p, FILE *fp, const char *name,
-		       const struct cli_load_opts *o)
-{
-	struct perfan_folded_read_opts fo =
-		PERFAN_OPTS_INIT(struct perfan_folded_read_opts);
-	fo.process_root = o->folded_process_root;
-	fo.annotations = 1; /* _[k] kernel frames and the like */
-	fo.before_column = o->before_column;
-	fo.prune = o->folded_prune;
-	return perfan_folded_read(p, fp, name, "samples", &fo);
 }
 
 static int load(perfan_profile *p, const char *path,
@@ -267,20 +256,24 @@ static int load(perfan_profile *p, const char *path,
 		struct cli_load_result *res);
 
 /* The options of perf.data given for an input that is not one. */
-static void warn_options(const struct cli_input *in,
-			 const struct cli_load_opts *o, const char *cmd)
+static void warn_options(const struct cli_load_opts *o, unsigned caps,
+			 const char *name, const char *cmd)
 {
-	if (in->kind != PERFAN_INPUT_PERFDATA &&
+	if (o->warn_options) {
+		o->warn_options(o, caps, name, cmd);
+		return;
+	}
+	if (!(caps & PERFAN_SOURCE_RECORDS) &&
 	    (o->pid >= 0 || o->tid >= 0 || o->cpu >= 0 || o->comm ||
 	     o->time_set || o->inline_frames || o->symfs || o->debug_dir ||
 	     o->buildid_dir || o->kallsyms ||
-	     (o->event && in->kind != PERFAN_INPUT_SCRIPT)))
+	     (o->event && !(caps & PERFAN_SOURCE_EVENTS))))
 		cli_warn(cmd,
 			 "%s is not a perf.data: --pid, "
 			 "--tid, --comm, --cpu, --time, --inline, --symfs, "
 			 "--debug-dir, --buildid-dir and --kallsyms (and "
 			 "--event, but for perf script text) do not apply",
-			 in->name);
+			 name);
 }
 
 /* Say so when a Python recording cannot show Python functions: stacks in
@@ -360,7 +353,7 @@ int cli_load(perfan_profile **p, const char *path,
 	     struct cli_load_result *res)
 {
 	int rc = load_whole(p, path, o, cmd, res);
-	if (res->kind == PERFAN_INPUT_PERFDATA)
+	if (res->caps & PERFAN_SOURCE_RECORDS)
 		python_check(*p, res->name, cmd);
 	return python_view(p, o, cmd) ? 1 : rc;
 }
@@ -396,61 +389,46 @@ static int load_whole(perfan_profile **p, const char *path,
 	return load(*p, path, &whole, cmd, res) ? 1 : 0;
 }
 
-/* As cli_load, but a pruned read of folded stacks that met lines out of
- * order returns PERFAN_EUNSUPPORTED, unprinted. */
+/* As cli_load_one, but a pruned read of folded stacks that met lines out
+ * of order returns PERFAN_EUNSUPPORTED, unprinted. */
 static int load(perfan_profile *p, const char *path,
 		const struct cli_load_opts *o, const char *cmd,
 		struct cli_load_result *res)
 {
 	memset(res, 0, sizeof(*res));
-	res->kind = PERFAN_INPUT_UNKNOWN;
 	res->name = strcmp(path, "-") ? path : "<stdin>";
-	struct cli_input in;
-	if (cli_input_open(&in, path, cmd)) {
-		cli_input_close(&in);
+	struct perfan_resolve_opts ro;
+	cli_load_resolve_opts(&ro, o);
+	ro.progress = cli_progress_at;
+	struct perfan_source_opts so;
+	source_opts(&so, o, &ro);
+	perfan_source *src;
+	if (perfan_source_open(&src, path, &so)) {
+		cli_error(cmd, "%s", perfan_error_last());
 		return 1;
 	}
-	in.on_read = cli_progress_add;
-	res->size = in.size;
-	int kind = res->kind = in.kind;
-	warn_options(&in, o, cmd);
-	if (o->time_view && kind != PERFAN_INPUT_PERFDATA) {
-		cli_load_offcpu_input_error(cmd, in.name);
-		cli_input_close(&in);
+	res->size = perfan_source_size(src);
+	res->format = perfan_source_format(src);
+	unsigned caps = res->caps = perfan_source_caps(src);
+	warn_options(o, caps, res->name, cmd);
+	if (o->time_view && !(caps & PERFAN_SOURCE_RECORDS)) {
+		cli_load_offcpu_input_error(cmd, res->name);
+		perfan_source_free(src);
 		return 1;
 	}
-	int rc = 0;
-	FILE *text = NULL;
-	cli_progress_start(cmd, in.name, in.size);
-	switch (kind) {
-	case PERFAN_INPUT_PERFDATA:
-		rc = from_perfdata(p, &in, o, cmd, res);
-		break;
-	case PERFAN_INPUT_SCRIPT:
-	case PERFAN_INPUT_FOLDED:
-		text = cli_input_text(&in);
-		if (!text) {
-			cli_error(cmd, "%s: %s", in.name, strerror(errno));
-			rc = CLI_REPORTED;
-		} else if (kind == PERFAN_INPUT_SCRIPT) {
-			rc = from_script(p, text, in.name, o, &res->sst);
-		} else {
-			rc = from_folded(p, text, in.name, o);
-		}
-		break;
-	default:
-		if (in.npeek) {
-			cli_error(cmd,
-				  "%s: neither perf.data, perf script output "
-				  "nor folded stacks",
-				  in.name);
-			rc = CLI_REPORTED;
-		}
-		break; /* empty: no samples */
+	res->read = 1;
+	cli_progress_start(cmd, res->name, res->size);
+	struct perfan_source_stats st;
+	memset(&st, 0, sizeof(st));
+	int rc = o->time_view ? from_records(p, src, &ro, o, cmd, res)
+			      : perfan_source_load(src, p, &st);
+	if (!o->time_view) {
+		res->rst = st.resolve;
+		res->sst = st.script;
 	}
 	cli_progress_end();
-	cli_input_close(&in);
-	if (rc == PERFAN_EUNSUPPORTED && kind == PERFAN_INPUT_FOLDED &&
+	perfan_source_free(src);
+	if (rc == PERFAN_EUNSUPPORTED && (caps & PERFAN_SOURCE_PRUNED) &&
 	    o->folded_prune > 0)
 		return rc;
 	if (rc && rc != CLI_REPORTED)
@@ -458,57 +436,69 @@ static int load(perfan_profile *p, const char *path,
 	return rc ? 1 : 0;
 }
 
+int cli_load_one(perfan_profile *p, const char *path,
+		 const struct cli_load_opts *o, const char *cmd,
+		 struct cli_load_result *res)
+{
+	struct cli_load_opts whole = *o;
+	whole.folded_prune = 0;
+	return load(p, path, &whole, cmd, res);
+}
+
 /* ---- two folded files as one -------------------------------------------- */
 
-/* Open BEFORE (IN[0]) and AFTER (IN[1]). Returns 1 when both are folded
- * stacks in regular files, 0 when not, -1 after an error (printed). */
-static int open_pair(struct cli_input in[2], const char *before,
-		     const char *after, const char *cmd)
+/* Open BEFORE (SRC[0]) and AFTER (SRC[1]) with O's options pruned by
+ * PRUNE. Returns 1 when both are of a format read in pairs, in regular
+ * files, 0 when not, -1 after an error (printed). */
+static int open_pair(perfan_source *src[2], const char *before,
+		     const char *after, const struct cli_load_opts *o,
+		     double prune, const char *cmd)
 {
-	memset(in, 0, 2 * sizeof(*in));
-	in[0].feed_fd = in[0].pipe_fd = in[1].feed_fd = in[1].pipe_fd = -1;
+	src[0] = src[1] = NULL;
 	/* peeking at a pipe would take bytes cli_load then lacks */
 	struct stat sb;
 	if (!strcmp(before, "-") || !strcmp(after, "-") || stat(before, &sb) ||
 	    !S_ISREG(sb.st_mode) || stat(after, &sb) || !S_ISREG(sb.st_mode))
 		return 0;
-	if (cli_input_open(&in[0], before, cmd) ||
-	    cli_input_open(&in[1], after, cmd))
+	struct perfan_resolve_opts ro;
+	cli_load_resolve_opts(&ro, o);
+	struct perfan_source_opts so;
+	source_opts(&so, o, &ro);
+	so.prune = prune;
+	if (perfan_source_open(&src[0], before, &so) ||
+	    perfan_source_open(&src[1], after, &so)) {
+		cli_error(cmd, "%s", perfan_error_last());
 		return -1;
+	}
 	for (int i = 0; i < 2; i++)
-		if (in[i].is_stdin || !in[i].size ||
-		    in[i].kind != PERFAN_INPUT_FOLDED)
+		if (!perfan_source_size(src[i]) ||
+		    !(perfan_source_caps(src[i]) & PERFAN_SOURCE_PAIRED) ||
+		    perfan_source_format(src[i]) !=
+			    perfan_source_format(src[1 - i]))
 			return 0;
 	return 1;
 }
 
-/* Both opened inputs into P, pruned by PRUNE (0: none). Returns 0,
- * CLI_REPORTED after an error printed here, or a PERFAN_E* code. */
-static int read_pair(perfan_profile *p, struct cli_input in[2],
-		     const struct cli_load_opts *o, double prune,
-		     const char *cmd)
+/* Both opened inputs into P. Returns 0 or a PERFAN_E* code. */
+static int read_pair(perfan_profile *p, perfan_source *src[2], const char *cmd)
 {
 	char what[160];
-	snprintf(what, sizeof(what), "%s and %s", in[0].name, in[1].name);
-	FILE *fp[2];
-	for (int i = 0; i < 2; i++) {
-		in[i].on_read = cli_progress_add;
-		if (!(fp[i] = cli_input_text(&in[i]))) {
-			cli_error(cmd, "%s: %s", in[i].name, strerror(errno));
-			return CLI_REPORTED;
-		}
-	}
-	struct perfan_folded_read_opts fo =
-		PERFAN_OPTS_INIT(struct perfan_folded_read_opts);
-	fo.process_root = o->folded_process_root;
-	fo.annotations = 1; /* _[k] kernel frames and the like */
-	fo.prune = prune;
-	cli_progress_start(cmd, what, in[0].size + in[1].size);
-	int rc = perfan_folded_read_pair(p, fp[0], in[0].name, fp[1],
-					 in[1].name, CLI_LOAD_BEFORE,
-					 CLI_LOAD_AFTER, &fo);
+	snprintf(what, sizeof(what), "%s and %s", perfan_source_name(src[0]),
+		 perfan_source_name(src[1]));
+	cli_progress_start(cmd, what,
+			   perfan_source_size(src[0]) +
+				   perfan_source_size(src[1]));
+	int rc = perfan_source_load_pair(p, src[0], src[1], CLI_LOAD_BEFORE,
+					 CLI_LOAD_AFTER);
 	cli_progress_end();
 	return rc;
+}
+
+static void close_pair(perfan_source *src[2])
+{
+	perfan_source_free(src[0]);
+	perfan_source_free(src[1]);
+	src[0] = src[1] = NULL;
 }
 
 /* A new profile with the columns of a differential graph. */
@@ -530,21 +520,21 @@ int cli_load_folded_pair(perfan_profile **p, const char *before,
 			 const char *after, const struct cli_load_opts *o,
 			 const char *cmd)
 {
-	struct cli_input in[2];
+	perfan_source *src[2];
 	perfan_profile *np = NULL;
 	if (o->time_view)
 		return -1; /* each alone: perf.data, or the error saying so */
-	int k = open_pair(in, before, after, cmd), rc = 0;
+	int k = open_pair(src, before, after, o, o->folded_prune, cmd), rc = 0;
 	if (k > 0) {
-		warn_options(&in[0], o, cmd);
-		warn_options(&in[1], o, cmd);
-		rc = pair_profile(&np, cmd)
-			     ? CLI_REPORTED
-			     : read_pair(np, in, o, o->folded_prune, cmd);
+		warn_options(o, perfan_source_caps(src[0]),
+			     perfan_source_name(src[0]), cmd);
+		warn_options(o, perfan_source_caps(src[1]),
+			     perfan_source_name(src[1]), cmd);
+		rc = pair_profile(&np, cmd) ? CLI_REPORTED
+					    : read_pair(np, src, cmd);
 	}
-	uint64_t size = in[0].size + in[1].size;
-	cli_input_close(&in[0]);
-	cli_input_close(&in[1]);
+	uint64_t size = perfan_source_size(src[0]) + perfan_source_size(src[1]);
+	close_pair(src);
 	if (k <= 0)
 		return k < 0 ? 1 : -1;
 	if (rc == PERFAN_EUNSUPPORTED && o->folded_prune > 0) {
@@ -557,12 +547,10 @@ int cli_load_folded_pair(perfan_profile **p, const char *before,
 				 before, after);
 		perfan_profile_free(np);
 		np = NULL;
-		k = open_pair(in, before, after, cmd);
-		rc = k <= 0 || pair_profile(&np, cmd)
-			     ? CLI_REPORTED
-			     : read_pair(np, in, o, 0, cmd);
-		cli_input_close(&in[0]);
-		cli_input_close(&in[1]);
+		k = open_pair(src, before, after, o, 0, cmd);
+		rc = k <= 0 || pair_profile(&np, cmd) ? CLI_REPORTED
+						      : read_pair(np, src, cmd);
+		close_pair(src);
 		if (k == 0) /* changed under us */
 			cli_error(cmd, "%s and %s are no longer folded stacks",
 				  before, after);

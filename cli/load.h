@@ -1,6 +1,7 @@
-/* cli/load.h: reading one input (perf.data, perf script text or folded
- * stacks) into a profile, with the options every command that reads
- * profiles shares: sample filters, weights and where symbols are found. */
+/* cli/load.h: reading one input (any format of the library's registry,
+ * perfan/source.h) into a profile, with the options every command that
+ * reads profiles shares: sample filters, weights and where symbols are
+ * found, and the warnings and errors a person needs. */
 #ifndef PERFAN_CLI_LOAD_H
 #define PERFAN_CLI_LOAD_H
 
@@ -37,7 +38,22 @@ struct cli_load_opts {
 	int time_view;
 	/* set by the command: keep the analysis in cli_load_result.offcpu */
 	int keep_offcpu;
+	/* set by the command: how frames are named (perf script text, and
+	 * perf.data for addrs), as perfan_source_opts */
+	int kernel, jit, addrs, compat;
+	/* folded stacks: "_[k]" and the like give frame kinds (the
+	 * default) */
+	int folded_annotations;
+	/* the readers' warnings; NULL: cli_progress_log */
+	perfan_log_fn log;
+	/* the warning for options the input's format does not take (CAPS:
+	 * its enum perfan_source_cap); NULL: "NAME is not a perf.data: ..." */
+	void (*warn_options)(const struct cli_load_opts *o, unsigned caps,
+			     const char *name, const char *cmd);
 };
+
+/* A failure already explained on stderr: no PERFAN_E* code is this. */
+#define CLI_REPORTED (-1000)
 
 /* Defaults: every sample, weighed by period. */
 void cli_load_init(struct cli_load_opts *o);
@@ -141,9 +157,11 @@ void cli_load_resolve_opts(struct perfan_resolve_opts *ro,
 
 /* What a load found. */
 struct cli_load_result {
-	int kind;         /* PERFAN_INPUT_* */
-	const char *name; /* the input as messages name it (static or PATH) */
-	uint64_t size;    /* of a regular file, else 0 */
+	const char *format; /* perfan_source_format, NULL: none (or unread) */
+	unsigned caps;      /* perfan_source_caps */
+	int read;           /* the input was opened and read (maybe in part) */
+	const char *name;   /* the input as messages name it (static or PATH) */
+	uint64_t size;      /* of a regular file, else 0 */
 	struct perfan_resolve_stats rst; /* perf.data */
 	struct perfan_script_stats sst;  /* perf script text */
 	/* --off-cpu, --wall with keep_offcpu: the analysis, for its summary
@@ -174,7 +192,13 @@ int cli_load(perfan_profile **p, const char *path,
 	     const struct cli_load_opts *o, const char *cmd,
 	     struct cli_load_result *res);
 
-/* The columns of a differential profile (--diff), in this order. */
+/* PATH into P as cli_load reads it, without the Python view and its
+ * warnings, and without pruning. Returns 0, or 1 after an error
+ * (printed). */
+int cli_load_one(perfan_profile *p, const char *path,
+		 const struct cli_load_opts *o, const char *cmd,
+		 struct cli_load_result *res);
+
 /* The column of P to show: the one named EVENT, else the first with
  * weight (not counting one named SKIP, which may be NULL), with a warning
  * "perfan CMD: warning: NAME has samples of N events" when there are

@@ -99,8 +99,9 @@ void cli_progress_start(const char *cmd, const char *name, uint64_t size)
 		prog.started = 1;
 }
 
-void cli_progress_add(size_t n)
+void cli_progress_add(uint64_t n, void *payload)
 {
+	(void)payload;
 	atomic_fetch_add(&prog.done, n);
 }
 

@@ -13,7 +13,7 @@
  * CMD names the command in it. */
 void cli_progress_start(const char *cmd, const char *name, uint64_t size);
 /* Bytes read (text inputs) and the perf.data reader's position. */
-void cli_progress_add(size_t n);
+void cli_progress_add(uint64_t n, void *payload);
 void cli_progress_at(uint64_t off, void *payload);
 /* Stop and clear the line. */
 void cli_progress_end(void);

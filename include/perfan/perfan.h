@@ -8,6 +8,7 @@
 #include <perfan/features.h>
 #include <perfan/flamegraph.h>
 #include <perfan/folded.h>
+#include <perfan/header.h>
 #include <perfan/host.h>
 #include <perfan/offcpu.h>
 #include <perfan/perfdata.h>
@@ -17,6 +18,7 @@
 #include <perfan/report.h>
 #include <perfan/resolve.h>
 #include <perfan/script.h>
+#include <perfan/source.h>
 #include <perfan/stat.h>
 #include <perfan/stream.h>
 #include <perfan/text.h>

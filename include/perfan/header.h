@@ -1,0 +1,58 @@
+/* perfan/header.h: the sinks of what a perf.data says about itself: its
+ * header and features (perfan header) and its record counts (perfan
+ * stats), as text in perf's lines or as JSON. */
+#ifndef PERFAN_HEADER_H
+#define PERFAN_HEADER_H
+
+#include <stdio.h>
+
+#include <perfan/common.h>
+#include <perfan/perfdata.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct perfan_header_write_opts {
+	size_t sz;
+	/* One JSON object instead of perf's lines. */
+	int json;
+	/* Text: every feature, as `perf report --header-only -I`; by
+	 * default the topologies, caches and memory say "NAME info
+	 * available, use -I to display", as perf does. */
+	int full;
+	/* Text: the file as the lines name it; NULL: the reader's name. */
+	const char *name;
+};
+
+/* Write the header and features of PD, whose header was read
+ * (perfan_perfdata_read_header), to FP. Returns 0, or PERFAN_EIO when
+ * writing failed. */
+PERFAN_API int perfan_header_write(const perfan_perfdata *pd, FILE *fp,
+				   const struct perfan_header_write_opts *opts);
+
+/* Record counts per record type and samples per event. */
+typedef struct perfan_recstats perfan_recstats;
+
+/* Count the records PD has left (all, from a reader not read yet) into a
+ * new *OUT. Returns 0 or the reader's error; *OUT then holds what was
+ * counted before it (NULL only when no memory). Free with
+ * perfan_recstats_free, before PD. */
+PERFAN_API int perfan_recstats_new(perfan_recstats **out, perfan_perfdata *pd);
+PERFAN_API void perfan_recstats_free(perfan_recstats *rs);
+
+struct perfan_recstats_write_opts {
+	size_t sz;
+	int json; /* one JSON object instead of perf's lines */
+};
+
+/* Write RS as `perf report --stats` prints it, or as JSON. Returns 0, or
+ * PERFAN_EIO when writing failed. */
+PERFAN_API int
+perfan_recstats_write(const perfan_recstats *rs, FILE *fp,
+		      const struct perfan_recstats_write_opts *opts);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,34 @@
+/* render/json.h: the one JSON writer of the sinks: nested objects and
+ * arrays, either indented two spaces a level (one item a line) or on one
+ * line with ", " between items, strings through perfan_json_string. */
+#ifndef PERFAN_RENDER_JSON_H
+#define PERFAN_RENDER_JSON_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define PERFAN__JSON_DEPTH 64
+
+struct perfan__json {
+	FILE *fp;
+	int pretty; /* one item a line, indented; else all on one line */
+	int depth;
+	unsigned char first[PERFAN__JSON_DEPTH];
+};
+
+void perfan__json_init(struct perfan__json *j, FILE *fp, int pretty);
+/* An object ('{') or array ('[') as the value of KEY (NULL in an array
+ * or at the top), closed by perfan__json_close with '}' or ']'. */
+void perfan__json_open(struct perfan__json *j, const char *key, char c);
+void perfan__json_close(struct perfan__json *j, char c);
+/* Values; a NULL string is null. */
+void perfan__json_str(struct perfan__json *j, const char *key, const char *v);
+void perfan__json_u64(struct perfan__json *j, const char *key, uint64_t v);
+void perfan__json_i64(struct perfan__json *j, const char *key, int64_t v);
+void perfan__json_bool(struct perfan__json *j, const char *key, int v);
+void perfan__json_strs(struct perfan__json *j, const char *key,
+		       const char *const *v, size_t n);
+/* Where a value goes: the separator and KEY; the caller prints it. */
+void perfan__json_item(struct perfan__json *j, const char *key);
+
+#endif

@@ -1,0 +1,61 @@
+/* sources/internal.h: what the registry and the format adapters share: the
+ * opened input (peeked bytes, then the rest) and one registry entry. */
+#ifndef PERFAN_SOURCES_INTERNAL_H
+#define PERFAN_SOURCES_INTERNAL_H
+
+#include <pthread.h>
+#include <stdio.h>
+
+#include <perfan/source.h>
+
+/* One input format. To add one: write sources/NAME.c defining a
+ * `const struct perfan__format perfan__format_NAME`, declare it below and
+ * put it in the table of sources/registry.c. */
+struct perfan__format {
+	const char *name; /* as perfan_source_format says it */
+	unsigned caps;    /* enum perfan_source_cap */
+	/* Non-zero when the LEN first bytes at BUF are of this format; the
+	 * registry asks in its table's order and takes the first. */
+	int (*detect)(const void *buf, size_t len);
+	/* Read S into P (S's options in s->o). */
+	int (*load)(perfan_source *s, perfan_profile *p,
+		    struct perfan_source_stats *st);
+	/* PERFAN_SOURCE_PAIRED formats: two inputs into one profile. */
+	int (*load_pair)(perfan_profile *p, perfan_source *before,
+			 perfan_source *after, const char *before_column,
+			 const char *after_column);
+};
+
+extern const struct perfan__format perfan__format_perfdata;
+extern const struct perfan__format perfan__format_script;
+extern const struct perfan__format perfan__format_folded;
+
+/* The registry's choice for the bytes at BUF, or NULL. */
+const struct perfan__format *perfan__format_detect(const void *buf, size_t len);
+
+struct perfan_source {
+	const struct perfan__format *fmt;
+	struct perfan_source_opts o;
+	char *name;
+	int fd, own_fd;
+	int regular;   /* a regular file: it can be read again from 0 */
+	uint64_t size; /* of a regular file, else 0 */
+	char *peek;
+	size_t npeek, off; /* peeked bytes, and how many were given again */
+	int used;          /* loaded, or its reader handed out */
+	pthread_t feeder;
+	int feeding, feed_fd, pipe_fd;
+	char *feed_buf;
+	FILE *text;
+};
+
+/* The input from its first byte as a text stream (NULL and errno on
+ * failure); closed by perfan_source_free. */
+FILE *perfan__input_text(perfan_source *s);
+
+/* The perf.data reader of S from its first byte (OPTS NULL: S's log),
+ * whether or not S was read already. */
+int perfan__input_perfdata(perfan_source *s, perfan_perfdata **pd,
+			   const struct perfan_perfdata_opts *opts);
+
+#endif

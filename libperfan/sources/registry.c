@@ -1,0 +1,81 @@
+/* sources/registry.c: the table of input formats, the one place that knows
+ * them all. A new format is one file, sources/NAME.c, defining a
+ * `struct perfan__format` (name, caps, detect, load), declared in
+ * sources/internal.h, plus one line in the table below; nothing else (the
+ * CLI included) changes, for the callers decide by caps, not by name. */
+#include "sources/internal.h"
+
+#include <string.h>
+
+#include "util/error.h"
+
+/* In the order detection asks: the most specific first (a perf.data has a
+ * magic number; the text formats are told apart by one classifier and
+ * never both claim an input). */
+static const struct perfan__format *const formats[] = {
+	&perfan__format_perfdata,
+	&perfan__format_folded,
+	&perfan__format_script,
+};
+
+const struct perfan__format *perfan__format_detect(const void *buf, size_t len)
+{
+	if (!buf || !len)
+		return NULL;
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (formats[i]->detect(buf, len))
+			return formats[i];
+	return NULL;
+}
+
+const char *perfan_source_detect(const void *buf, size_t len)
+{
+	const struct perfan__format *f = perfan__format_detect(buf, len);
+	return f ? f->name : NULL;
+}
+
+int perfan_source_load(perfan_source *s, perfan_profile *p,
+		       struct perfan_source_stats *stats)
+{
+	if (!s || !p)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_source_load: %s is NULL",
+				   s ? "profile" : "source");
+	if (stats)
+		memset(stats, 0, sizeof(*stats));
+	if (!s->fmt) {
+		if (!s->npeek)
+			return 0; /* empty: no samples */
+		return perfan__err(PERFAN_EFORMAT,
+				   "%s: neither perf.data, perf script output "
+				   "nor folded stacks",
+				   s->name);
+	}
+	if (s->used)
+		return perfan__err(PERFAN_EINVAL, "%s was read already",
+				   s->name);
+	s->used = 1;
+	return s->fmt->load(s, p, stats);
+}
+
+int perfan_source_load_pair(perfan_profile *p, perfan_source *before,
+			    perfan_source *after, const char *before_column,
+			    const char *after_column)
+{
+	if (!p || !before || !after)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_source_load_pair: an argument is "
+				   "NULL");
+	if (!before->fmt || before->fmt != after->fmt ||
+	    !before->fmt->load_pair)
+		return perfan__err(PERFAN_EINVAL,
+				   "%s and %s are not two inputs of a format "
+				   "read in pairs",
+				   before->name, after->name);
+	if (before->used || after->used)
+		return perfan__err(PERFAN_EINVAL, "%s or %s was read already",
+				   before->name, after->name);
+	before->used = after->used = 1;
+	return before->fmt->load_pair(p, before, after, before_column,
+				      after_column);
+}
