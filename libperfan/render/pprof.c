@@ -186,7 +186,11 @@ static int function(struct writer *w, const struct perfan_frame *f,
 		return err;
 	perftools__profiles__function__init(fn);
 	fn->id = w->functions.n;
-	fn->name = fn->system_name = name;
+	/* Names are demangled already; with a system name equal to the
+	 * name, pprof would take names holding '<', '[' or '::' for C++ and
+	 * cut their "(...)" and "<...>" (a Python frame's "(<frozen
+	 * ...>)"). */
+	fn->name = name;
 	fn->filename = file;
 	*out = fn->id;
 	return perfan__htab_put(&w->fn_ix, key, fn->id);
