@@ -64,7 +64,8 @@ PERFAN_API const char *perfan_pprof_unit(const char *column, const char *unit);
  * frames (PERFAN_FRAME_PROCESS) are no locations: they give the sample's
  * labels, "comm" and "thread" (the frame's name, "comm-PID/TID") and
  * numeric "pid" and "tid" where known. Returns 0, PERFAN_EINVAL (bad
- * options), PERFAN_ENOMEM, PERFAN_EIO (writing failed). */
+ * options), PERFAN_EUNSUPPORTED (a weight past INT64_MAX, pprof's
+ * values being signed), PERFAN_ENOMEM, PERFAN_EIO (writing failed). */
 PERFAN_API int perfan_pprof_write(const perfan_profile *p,
 				  const struct perfan_pprof_opts *o, FILE *out);
 

@@ -1,6 +1,8 @@
 /* render/pprof.c: the pprof sink: the trie as profile.proto messages
  * (protobuf-c, generated from render/profile.proto), packed and gzipped
  * (zlib). */
+#include <inttypes.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -317,8 +319,15 @@ static int sample(struct writer *w, perfan_node_id n, size_t ncols,
 	if (!s->value || !s->location_id)
 		return PERFAN_ENOMEM;
 	s->n_value = ncols;
-	for (size_t c = 0; c < ncols; c++)
-		s->value[c] = (int64_t)perfan_profile_node_self(w->p, n, c);
+	for (size_t c = 0; c < ncols; c++) {
+		uint64_t v = perfan_profile_node_self(w->p, n, c);
+		if (v > INT64_MAX) /* pprof's values are signed */
+			return perfan__err(PERFAN_EUNSUPPORTED,
+					   "pprof: a weight of %" PRIu64
+					   " is past pprof's int64 values",
+					   v);
+		s->value[c] = (int64_t)v;
+	}
 	if (*cap < depth) {
 		perfan_frame_id *st = realloc(*stack, depth * sizeof(*st));
 		if (!st)

@@ -209,6 +209,17 @@ START_TEST(test_empty_and_bad)
 	ck_assert(strstr(perfan_error_last(), "pprof"));
 	ck_assert_int_eq(perfan_pprof_write(NULL, NULL, stdout), PERFAN_EINVAL);
 
+	/* a folded count past INT64_MAX has no pprof value */
+	ck_assert_int_eq(perfan_profile_add_column(p, "samples", "samples"), 0);
+	perfan_frame_id f = fr(p, "f", NULL, NULL, 0, PERFAN_FRAME_NATIVE);
+	ck_assert_int_eq(perfan_profile_add(p, &f, 1, 0,
+					    (uint64_t)INT64_MAX + 1, NULL,
+					    NULL),
+			 0);
+	ck_assert_int_eq(perfan_pprof_write(p, NULL, stdout),
+			 PERFAN_EUNSUPPORTED);
+	ck_assert(strstr(perfan_error_last(), "int64"));
+
 	ck_assert_str_eq(perfan_pprof_unit("cpu-clock", "period"),
 			 "nanoseconds");
 	ck_assert_str_eq(perfan_pprof_unit("page-faults", "period"), "count");
