@@ -9,6 +9,7 @@
  * status: 0 ok, 1 failure, 2 usage. */
 int cmd_classify(int argc, char **argv);
 int cmd_collapse(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
 int cmd_header(int argc, char **argv);

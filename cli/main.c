@@ -16,6 +16,7 @@ static const struct command commands[] = {
 	{"classify", cmd_classify,
 	 "diagnose perf stat counters: memory, branches, front end"},
 	{"collapse", cmd_collapse, "fold stacks into lines for flame graphs"},
+	{"convert", cmd_convert, "write a profile as pprof or folded stacks"},
 	{"diff", cmd_diff, "compare profiles, with significance across runs"},
 	{"flamegraph", cmd_flamegraph, "draw an interactive SVG flame graph"},
 	{"header", cmd_header, "show the header and features of a perf.data"},

@@ -10,12 +10,16 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 # playwright-core). Its fonts come only as recommendations, which
 # --no-install-recommends skips: DejaVu and Liberation (Chromium's default
 # Times, Arial and Courier faces) are listed so screenshots show text.
+# golang-go and golang-github-google-pprof-dev build Google's pprof offline
+# (tests/CMakeLists.txt), the client tests/cli/pprof.sh checks perfan's
+# pprof output with; protobuf-c and zlib write that output.
 PACKAGES=(
 	build-essential cmake pkg-config
 	libdw-dev libelf-dev libtraceevent-dev libcapstone-dev libzstd-dev
-	liblzma-dev
+	liblzma-dev libprotobuf-c-dev protobuf-c-compiler zlib1g-dev
 	libiberty-dev
 	check zstd python3 groff-base
+	golang-go golang-github-google-pprof-dev
 	chromium fonts-dejavu-core fonts-liberation nodejs npm
 )
 

@@ -12,6 +12,7 @@
 #include <perfan/host.h>
 #include <perfan/offcpu.h>
 #include <perfan/perfdata.h>
+#include <perfan/pprof.h>
 #include <perfan/profile.h>
 #include <perfan/python.h>
 #include <perfan/records.h>

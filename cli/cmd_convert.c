@@ -1,0 +1,183 @@
+/* cli/cmd_convert.c: perfan convert: any input perfan reads, written in
+ * another tool's format: pprof (profile.proto, gzipped) or folded stacks. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <perfan/perfan.h>
+
+#include "cli.h"
+#include "load.h"
+
+#define CMD "convert"
+
+static const char usage_text[] =
+	"usage: perfan convert [options] INPUT -o OUT\n"
+	"\n"
+	"Write the profile of INPUT (a perf.data recording, `perf script`\n"
+	"text or folded stacks; '-' for standard input) as OUT, in the format\n"
+	"its name ends with: .pb.gz or .pprof: pprof (profile.proto, gzipped,\n"
+	"as pprof, Pyroscope, Parca and Grafana read it); .folded: folded\n"
+	"stacks. Each thread is a root of its own (comm-PID/TID); in pprof it\n"
+	"is the samples' labels comm, thread, pid and tid.\n"
+	"\n"
+	"  -o, --output OUT   write to OUT (atomically); '-': standard output\n"
+	"                     (needs --to)\n"
+	"  --to FORMAT        pprof or folded, whatever OUT is called\n" CLI_LOAD_HELP
+	"  -h, --help         show this help\n";
+
+enum format { F_NONE, F_PPROF, F_FOLDED, F_SPEEDSCOPE };
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+	return n >= k && !strcmp(s + n - k, suffix);
+}
+
+static enum format format_of_name(const char *path)
+{
+	if (ends_with(path, ".pb.gz") || ends_with(path, ".pprof"))
+		return F_PPROF;
+	if (ends_with(path, ".folded"))
+		return F_FOLDED;
+	if (ends_with(path, ".speedscope.json"))
+		return F_SPEEDSCOPE;
+	return F_NONE;
+}
+
+/* The recording's facts pprof keeps (command line, build-ids, times,
+ * period), when PATH is a perf.data file; nothing for other inputs. *PD
+ * owns what WO borrows. */
+static void perfdata_facts(const char *path, struct perfan_pprof_opts *wo,
+			   perfan_perfdata **pd)
+{
+	*pd = NULL;
+	if (!strcmp(path, "-"))
+		return; /* read once already */
+	struct perfan_perfdata_opts po =
+		PERFAN_OPTS_INIT(struct perfan_perfdata_opts);
+	po.unordered = 1;
+	if (perfan_perfdata_open(pd, path, &po) ||
+	    perfan_perfdata_read_header(*pd)) {
+		perfan_perfdata_free(*pd);
+		*pd = NULL;
+		return;
+	}
+	perfan_pprof_opts_from_perfdata(wo, *pd);
+}
+
+static int write_out(const perfan_profile *p, enum format f, size_t col,
+		     const char *path, FILE *fp)
+{
+	if (f == F_FOLDED) {
+		struct perfan_folded_write_opts fo =
+			PERFAN_OPTS_INIT(struct perfan_folded_write_opts);
+		fo.column = col;
+		return perfan_folded_write(p, fp, &fo);
+	}
+	struct perfan_pprof_opts wo =
+		PERFAN_OPTS_INIT(struct perfan_pprof_opts);
+	wo.default_column = perfan_profile_nr_columns(p) ? col + 1 : 0;
+	perfan_perfdata *pd;
+	perfdata_facts(path, &wo, &pd);
+	int rc = perfan_pprof_write(p, &wo, fp);
+	perfan_perfdata_free(pd);
+	return rc;
+}
+
+int cmd_convert(int argc, char **argv)
+{
+	enum { O_TO = CLI_LOAD_OPT_END };
+	static const struct option longopts[] = {
+		CLI_LOAD_LONGOPTS,
+		{"to", required_argument, NULL, O_TO},
+		{"output", required_argument, NULL, 'o'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct cli_load_opts lo;
+	cli_load_init(&lo);
+	const char *out = NULL;
+	enum format to = F_NONE;
+	int opt;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		int shared = cli_load_option(&lo, opt, optarg, CMD);
+		if (shared < 0)
+			return 2;
+		if (shared)
+			continue;
+		switch (opt) {
+		case O_TO:
+			to = !strcmp(optarg, "pprof")        ? F_PPROF
+			     : !strcmp(optarg, "folded")     ? F_FOLDED
+			     : !strcmp(optarg, "speedscope") ? F_SPEEDSCOPE
+							     : F_NONE;
+			if (to == F_NONE)
+				return cli_usage_error(
+					CMD, usage_text,
+					"--to: '%s' is neither pprof nor "
+					"folded",
+					optarg);
+			break;
+		case 'o': out = optarg; break;
+		case 'h': fputs(usage_text, stdout); return 0;
+		default: fputs(usage_text, stderr); return 2;
+		}
+	}
+	if (optind + 1 != argc || !out)
+		return cli_usage_error(CMD, usage_text, "%s",
+				       !out ? "-o OUT is missing"
+					    : "one INPUT is needed");
+	const char *path = argv[optind];
+	if (to == F_NONE)
+		to = format_of_name(out);
+	if (to == F_NONE)
+		return cli_usage_error(CMD, usage_text,
+				       "%s: no format for this name (.pb.gz, "
+				       ".pprof, .folded): say --to",
+				       out);
+	if (to == F_SPEEDSCOPE) {
+		cli_error(CMD, "speedscope output is not there yet");
+		return 1;
+	}
+	if (cli_output_guard(CMD, out, &path, 1))
+		return 1;
+
+	lo.root = PERFAN_ROOT_PID_TID;
+	lo.folded_process_root = 1;
+	perfan_profile *p = NULL;
+	if (perfan_profile_new(&p, NULL)) {
+		cli_error(CMD, "%s", perfan_error_last());
+		return 1;
+	}
+	struct cli_load_result res;
+	if (cli_load(&p, path, &lo, CMD, &res)) {
+		/* a convert is all or nothing: no half profile goes out */
+		perfan_offcpu_free(res.offcpu);
+		perfan_profile_free(p);
+		return 1;
+	}
+	perfan_offcpu_free(res.offcpu);
+	size_t col = cli_load_pick_column(p, lo.event, NULL, res.name, CMD);
+
+	int status = 0;
+	struct cli_output o;
+	if (cli_output_open(&o, out)) {
+		cli_error(CMD, "cannot write %s: %s", out, strerror(errno));
+		status = 1;
+	} else {
+		if (write_out(p, to, col, path, o.fp)) {
+			cli_error(CMD, "%s", perfan_error_last());
+			status = 1;
+		}
+		if (cli_output_close(&o, status == 0) && !status) {
+			cli_error(CMD, "cannot write %s", out);
+			status = 1;
+		}
+	}
+	perfan_profile_free(p);
+	return status;
+}
