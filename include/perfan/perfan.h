@@ -12,6 +12,7 @@
 #include <perfan/offcpu.h>
 #include <perfan/perfdata.h>
 #include <perfan/profile.h>
+#include <perfan/pstats.h>
 #include <perfan/python.h>
 #include <perfan/records.h>
 #include <perfan/report.h>
