@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "load.h"
+#include "pstats.h"
 
 #define CMD "report"
 
@@ -48,7 +49,7 @@ static const char usage_text[] =
 	"  -h, --help         show this help\n";
 
 struct opts {
-	const char *sort, *dsos, *out;
+	const char *sort, *dsos, *out, *graph_arg;
 	int no_children, graph, json, no_speedup;
 	double percent_limit;
 	size_t limit;
@@ -170,6 +171,7 @@ int cmd_report(int argc, char **argv)
 		case O_CHILDREN: o.no_children = 0; break;
 		case O_NO_CHILDREN: o.no_children = 1; break;
 		case 'g':
+			o.graph_arg = optarg;
 			if (!strcmp(optarg, "caller"))
 				o.graph = PERFAN_REPORT_GRAPH_CALLER;
 			else if (!strcmp(optarg, "callee"))
@@ -215,6 +217,11 @@ int cmd_report(int argc, char **argv)
 	const char *path = optind < argc ? argv[optind] : "perf.data";
 	if (cli_output_guard(CMD, o.out, &path, 1))
 		return 1;
+	/* i13-pstats hook, for the input registry to take over: a cProfile
+	 * dump has its own report, with its own --sort keys. */
+	if (cli_pstats_detect(path))
+		return cli_pstats_report(path, o.sort, o.limit, o.json,
+					 o.graph_arg, o.out, CMD);
 
 	struct perfan_report_opts rep =
 		PERFAN_OPTS_INIT(struct perfan_report_opts);

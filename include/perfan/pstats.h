@@ -92,11 +92,12 @@ enum perfan_pstats_sort {
 
 struct perfan_pstats_write_opts {
 	size_t sz;
-	int sort;     /* enum perfan_pstats_sort */
-	size_t limit; /* at most this many rows (0: all) */
-	int json;     /* JSON instead of text */
-	int no_graph; /* leave out the caller and callee tables */
-	int no_notes; /* leave out the notes on the top rows */
+	int sort;       /* enum perfan_pstats_sort */
+	size_t limit;   /* at most this many rows (0: all) */
+	int json;       /* JSON instead of text */
+	int no_callers; /* leave out the caller table */
+	int no_callees; /* leave out the callee table */
+	int no_notes;   /* leave out the notes on the top rows */
 };
 
 /* Parse "cumulative" / "cumtime", "tottime" / "time", "ncalls" / "calls",

@@ -278,9 +278,9 @@ static void write_text(const perfan_pstats *s, FILE *fp,
 			fputc('\n', fp);
 		}
 	}
-	if (o->no_graph)
-		return;
 	for (int callers = 1; callers >= 0; callers--) {
+		if (callers ? o->no_callers : o->no_callees)
+			continue;
 		fprintf(fp, "\n\n   Ordered by: %s\n\n", sort_title(o->sort));
 		fputs("Function ", fp);
 		pad(fp, width > 9 ? width - 9 : 0);
@@ -339,9 +339,11 @@ static void write_json(const perfan_pstats *s, FILE *fp,
 			"\"tottime\": %.17g, \"cumtime\": %.17g",
 			(unsigned long long)f->nc, (unsigned long long)f->cc,
 			f->tt, f->ct);
-		if (!o->no_graph) {
+		if (!o->no_callers) {
 			fputs(", \"callers\": ", fp);
 			json_edges(fp, s, rows[i], 1);
+		}
+		if (!o->no_callees) {
 			fputs(", \"callees\": ", fp);
 			json_edges(fp, s, rows[i], 0);
 		}
