@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -13,7 +14,11 @@ int cli_pstats_detect(const char *path)
 	unsigned char b[8];
 	size_t n;
 	FILE *fp;
-	if (!strcmp(path, "-") || !(fp = fopen(path, "rb")))
+	struct stat st;
+	/* Only a regular file can be peeked and read again: a FIFO or
+	 * /dev/stdin would lose the bytes to whoever reads it next. */
+	if (!strcmp(path, "-") || stat(path, &st) || !S_ISREG(st.st_mode) ||
+	    !(fp = fopen(path, "rb")))
 		return 0;
 	n = fread(b, 1, sizeof(b), fp);
 	fclose(fp);

@@ -7,8 +7,8 @@
 
 #include <perfan/perfan.h>
 
-/* Is PATH (a file; "-" is never taken, standard input cannot be peeked
- * here and given back) a pstats dump? 1 or 0. */
+/* Is PATH a pstats dump? Only a regular file is looked at: "-", FIFOs
+ * and /dev/stdin cannot be peeked here and given back. 1 or 0. */
 int cli_pstats_detect(const char *path);
 
 /* perfan report on a dump: pstats' table with the notes, then the caller
