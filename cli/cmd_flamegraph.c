@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "load.h"
+#include "pstats.h"
 
 #define CMD "flamegraph"
 #define BEFORE "before" /* the column of two-count folded lines */
@@ -334,6 +335,13 @@ int cmd_flamegraph(int argc, char **argv)
 		npaths = 0;
 		if (!fo.countname)
 			fo.countname = countname;
+	}
+	/* i13-pstats hook, for the input registry to take over: a cProfile
+	 * dump's stacks are estimated from its call edges. */
+	if (npaths == 1 && !diff && cli_pstats_detect(paths[0])) {
+		status = cli_pstats_profile(&p, paths[0], &fo.subtitle, CMD);
+		read_any = !status;
+		npaths = 0;
 	}
 	for (int i = 0; i < npaths; i++) {
 		struct cli_load_result res;

@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "load.h"
+#include "pstats.h"
 
 #define CMD "report"
 
@@ -19,9 +20,10 @@ static const char usage_text[] =
 	"usage: perfan report [options] [FILE]\n"
 	"\n"
 	"Show where the time goes in FILE (default perf.data, '-' for standard\n"
-	"input): a perf.data recording, `perf script` text or folded stacks,\n"
-	"told apart by their content. Rows are keyed as --sort says, with their\n"
-	"total share (children: every stack the row is on, once) and self share\n"
+	"input): a perf.data recording, `perf script` text, folded stacks or\n"
+	"a cProfile dump (its own report: see man perfan-report), told apart\n"
+	"by their content. Rows are keyed as --sort says, with their total\n"
+	"share (children: every stack the row is on, once) and self share\n"
 	"(stacks that end in it), and the Amdahl bound: how many times faster\n"
 	"the whole could at most be if the row took no time. One section per\n"
 	"event, as perf report --stdio prints them. With --off-cpu or --wall\n"
@@ -48,7 +50,7 @@ static const char usage_text[] =
 	"  -h, --help         show this help\n";
 
 struct opts {
-	const char *sort, *dsos, *out;
+	const char *sort, *dsos, *out, *graph_arg;
 	int no_children, graph, json, no_speedup;
 	double percent_limit;
 	size_t limit;
@@ -170,6 +172,7 @@ int cmd_report(int argc, char **argv)
 		case O_CHILDREN: o.no_children = 0; break;
 		case O_NO_CHILDREN: o.no_children = 1; break;
 		case 'g':
+			o.graph_arg = optarg;
 			if (!strcmp(optarg, "caller"))
 				o.graph = PERFAN_REPORT_GRAPH_CALLER;
 			else if (!strcmp(optarg, "callee"))
@@ -215,6 +218,11 @@ int cmd_report(int argc, char **argv)
 	const char *path = optind < argc ? argv[optind] : "perf.data";
 	if (cli_output_guard(CMD, o.out, &path, 1))
 		return 1;
+	/* i13-pstats hook, for the input registry to take over: a cProfile
+	 * dump has its own report, with its own --sort keys. */
+	if (cli_pstats_detect(path))
+		return cli_pstats_report(path, o.sort, o.limit, o.json,
+					 o.graph_arg, o.out, CMD);
 
 	struct perfan_report_opts rep =
 		PERFAN_OPTS_INIT(struct perfan_report_opts);

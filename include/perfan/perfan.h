@@ -14,6 +14,7 @@
 #include <perfan/perfdata.h>
 #include <perfan/pprof.h>
 #include <perfan/profile.h>
+#include <perfan/pstats.h>
 #include <perfan/python.h>
 #include <perfan/records.h>
 #include <perfan/report.h>
