@@ -12,7 +12,6 @@
 
 #include "cli.h"
 #include "load.h"
-#include "pstats.h"
 
 #define CMD "flamegraph"
 #define BEFORE "before" /* the column of two-count folded lines */
@@ -336,17 +335,14 @@ int cmd_flamegraph(int argc, char **argv)
 		if (!fo.countname)
 			fo.countname = countname;
 	}
-	/* i13-pstats hook, for the input registry to take over: a cProfile
-	 * dump's stacks are estimated from its call edges. */
-	if (npaths == 1 && !diff && cli_pstats_detect(paths[0])) {
-		status = cli_pstats_profile(&p, paths[0], &fo.subtitle, CMD);
-		read_any = !status;
-		npaths = 0;
-	}
 	for (int i = 0; i < npaths; i++) {
 		struct cli_load_result res;
 		status |= cli_load(&p, paths[i], &lo, CMD, &res);
 		read_any |= res.format != NULL;
+		if ((res.caps & PERFAN_SOURCE_ESTIMATED) && !fo.subtitle)
+			fo.subtitle = "estimated from cProfile's caller "
+				      "edges, as flameprof does: an "
+				      "approximation";
 		name = res.name;
 	}
 	if (!read_any && (status || diff)) {

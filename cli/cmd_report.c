@@ -218,12 +218,6 @@ int cmd_report(int argc, char **argv)
 	const char *path = optind < argc ? argv[optind] : "perf.data";
 	if (cli_output_guard(CMD, o.out, &path, 1))
 		return 1;
-	/* i13-pstats hook, for the input registry to take over: a cProfile
-	 * dump has its own report, with its own --sort keys. */
-	if (cli_pstats_detect(path))
-		return cli_pstats_report(path, o.sort, o.limit, o.json,
-					 o.graph_arg, o.out, CMD);
-
 	struct perfan_report_opts rep =
 		PERFAN_OPTS_INIT(struct perfan_report_opts);
 	rep.sort = o.sort;
@@ -244,6 +238,7 @@ int cmd_report(int argc, char **argv)
 	o.load.folded_process_root = 1; /* stackcollapse-perf.pl's comm */
 
 	/* a bad --sort is a usage error, found before reading anything */
+	char *bad_sort = NULL;
 	{
 		perfan_profile *empty;
 		perfan_report *check;
@@ -254,6 +249,10 @@ int cmd_report(int argc, char **argv)
 		int rc = perfan_report_new(&check, empty, &rep);
 		perfan_report_free(check);
 		perfan_profile_free(empty);
+		/* pstats' keys (tottime, ...) are for a cProfile dump only */
+		if (rc == PERFAN_EINVAL && o.sort &&
+		    perfan_pstats_sort_parse(o.sort) >= 0)
+			bad_sort = strdup(perfan_error_last()), rc = 0;
 		if (rc == PERFAN_EINVAL)
 			return usage_error("--sort: %s", perfan_error_last());
 		if (rc) {
@@ -270,7 +269,26 @@ int cmd_report(int argc, char **argv)
 	/* what was read is still reported after an error, as perf report
 	 * shows the samples before a damaged record */
 	struct cli_load_result res;
+	perfan_pstats *dump = NULL;
+	o.load.calls = &dump;
 	int status = cli_load(&p, path, &o.load, CMD, &res);
+	if (dump || (res.caps & PERFAN_SOURCE_CALLS)) {
+		/* a cProfile dump has its own report, with its own --sort */
+		if (dump)
+			status = cli_pstats_report(dump, res.name, o.sort,
+						   o.limit, o.json, o.graph_arg,
+						   o.out, CMD);
+		perfan_pstats_free(dump);
+		perfan_profile_free(p);
+		free(bad_sort);
+		return status;
+	}
+	if (bad_sort) {
+		int rc = usage_error("--sort: %s", bad_sort);
+		free(bad_sort);
+		perfan_profile_free(p);
+		return rc;
+	}
 	/* a root frame named in text: comm, or comm-PID/TID when asked */
 	if (res.format && !(res.caps & PERFAN_SOURCE_RECORDS) &&
 	    (!(res.caps & PERFAN_SOURCE_FRAMES) || !pid_key))

@@ -232,6 +232,17 @@ static void source_opts(struct perfan_source_opts *so,
 	so->resolve = ro;
 }
 
+/* An input whose stacks are estimated (a cProfile dump) says so. */
+static void estimated_note(const char *name, const char *cmd)
+{
+	cli_note(cmd,
+		 "%s is a cProfile dump, which keeps call counts and times "
+		 "per caller, not stacks: the stacks shown are estimated as "
+		 "flameprof does, each function's time split over its "
+		 "callers by their cumulative time (an approximation)",
+		 name);
+}
+
 /* PD's samples or, with --off-cpu or --wall, its time profile. */
 static int from_records(perfan_profile *p, perfan_source *src,
 			const struct perfan_resolve_opts *ro,
@@ -421,7 +432,11 @@ static int load(perfan_profile *p, const char *path,
 	struct perfan_source_stats st;
 	memset(&st, 0, sizeof(st));
 	int rc = o->time_view ? from_records(p, src, &ro, o, cmd, res)
-			      : perfan_source_load(src, p, &st);
+		 : o->calls && (caps & PERFAN_SOURCE_CALLS)
+			 ? perfan_source_pstats(src, o->calls)
+			 : perfan_source_load(src, p, &st);
+	if (!rc && !o->calls && (caps & PERFAN_SOURCE_ESTIMATED))
+		estimated_note(res->name, cmd);
 	if (!o->time_view) {
 		res->rst = st.resolve;
 		res->sst = st.script;

@@ -44,6 +44,9 @@ struct cli_load_opts {
 	/* folded stacks: "_[k]" and the like give frame kinds (the
 	 * default) */
 	int folded_annotations;
+	/* set by the command (report): an input of call counts (a cProfile
+	 * dump, PERFAN_SOURCE_CALLS) is read into *calls, not a profile */
+	perfan_pstats **calls;
 	/* the readers' warnings; NULL: cli_progress_log */
 	perfan_log_fn log;
 	/* the warning for options the input's format does not take (CAPS:

@@ -10,6 +10,7 @@
 #include <perfan/common.h>
 #include <perfan/perfdata.h>
 #include <perfan/profile.h>
+#include <perfan/pstats.h>
 #include <perfan/resolve.h>
 #include <perfan/script.h>
 
@@ -40,6 +41,13 @@ enum perfan_source_cap {
 	/* opts.prune applies; a pruned read of input out of order fails with
 	 * PERFAN_EUNSUPPORTED and must be read again without it. */
 	PERFAN_SOURCE_PRUNED = 1 << 5,
+	/* Call counts and times per function (a cProfile dump):
+	 * perfan_source_pstats gives them, for a report of its own. */
+	PERFAN_SOURCE_CALLS = 1 << 6,
+	/* The stacks perfan_source_load gives are estimated, not sampled
+	 * (a cProfile dump keeps call edges, no stacks): a sink that shows
+	 * them says so. */
+	PERFAN_SOURCE_ESTIMATED = 1 << 7,
 };
 
 struct perfan_source_opts {
@@ -102,7 +110,7 @@ PERFAN_API int perfan_source_open_fd(perfan_source **out, int fd,
  * it handed out. */
 PERFAN_API void perfan_source_free(perfan_source *s);
 
-/* The format's name ("perf.data", "perf script", "folded"), or NULL for
+/* The format's name ("perf.data", "perf script", "folded", "cProfile"), or NULL for
  * an input of none. */
 PERFAN_API const char *perfan_source_format(const perfan_source *s);
 
@@ -142,6 +150,13 @@ PERFAN_API int perfan_source_load_pair(perfan_profile *p, perfan_source *before,
  * for another format or a second call, or the reader's error. */
 PERFAN_API int perfan_source_perfdata(perfan_source *s, perfan_perfdata **pd,
 				      const struct perfan_perfdata_opts *opts);
+
+/* The call counts and times of S (a PERFAN_SOURCE_CALLS format) into *OUT,
+ * read from its first byte, instead of perfan_source_load: an input is read
+ * once. Free *OUT with perfan_pstats_free. Returns 0, PERFAN_EINVAL for
+ * another format or an input read already, or the reader's error (*OUT
+ * NULL). */
+PERFAN_API int perfan_source_pstats(perfan_source *s, perfan_pstats **out);
 
 /* The name of the format of the LEN bytes at BUF, as perfan_source_open
  * tells it, or NULL. */

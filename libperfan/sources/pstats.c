@@ -688,18 +688,15 @@ int perfan_pstats_parse(perfan_pstats **out, const void *data, size_t len,
 	return 0;
 }
 
-int perfan_pstats_read_path(perfan_pstats **out, const char *path,
-			    const struct perfan_pstats_opts *opts)
+int perfan__pstats_read_fp(perfan_pstats **out, FILE *fp, const char *name,
+			   const struct perfan_pstats_opts *opts)
 {
 	struct perfan_pstats_opts o;
-	FILE *fp = strcmp(path, "-") ? fopen(path, "rb") : stdin;
 	uint8_t *buf = NULL;
 	size_t len = 0, cap = 0, n;
 	int rc = 0;
 
 	*out = NULL;
-	if (!fp)
-		return perfan__err(PERFAN_ENOTFOUND, "%s: cannot open", path);
 	do {
 		if (len == cap &&
 		    perfan__grow((void **)&buf, &cap, len + 65536, 1)) {
@@ -710,15 +707,26 @@ int perfan_pstats_read_path(perfan_pstats **out, const char *path,
 		len += n;
 	} while (n > 0);
 	if (!rc && ferror(fp))
-		rc = perfan__err(PERFAN_EIO, "%s: read error", path);
-	if (fp != stdin)
-		fclose(fp);
+		rc = perfan__err(PERFAN_EIO, "%s: read error", name);
 	PERFAN__OPTS_COPY(o, opts);
 	if (!o.name)
-		o.name = path;
+		o.name = name;
 	if (!rc)
 		rc = perfan_pstats_parse(out, buf, len, &o);
 	free(buf);
+	return rc;
+}
+
+int perfan_pstats_read_path(perfan_pstats **out, const char *path,
+			    const struct perfan_pstats_opts *opts)
+{
+	FILE *fp = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	*out = NULL;
+	if (!fp)
+		return perfan__err(PERFAN_ENOTFOUND, "%s: cannot open", path);
+	int rc = perfan__pstats_read_fp(out, fp, path, opts);
+	if (fp != stdin)
+		fclose(fp);
 	return rc;
 }
 

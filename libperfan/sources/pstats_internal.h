@@ -4,6 +4,8 @@
 #ifndef PERFAN_SOURCES_PSTATS_INTERNAL_H
 #define PERFAN_SOURCES_PSTATS_INTERNAL_H
 
+#include <stdio.h>
+
 #include <perfan/pstats.h>
 
 #include "util/arena.h"
@@ -18,5 +20,11 @@ struct perfan_pstats {
 	size_t *callees;   /* function i's first entry in by_caller */
 	const char **labels;
 };
+
+/* A whole dump read from FP (NAME names it in messages), as
+ * perfan_pstats_read_path reads a file; for the registry's cProfile
+ * entry (sources/cprofile.c). */
+int perfan__pstats_read_fp(perfan_pstats **out, FILE *fp, const char *name,
+			   const struct perfan_pstats_opts *opts);
 
 #endif

@@ -5,15 +5,17 @@
  * CLI included) changes, for the callers decide by caps, not by name. */
 #include "sources/internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "util/error.h"
 
 /* In the order detection asks: the most specific first (a perf.data has a
- * magic number; the text formats are told apart by one classifier and
+ * magic number, a cProfile dump is a marshal dict; the text formats are told apart by one classifier and
  * never both claim an input). */
 static const struct perfan__format *const formats[] = {
 	&perfan__format_perfdata,
+	&perfan__format_cprofile,
 	&perfan__format_folded,
 	&perfan__format_script,
 };
@@ -34,6 +36,19 @@ const char *perfan_source_detect(const void *buf, size_t len)
 	return f ? f->name : NULL;
 }
 
+/* The names of the formats after perf.data, for the message on an input
+ * of none: "perf script, folded, ...". */
+static const char *format_list(char *list, size_t cap)
+{
+	list[0] = '\0';
+	for (size_t i = 1; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		size_t n = strlen(list);
+		snprintf(list + n, cap - n, "%s%s", i > 1 ? ", " : "",
+			 formats[i]->name);
+	}
+	return list;
+}
+
 int perfan_source_load(perfan_source *s, perfan_profile *p,
 		       struct perfan_source_stats *stats)
 {
@@ -44,12 +59,13 @@ int perfan_source_load(perfan_source *s, perfan_profile *p,
 	if (stats)
 		memset(stats, 0, sizeof(*stats));
 	if (!s->fmt) {
+		char list[256];
 		if (!s->npeek)
 			return 0; /* empty: no samples */
 		return perfan__err(PERFAN_EFORMAT,
-				   "%s: neither perf.data, perf script output "
-				   "nor folded stacks",
-				   s->name);
+				   "%s: neither perf.data nor any other "
+				   "format perfan reads (%s)",
+				   s->name, format_list(list, sizeof(list)));
 	}
 	if (s->used)
 		return perfan__err(PERFAN_EINVAL, "%s was read already",

@@ -93,5 +93,32 @@ set -e
 [ $rc = 2 ] || err "-s sym: exit $rc"
 grep -q "'sym' is none of cumulative" "$tmp/e" || err "-s sym: $(cat "$tmp/e")"
 
+# through the registry, as any input: standard input, a FIFO, collapse and
+# convert, the estimate's stacks the same whichever way the dump comes in
+"$PERFAN_BIN" report py3.11.pstats >"$tmp/file.txt"
+"$PERFAN_BIN" report - <py3.11.pstats >"$tmp/stdin.txt" || err "report -"
+"$PERFAN_BIN" report <(cat py3.11.pstats) >"$tmp/fifo.txt" || err "report <(...)"
+for f in stdin fifo; do
+	# the first line names the input
+	cmp -s <(tail -n +2 "$tmp/file.txt") <(tail -n +2 "$tmp/$f.txt") ||
+		err "report from $f differs from the file's"
+done
+"$PERFAN_BIN" collapse py3.11.pstats >"$tmp/c.folded" 2>"$tmp/e" || err "collapse: $(cat "$tmp/e")"
+grep -q 'note: .*approximation' "$tmp/e" || err "collapse: no note"
+grep -q 'inline_cost' "$tmp/c.folded" || err "collapse: no inline_cost"
+cat py3.11.pstats | "$PERFAN_BIN" collapse - >"$tmp/c2.folded" 2>/dev/null || err "collapse -"
+cmp -s "$tmp/c.folded" "$tmp/c2.folded" || err "collapse - differs"
+"$PERFAN_BIN" flamegraph -o "$tmp/f2.svg" - <py3.11.pstats 2>/dev/null || err "flamegraph -"
+grep -q 'approximation' "$tmp/f2.svg" || err "flamegraph -: no subtitle"
+"$PERFAN_BIN" convert py3.11.pstats -o "$tmp/c3.folded" 2>/dev/null || err "convert"
+cmp -s "$tmp/c.folded" "$tmp/c3.folded" || err "convert .folded differs from collapse"
+# the estimate's total is the dump's total time (the summary line's seconds)
+python3 - "$tmp/c.folded" "$tmp/file.txt" <<'PY' || err "collapse total"
+import re, sys
+tot = sum(int(l.rsplit(" ", 1)[1]) for l in open(sys.argv[1]) if l.strip())
+secs = float(re.search(r"primitive calls\) in ([0-9.]+) seconds", open(sys.argv[2]).read()).group(1))
+assert abs(tot / 1e9 - secs) <= 0.0015 + 1e-3 * secs, (tot, secs)
+PY
+
 [ $fail = 0 ] && echo "pstats: ok"
 exit $fail

@@ -130,9 +130,16 @@ START_TEST(test_unknown_named)
 	perfan_profile *p;
 	ck_assert_int_eq(perfan_profile_new(&p, NULL), 0);
 	ck_assert_int_eq(perfan_source_load(s, p, NULL), PERFAN_EFORMAT);
-	ck_assert_str_eq(perfan_error_last(),
-			 "junk-input: neither perf.data, perf script output "
-			 "nor folded stacks");
+	/* the message lists the formats perfan reads, from the registry */
+	const char *msg = perfan_error_last();
+	ck_assert_msg(!strncmp(msg,
+			       "junk-input: neither perf.data nor any other "
+			       "format perfan reads (",
+			       60),
+		      "message '%s'", msg);
+	ck_assert_ptr_nonnull(strstr(msg, "perf script"));
+	ck_assert_ptr_nonnull(strstr(msg, "folded"));
+	ck_assert_ptr_nonnull(strstr(msg, "cProfile"));
 	perfan_source_free(s);
 	pthread_join(th, NULL);
 	close(rfd);
@@ -176,6 +183,55 @@ static void same_totals(const perfan_profile *a, const perfan_profile *b)
 	ck_assert_uint_eq(perfan_profile_nr_nodes(a),
 			  perfan_profile_nr_nodes(b));
 }
+
+/* A cProfile dump through a pipe: told by its first bytes, its call tables
+ * read once (perfan_source_pstats) as from the file, or its estimated
+ * stacks loaded as perfan_pstats_profile builds them. */
+START_TEST(test_cprofile)
+{
+	size_t n;
+	char *b = slurp("pstats/py3.11.pstats", &n);
+	pthread_t th;
+	struct feed f;
+	int rfd;
+	perfan_source *s = open_pipe(b, n, "dump-pipe", NULL, &th, &f, &rfd);
+	ck_assert_str_eq(perfan_source_format(s), "cProfile");
+	ck_assert_uint_eq(perfan_source_caps(s),
+			  PERFAN_SOURCE_CALLS | PERFAN_SOURCE_ESTIMATED);
+	perfan_pstats *piped, *file;
+	ck_assert_int_eq(perfan_source_pstats(s, &piped), 0);
+	ck_assert_int_eq(perfan_source_pstats(s, &file), PERFAN_EINVAL);
+	ck_assert_ptr_null(file);
+	perfan_source_free(s);
+	pthread_join(th, NULL);
+	close(rfd);
+	ck_assert_int_eq(perfan_pstats_read_path(
+				 &file, tu_testdata("pstats/py3.11.pstats"),
+				 NULL),
+			 0);
+	ck_assert_uint_gt(perfan_pstats_nr_funcs(file), 10);
+	ck_assert_uint_eq(perfan_pstats_nr_funcs(piped),
+			  perfan_pstats_nr_funcs(file));
+	ck_assert_uint_eq(perfan_pstats_nr_edges(piped),
+			  perfan_pstats_nr_edges(file));
+	ck_assert(perfan_pstats_total(piped) == perfan_pstats_total(file));
+
+	perfan_profile *est, *p;
+	ck_assert_int_eq(perfan_pstats_profile(file, &est), 0);
+	ck_assert_int_eq(perfan_profile_new(&p, NULL), 0);
+	s = open_pipe(b, n, "dump-pipe", NULL, &th, &f, &rfd);
+	ck_assert_int_eq(perfan_source_load(s, p, NULL), 0);
+	same_totals(p, est);
+	perfan_source_free(s);
+	pthread_join(th, NULL);
+	close(rfd);
+	perfan_profile_free(p);
+	perfan_profile_free(est);
+	perfan_pstats_free(piped);
+	perfan_pstats_free(file);
+	free(b);
+}
+END_TEST
 
 /* Text through a pipe: every byte read once (the peeked ones given again,
  * not read twice), the same profile as from the file, and no second
@@ -338,6 +394,7 @@ static Suite *source_suite(void)
 	tcase_add_test(tc, test_stream_text_once);
 	tcase_add_test(tc, test_stream_perfdata_once);
 	tcase_add_test(tc, test_pair);
+	tcase_add_test(tc, test_cprofile);
 	suite_add_tcase(s, tc);
 	return s;
 }
