@@ -18,7 +18,7 @@ PACKAGES=(
 	libdw-dev libelf-dev libtraceevent-dev libcapstone-dev libzstd-dev
 	liblzma-dev libprotobuf-c-dev protobuf-c-compiler zlib1g-dev
 	libiberty-dev
-	check zstd python3 groff-base
+	check zstd python3 groff-base clang
 	golang-go golang-github-google-pprof-dev
 	chromium fonts-dejavu-core fonts-liberation nodejs npm
 )

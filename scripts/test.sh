@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test.sh: everything CI checks, in order, stopping at the first failure:
-# the unit and CLI tests, again under ASan+UBSan, then an install and the
+# the unit and CLI tests, again under ASan+UBSan, every libFuzzer target
+# for a few seconds from its seeds, then an install and the
 # example built against the installed library, with pkg-config (shared and
 # static) and with CMake's find_package.
 set -euo pipefail
@@ -25,6 +26,9 @@ BUILD_DIR=build-asan ./scripts/build.sh -DCMAKE_BUILD_TYPE=Debug \
 step "Tests under ASan and UBSan (build-asan/)"
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
 	ctest --test-dir build-asan --output-on-failure -j"$jobs"
+
+step "libFuzzer targets, built with clang into build-fuzz/, 10 s each"
+./scripts/fuzz.sh 10
 
 step "Installing build/ into a temporary prefix"
 prefix=$(mktemp -d)
