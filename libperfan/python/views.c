@@ -229,21 +229,23 @@ int perfan_python_view(perfan_profile **out, const perfan_profile *src,
 							leaf ? &leaf[n] : NULL);
 		}
 	}
+	/* the leaves of samples of no weight first: adding to DST records
+	 * samples once it has some */
+	for (size_t i = 0; i < ns && !rc; i++) {
+		perfan_node_id n = perfan_profile_sample_get(src, i)->leaf;
+		if (leaf[n] != NONE)
+			continue;
+		size_t len = 0;
+		rc = view_stack(&v, n, &len);
+		if (!rc)
+			rc = perfan_profile_add(v.dst, v.out, len, 0, 0, NULL,
+						&leaf[n]);
+	}
 	for (size_t i = 0; i < ns && !rc; i++) {
 		struct perfan_profile_sample s =
 			*perfan_profile_sample_get(src, i);
-		if (leaf[s.leaf] == NONE) {
-			/* a sample of no weight: its stack, with none */
-			size_t len = 0;
-			rc = view_stack(&v, s.leaf, &len);
-			if (!rc)
-				rc = perfan_profile_add(v.dst, v.out, len,
-							s.col, 0, NULL,
-							&leaf[s.leaf]);
-		}
 		s.leaf = leaf[s.leaf];
-		if (!rc)
-			rc = perfan__profile_push_sample(v.dst, &s);
+		rc = perfan__profile_push_sample(v.dst, &s);
 	}
 	free(leaf);
 	free(v.map);
