@@ -256,7 +256,8 @@ static int by_time(struct writer *w, struct timed **order, size_t **start)
 }
 
 /* Group G's samples: its stacks depth first, in the trie's order, each
- * with its self weight. PASS 0 writes the stacks, 1 the weights. */
+ * with its self weight (a process root's own, of stacks with no frame
+ * below it, as an empty stack). PASS 0 writes the stacks, 1 the weights. */
 static int walk_group(struct writer *w, uint32_t g, int pass)
 {
 	const perfan_profile *p = w->p;
@@ -266,16 +267,18 @@ static int walk_group(struct writer *w, uint32_t g, int pass)
 	perfan_node_id *todo = malloc(cap * sizeof(*todo));
 	if (!todo)
 		return nomem();
-	const perfan_node_id *kids;
-	size_t nk = perfan_profile_node_children(
-		p, g ? w->gnode[g] : PERFAN_ROOT_NODE, &kids);
+	/* group 0 starts at the root's children, the others at their root */
+	perfan_node_id one = w->gnode[g];
+	const perfan_node_id *kids = &one;
+	size_t nk =
+		g ? 1
+		  : perfan_profile_node_children(p, PERFAN_ROOT_NODE, &kids);
 	int rc = 0;
 	for (;;) {
 		/* push the children, last first, so the first comes out
 		 * first */
-		size_t need = n + nk;
-		if (need > cap) {
-			while (cap < need)
+		if (n + nk > cap) {
+			while (cap < n + nk)
 				cap *= 2;
 			perfan_node_id *v = realloc(todo, cap * sizeof(*v));
 			if (!v) {

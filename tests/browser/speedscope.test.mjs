@@ -22,32 +22,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
-const BIN = process.env.PERFAN_BIN;
-if (!BIN) {
-	console.error('FAIL: set PERFAN_BIN to the perfan binary');
-	process.exit(1);
-}
+import { ARTIFACTS, BIN, CHROMIUM, TD, check, eq, failures } from './common.mjs';
+
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const RELEASE = path.join(HERE, 'node_modules/speedscope/dist/release');
-const TD = path.resolve(process.env.PERFAN_TESTDATA || 'testdata');
-const ARTIFACTS = path.resolve(process.env.PERFAN_ARTIFACTS ||
-	path.join(os.tmpdir(), 'perfan-artifacts'));
-const CHROMIUM = process.env.PERFAN_CHROMIUM || '/usr/bin/chromium';
-
-let failed = 0;
-function check(what, ok, detail) {
-	if (ok) {
-		console.log(`ok: ${what}`);
-	} else {
-		failed++;
-		console.log(`FAIL: ${what}${detail !== undefined ? ': ' + detail : ''}`);
-	}
-	return ok;
-}
-function eq(what, got, want) {
-	const g = JSON.stringify(got), w = JSON.stringify(want);
-	return check(what, g === w, `got ${g}, want ${w}`);
-}
 
 // ---- what the file implies ------------------------------------------------
 
@@ -262,10 +240,10 @@ async function main() {
 		server.close();
 		fs.rmSync(dir, { recursive: true, force: true });
 	}
-	console.log(`${failed ? 'FAIL' : 'ok'}: perfan's speedscope JSON in speedscope ` +
+	console.log(`${failures() ? 'FAIL' : 'ok'}: perfan's speedscope JSON in speedscope ` +
 		`${JSON.parse(fs.readFileSync(path.join(RELEASE, '../../package.json'))).version}, ` +
 		`${((Date.now() - t0) / 1000).toFixed(1)} s, screenshots in ${ARTIFACTS}`);
-	process.exit(failed ? 1 : 0);
+	process.exit(failures() ? 1 : 0);
 }
 
 main().catch((e) => {

@@ -43,6 +43,14 @@ static const struct fr stack[] = {
 };
 #define N (sizeof(stack) / sizeof(*stack))
 
+/* The frames of the made-up stack in P, into F[N]. */
+static void intern_stack(perfan_profile *p, perfan_frame_id *f)
+{
+	for (size_t i = 0; i < N; i++)
+		f[i] = tu_frame(p, stack[i].name, stack[i].module, NULL, 0,
+				stack[i].kind);
+}
+
 static perfan_profile *made_up(void)
 {
 	perfan_profile *p;
@@ -50,11 +58,7 @@ static perfan_profile *made_up(void)
 	ck_assert_int_eq(perfan_profile_add_column(p, "cpu-clock", "samples"),
 			 0);
 	perfan_frame_id f[N];
-	for (size_t i = 0; i < N; i++)
-		ck_assert_int_eq(perfan_profile_frame(p, &f[i], stack[i].name,
-						      stack[i].module, NULL, 0,
-						      stack[i].kind),
-				 0);
+	intern_stack(p, f);
 	ck_assert_int_eq(perfan_profile_add(p, f, N, 0, 7, NULL, NULL), 0);
 	/* a sample in the interpreter's start-up: no Python frame */
 	ck_assert_int_eq(perfan_profile_add(p, f, 4, 0, 1, NULL, NULL), 0);
@@ -159,11 +163,7 @@ START_TEST(test_view_samples)
 	ck_assert_int_eq(perfan_profile_add_column(p, "cpu-clock", "period"),
 			 0);
 	perfan_frame_id f[N];
-	for (size_t i = 0; i < N; i++)
-		ck_assert_int_eq(perfan_profile_frame(p, &f[i], stack[i].name,
-						      stack[i].module, NULL, 0,
-						      stack[i].kind),
-				 0);
+	intern_stack(p, f);
 	/* times out of order, as kept: the view keeps the order it got */
 	struct {
 		size_t n;

@@ -19,17 +19,6 @@
 	"{\"$schema\": \"https://www.speedscope.app/file-format-schema.json\", " \
 	"\"exporter\": \"perfan@" PERFAN_VERSION_STRING "\", "
 
-static perfan_frame_id fr(perfan_profile *p, const char *name,
-			  const char *module, const char *file, uint32_t line,
-			  uint32_t kind)
-{
-	perfan_frame_id id;
-	ck_assert_int_eq(perfan_profile_frame(p, &id, name, module, file, line,
-					      kind),
-			 0);
-	return id;
-}
-
 static void add(perfan_profile *p, const perfan_frame_id *f, size_t n,
 		size_t col, uint64_t w, uint64_t time)
 {
@@ -70,15 +59,18 @@ START_TEST(test_threads_by_stack)
 	ck_assert_int_eq(perfan_profile_new(&p, NULL), 0);
 	ck_assert_int_eq(perfan_profile_add_column(p, "cpu-clock", "period"),
 			 0);
-	perfan_frame_id a = fr(p, "a-1/1", NULL, NULL, 0, PERFAN_FRAME_PROCESS);
-	perfan_frame_id b = fr(p, "b-2/2", NULL, NULL, 0, PERFAN_FRAME_PROCESS);
-	perfan_frame_id m = fr(p, "main", "prog", "prog.c", 3, 0);
-	perfan_frame_id f = fr(p, "f", "prog", NULL, 0, 0);
+	perfan_frame_id a =
+		tu_frame(p, "a-1/1", NULL, NULL, 0, PERFAN_FRAME_PROCESS);
+	perfan_frame_id b =
+		tu_frame(p, "b-2/2", NULL, NULL, 0, PERFAN_FRAME_PROCESS);
+	perfan_frame_id m = tu_frame(p, "main", "prog", "prog.c", 3, 0);
+	perfan_frame_id f = tu_frame(p, "f", "prog", NULL, 0, 0);
 	/* shown as f is (name, file, line): one shared frame */
-	perfan_frame_id fi = fr(p, "f", "prog", NULL, 0, PERFAN_FRAME_INLINED);
-	perfan_frame_id g = fr(p, "g", "libc.so.6", NULL, 0, 0);
+	perfan_frame_id fi =
+		tu_frame(p, "f", "prog", NULL, 0, PERFAN_FRAME_INLINED);
+	perfan_frame_id g = tu_frame(p, "g", "libc.so.6", NULL, 0, 0);
 	/* not used in column 0: not in the file */
-	perfan_frame_id u = fr(p, "unused", NULL, NULL, 0, 0);
+	perfan_frame_id u = tu_frame(p, "unused", NULL, NULL, 0, 0);
 	ck_assert_int_eq(perfan_profile_add_column(p, "other", "samples"), 1);
 	add(p, (perfan_frame_id[]){a, m, f}, 3, 0, 3, 0);
 	add(p, (perfan_frame_id[]){a, m, g}, 3, 0, 2, 0);
@@ -87,6 +79,8 @@ START_TEST(test_threads_by_stack)
 	add(p, (perfan_frame_id[]){m, g}, 2, 0, 1, 0);
 	add(p, (perfan_frame_id[]){a, m}, 2, 0, 1, 0);
 	add(p, (perfan_frame_id[]){a, u}, 2, 1, 9, 0);
+	/* a thread's own weight, no frame below: an empty stack */
+	add(p, &b, 1, 0, 2, 0);
 	expect(p, 0, "in.data",
 	       HEAD "\"name\": \"in.data\", \"activeProfileIndex\": 2, "
 		    "\"shared\": {\"frames\": ["
@@ -102,8 +96,9 @@ START_TEST(test_threads_by_stack)
 		    "\"samples\": [[0], [0, 1], [0, 2]], "
 		    "\"weights\": [1, 3, 2]}, "
 		    "{\"type\": \"sampled\", \"name\": \"b-2/2\", \"unit\": "
-		    "\"nanoseconds\", \"startValue\": 0, \"endValue\": 9, "
-		    "\"samples\": [[0], [0, 1]], \"weights\": [5, 4]}]}\n");
+		    "\"nanoseconds\", \"startValue\": 0, \"endValue\": 11, "
+		    "\"samples\": [[], [0], [0, 1]], "
+		    "\"weights\": [2, 5, 4]}]}\n");
 	/* column 1: thread a only; no name: "perfan" */
 	expect(p, 1, NULL,
 	       HEAD "\"name\": \"perfan\", \"activeProfileIndex\": 0, "
@@ -129,11 +124,11 @@ START_TEST(test_time_order)
 	ck_assert_int_eq(perfan_profile_add_column(p, "wall", "ns"), 0);
 	ck_assert_int_eq(perfan_profile_add_column(p, "n", "samples"), 1);
 	perfan_frame_id t1 =
-		fr(p, "t-1/1", NULL, NULL, 0, PERFAN_FRAME_PROCESS);
+		tu_frame(p, "t-1/1", NULL, NULL, 0, PERFAN_FRAME_PROCESS);
 	perfan_frame_id t2 =
-		fr(p, "t-1/2", NULL, NULL, 0, PERFAN_FRAME_PROCESS);
-	perfan_frame_id a = fr(p, "a", NULL, "a.c", 0, 0);
-	perfan_frame_id b = fr(p, "b", NULL, NULL, 7, 0);
+		tu_frame(p, "t-1/2", NULL, NULL, 0, PERFAN_FRAME_PROCESS);
+	perfan_frame_id a = tu_frame(p, "a", NULL, "a.c", 0, 0);
+	perfan_frame_id b = tu_frame(p, "b", NULL, NULL, 7, 0);
 	add(p, (perfan_frame_id[]){t1, a}, 2, 0, 10, 30);
 	add(p, (perfan_frame_id[]){t1, b}, 2, 0, 20, 10);
 	add(p, (perfan_frame_id[]){t2, a}, 2, 0, 5, 20);
@@ -158,8 +153,8 @@ START_TEST(test_time_order)
 	/* kept samples without times (folded text): one per stack */
 	ck_assert_int_eq(perfan_profile_new(&p, &po), 0);
 	ck_assert_int_eq(perfan_profile_add_column(p, "n", "samples"), 0);
-	a = fr(p, "a", NULL, NULL, 0, 0);
-	b = fr(p, "b", NULL, NULL, 0, 0);
+	a = tu_frame(p, "a", NULL, NULL, 0, 0);
+	b = tu_frame(p, "b", NULL, NULL, 0, 0);
 	add(p, &b, 1, 0, 1, 0);
 	add(p, &a, 1, 0, 2, 0);
 	add(p, &b, 1, 0, 3, 0);
@@ -181,7 +176,7 @@ static void unit_is(const char *name, const char *unit, const char *want)
 	perfan_profile *p;
 	ck_assert_int_eq(perfan_profile_new(&p, NULL), 0);
 	ck_assert_int_eq(perfan_profile_add_column(p, name, unit), 0);
-	perfan_frame_id a = fr(p, "a", NULL, NULL, 0, 0);
+	perfan_frame_id a = tu_frame(p, "a", NULL, NULL, 0, 0);
 	add(p, &a, 1, 0, 1, 0);
 	char *got = ss_write(p, 0, NULL);
 	char key[64];
@@ -221,7 +216,7 @@ START_TEST(test_empty_and_bad)
 	ck_assert_int_eq(perfan_speedscope_write(p, NULL, NULL), PERFAN_EINVAL);
 	/* a write that fails */
 	ck_assert_int_eq(perfan_profile_add_column(p, "c", "samples"), 0);
-	perfan_frame_id a = fr(p, "a", NULL, NULL, 0, 0);
+	perfan_frame_id a = tu_frame(p, "a", NULL, NULL, 0, 0);
 	for (int i = 0; i < 2000; i++)
 		add(p, &a, 1, 0, 1, 0);
 	FILE *full = fopen("/dev/full", "w");
