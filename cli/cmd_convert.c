@@ -1,5 +1,6 @@
 /* cli/cmd_convert.c: perfan convert: any input perfan reads, written in
- * another tool's format: pprof (profile.proto, gzipped) or folded stacks. */
+ * another tool's format: pprof (profile.proto, gzipped), speedscope JSON or
+ * folded stacks. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -19,13 +20,18 @@ static const char usage_text[] =
 	"Write the profile of INPUT (a perf.data recording, `perf script`\n"
 	"text or folded stacks; '-' for standard input) as OUT, in the format\n"
 	"its name ends with: .pb.gz or .pprof: pprof (profile.proto, gzipped,\n"
-	"as pprof, Pyroscope, Parca and Grafana read it); .folded: folded\n"
-	"stacks. Each thread is a root of its own (comm-PID/TID); in pprof it\n"
-	"is the samples' labels comm, thread, pid and tid.\n"
+	"as pprof, Pyroscope, Parca and Grafana read it); .speedscope.json:\n"
+	"speedscope's JSON (speedscope.app); .folded: folded stacks. Each\n"
+	"thread is a root of its own (comm-PID/TID); in pprof it is the\n"
+	"samples' labels comm, thread, pid and tid; in speedscope a profile\n"
+	"of its own, its samples in time order where the input has times\n"
+	"(perf.data, --off-cpu, --wall, perf script text), else one sample\n"
+	"per distinct stack.\n"
 	"\n"
 	"  -o, --output OUT   write to OUT (atomically); '-': standard output\n"
 	"                     (needs --to)\n"
-	"  --to FORMAT        pprof or folded, whatever OUT is called\n" CLI_LOAD_HELP
+	"  --to FORMAT        pprof, speedscope or folded, whatever OUT is\n"
+	"                     called\n" CLI_LOAD_HELP
 	"  -h, --help         show this help\n";
 
 enum format { F_NONE, F_PPROF, F_FOLDED, F_SPEEDSCOPE };
@@ -69,13 +75,22 @@ static void perfdata_facts(const char *path, struct perfan_pprof_opts *wo,
 }
 
 static int write_out(const perfan_profile *p, enum format f, size_t col,
-		     const char *path, FILE *fp)
+		     const char *path, const char *name, FILE *fp)
 {
 	if (f == F_FOLDED) {
 		struct perfan_folded_write_opts fo =
 			PERFAN_OPTS_INIT(struct perfan_folded_write_opts);
 		fo.column = col;
 		return perfan_folded_write(p, fp, &fo);
+	}
+	if (f == F_SPEEDSCOPE) {
+		struct perfan_speedscope_opts so =
+			PERFAN_OPTS_INIT(struct perfan_speedscope_opts);
+		so.column = col;
+		/* the title: the input's file name */
+		const char *slash = strrchr(name, '/');
+		so.name = slash && slash[1] ? slash + 1 : name;
+		return perfan_speedscope_write(p, &so, fp);
 	}
 	struct perfan_pprof_opts wo =
 		PERFAN_OPTS_INIT(struct perfan_pprof_opts);
@@ -118,8 +133,8 @@ int cmd_convert(int argc, char **argv)
 			if (to == F_NONE)
 				return cli_usage_error(
 					CMD, usage_text,
-					"--to: '%s' is neither pprof nor "
-					"folded",
+					"--to: '%s' is not pprof, "
+					"speedscope or folded",
 					optarg);
 			break;
 		case 'o': out = optarg; break;
@@ -137,19 +152,20 @@ int cmd_convert(int argc, char **argv)
 	if (to == F_NONE)
 		return cli_usage_error(CMD, usage_text,
 				       "%s: no format for this name (.pb.gz, "
-				       ".pprof, .folded): say --to",
+				       ".pprof, .speedscope.json, .folded): "
+				       "say --to",
 				       out);
-	if (to == F_SPEEDSCOPE) {
-		cli_error(CMD, "speedscope output is not there yet");
-		return 1;
-	}
 	if (cli_output_guard(CMD, out, &path, 1))
 		return 1;
 
 	lo.root = PERFAN_ROOT_PID_TID;
 	lo.folded_process_root = 1;
+	/* speedscope shows samples in time order: keep them */
+	struct perfan_profile_opts po =
+		PERFAN_OPTS_INIT(struct perfan_profile_opts);
+	po.keep_samples = to == F_SPEEDSCOPE;
 	perfan_profile *p = NULL;
-	if (perfan_profile_new(&p, NULL)) {
+	if (perfan_profile_new(&p, &po)) {
 		cli_error(CMD, "%s", perfan_error_last());
 		return 1;
 	}
@@ -169,7 +185,7 @@ int cmd_convert(int argc, char **argv)
 		cli_error(CMD, "cannot write %s: %s", out, strerror(errno));
 		status = 1;
 	} else {
-		if (write_out(p, to, col, path, o.fp)) {
+		if (write_out(p, to, col, path, res.name, o.fp)) {
 			cli_error(CMD, "%s", perfan_error_last());
 			status = 1;
 		}

@@ -340,8 +340,7 @@ static void python_check(const perfan_profile *p, const char *name,
 static int python_view(perfan_profile **p, const struct cli_load_opts *o,
 		       const char *cmd)
 {
-	if (o->python_view == PERFAN_PY_NATIVE ||
-	    perfan_profile_nr_samples(*p) || !perfan_python_present(*p))
+	if (o->python_view == PERFAN_PY_NATIVE || !perfan_python_present(*p))
 		return 0;
 	perfan_profile *v;
 	if (perfan_python_view(&v, *p,

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # setup.sh: install what building and testing perfan needs on Debian 12,
 # only the packages that are missing (apt-get update runs once, if needed),
-# then the browser tests' node modules (tests/browser, npm ci) when they are
-# missing or older than their package-lock.json.
+# then the browser tests' node modules (tests/browser, npm ci: playwright-core,
+# and speedscope's release build and schema) when one is missing or older
+# than their package-lock.json.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -13,12 +14,14 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 # golang-go and golang-github-google-pprof-dev build Google's pprof offline
 # (tests/CMakeLists.txt), the client tests/cli/pprof.sh checks perfan's
 # pprof output with; protobuf-c and zlib write that output.
+# python3-jsonschema validates perfan's speedscope output against
+# speedscope's own schema (tests/cli/speedscope_out.sh).
 PACKAGES=(
 	build-essential cmake pkg-config
 	libdw-dev libelf-dev libtraceevent-dev libcapstone-dev libzstd-dev
 	liblzma-dev libprotobuf-c-dev protobuf-c-compiler zlib1g-dev
 	libiberty-dev
-	check zstd python3 groff-base clang
+	check zstd python3 python3-jsonschema groff-base clang
 	golang-go golang-github-google-pprof-dev
 	chromium fonts-dejavu-core fonts-liberation nodejs npm
 )
@@ -59,8 +62,13 @@ else
 fi
 
 browser=tests/browser
-if [ ! -d "$root/$browser/node_modules/playwright-core" ] ||
-	[ "$root/$browser/node_modules/playwright-core" -ot "$root/$browser/package-lock.json" ]; then
+stale=0
+for m in playwright-core speedscope; do
+	[ -d "$root/$browser/node_modules/$m" ] &&
+		[ ! "$root/$browser/node_modules/$m" -ot "$root/$browser/package-lock.json" ] ||
+		stale=1
+done
+if [ "$stale" = 1 ]; then
 	echo "setup: npm ci in $browser"
 	(cd "$root" && npm ci --prefix "$browser" --no-audit --no-fund)
 else

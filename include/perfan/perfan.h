@@ -21,6 +21,7 @@
 #include <perfan/resolve.h>
 #include <perfan/script.h>
 #include <perfan/source.h>
+#include <perfan/speedscope.h>
 #include <perfan/stat.h>
 #include <perfan/stream.h>
 #include <perfan/text.h>

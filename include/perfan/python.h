@@ -38,7 +38,9 @@ PERFAN_API int perfan_python_is_glue(const char *name);
 
 /* A new profile *OUT with every column of SRC, its stacks in VIEW (enum
  * perfan_python_view). Python frames are named "qualname (file)", their
- * module the file. Kept samples are not carried over. Returns 0,
+ * module the file. SRC's kept samples are carried over, in their order
+ * and with their meta, each at its stack's leaf in the view; *OUT then
+ * keeps the samples of what is added to it later. Returns 0,
  * PERFAN_EINVAL, PERFAN_ENOMEM. */
 PERFAN_API int perfan_python_view(perfan_profile **out,
 				  const perfan_profile *src, int view);

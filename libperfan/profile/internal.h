@@ -73,6 +73,13 @@ struct perfan__node {
 const struct perfan__node *perfan__profile_nodes(const perfan_profile *p);
 const uint64_t *perfan__profile_self(const perfan_profile *p, size_t col);
 
+/* Append S to P's kept samples as it is (S->leaf a node of P, S->col a
+ * column), without adding weight, and keep the samples of later adds:
+ * for a profile made from another one's stacks (a view) that carries that
+ * one's samples over. Returns 0, PERFAN_EINVAL or PERFAN_ENOMEM. */
+int perfan__profile_push_sample(perfan_profile *p,
+				const struct perfan_profile_sample *s);
+
 static inline uint64_t perfan__sat_add(uint64_t a, uint64_t b)
 {
 	uint64_t r = a + b;

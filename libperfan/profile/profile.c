@@ -980,6 +980,21 @@ perfan_profile_sample_get(const perfan_profile *p, size_t i)
 	return &p->samples[i];
 }
 
+int perfan__profile_push_sample(perfan_profile *p,
+				const struct perfan_profile_sample *s)
+{
+	if (s->leaf >= p->nnodes || s->col >= p->ncols)
+		return perfan__err(PERFAN_EINVAL,
+				   "profile: sample at node %u, column %u",
+				   s->leaf, s->col);
+	if (perfan__grow((void **)&p->samples, &p->samples_cap, p->nsamples + 1,
+			 sizeof(*p->samples)))
+		return nomem();
+	p->samples[p->nsamples++] = *s;
+	p->keep_samples = 1; /* what is added later is kept too */
+	return 0;
+}
+
 /* ---- for the readers and writers of this folder ----------------------------- */
 
 const struct perfan__node *perfan__profile_nodes(const perfan_profile *p)

@@ -205,6 +205,13 @@ int perfan_python_view(perfan_profile **out, const perfan_profile *src,
 			rc = k;
 	}
 	size_t nn = perfan_profile_nr_nodes(src);
+	/* src node -> dst leaf, for the kept samples */
+	size_t ns = perfan_profile_nr_samples(src);
+	perfan_node_id *leaf = NULL;
+	if (!rc && ns && !(leaf = malloc(nn * sizeof(*leaf))))
+		rc = nomem();
+	for (size_t i = 0; leaf && i < nn; i++)
+		leaf[i] = i ? NONE : PERFAN_ROOT_NODE;
 	for (perfan_node_id n = 1; n < nn && !rc; n++) {
 		int any = 0;
 		for (size_t c = 0; c < ncols; c++)
@@ -218,9 +225,29 @@ int perfan_python_view(perfan_profile **out, const perfan_profile *src,
 			uint64_t w = perfan_profile_node_self(src, n, c);
 			if (w)
 				rc = perfan_profile_add(v.dst, v.out, len, c, w,
-							NULL, NULL);
+							NULL,
+							leaf ? &leaf[n] : NULL);
 		}
 	}
+	/* the leaves of samples of no weight first: adding to DST records
+	 * samples once it has some */
+	for (size_t i = 0; i < ns && !rc; i++) {
+		perfan_node_id n = perfan_profile_sample_get(src, i)->leaf;
+		if (leaf[n] != NONE)
+			continue;
+		size_t len = 0;
+		rc = view_stack(&v, n, &len);
+		if (!rc)
+			rc = perfan_profile_add(v.dst, v.out, len, 0, 0, NULL,
+						&leaf[n]);
+	}
+	for (size_t i = 0; i < ns && !rc; i++) {
+		struct perfan_profile_sample s =
+			*perfan_profile_sample_get(src, i);
+		s.leaf = leaf[s.leaf];
+		rc = perfan__profile_push_sample(v.dst, &s);
+	}
+	free(leaf);
 	free(v.map);
 	free(v.path);
 	free(v.out);

@@ -21,31 +21,10 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 
-const BIN = process.env.PERFAN_BIN;
-if (!BIN) {
-	console.error('FAIL: set PERFAN_BIN to the perfan binary');
-	process.exit(1);
-}
-const TD = path.resolve(process.env.PERFAN_TESTDATA || 'testdata');
-const ARTIFACTS = path.resolve(process.env.PERFAN_ARTIFACTS ||
-	path.join(os.tmpdir(), 'perfan-artifacts'));
-const CHROMIUM = process.env.PERFAN_CHROMIUM || '/usr/bin/chromium';
+import { ARTIFACTS, BIN, CHROMIUM, TD, check, eq, failures } from './common.mjs';
+
 const XPAD = 10, AVAIL = 1180; // the default image: 1200 px wide
 
-let failed = 0;
-function check(what, ok, detail) {
-	if (ok) {
-		console.log(`ok: ${what}`);
-	} else {
-		failed++;
-		console.log(`FAIL: ${what}${detail !== undefined ? ': ' + detail : ''}`);
-	}
-	return ok;
-}
-function eq(what, got, want) {
-	const g = JSON.stringify(got), w = JSON.stringify(want);
-	return check(what, g === w, `got ${g}, want ${w}`);
-}
 function near(a, b) {
 	return Math.abs(a - b) <= 0.1 + 1e-9;
 }
@@ -888,9 +867,9 @@ async function main() {
 		await browser.close();
 		fs.rmSync(dir, { recursive: true, force: true });
 	}
-	console.log(`${failed ? 'FAIL' : 'ok'}: perfan flamegraph in ${CHROMIUM}, ` +
+	console.log(`${failures() ? 'FAIL' : 'ok'}: perfan flamegraph in ${CHROMIUM}, ` +
 		`${((Date.now() - t0) / 1000).toFixed(1)} s, screenshots in ${ARTIFACTS}`);
-	process.exit(failed ? 1 : 0);
+	process.exit(failures() ? 1 : 0);
 }
 
 main().catch((e) => {

@@ -16,17 +16,6 @@
 
 typedef Perftools__Profiles__Profile pb_profile;
 
-static perfan_frame_id fr(perfan_profile *p, const char *name,
-			  const char *module, const char *file, uint32_t line,
-			  uint32_t kind)
-{
-	perfan_frame_id id;
-	ck_assert_int_eq(perfan_profile_frame(p, &id, name, module, file, line,
-					      kind),
-			 0);
-	return id;
-}
-
 /* Write P with O, gunzip and unpack it. */
 static pb_profile *roundtrip(const perfan_profile *p,
 			     const struct perfan_pprof_opts *o)
@@ -87,14 +76,14 @@ START_TEST(test_inline_labels_facts)
 	ck_assert_int_eq(perfan_profile_add_column(p, "cpu-clock", "period"),
 			 1);
 	perfan_frame_id a =
-		fr(p, "prog-7/8", NULL, NULL, 0, PERFAN_FRAME_PROCESS);
+		tu_frame(p, "prog-7/8", NULL, NULL, 0, PERFAN_FRAME_PROCESS);
 	ck_assert_int_eq(perfan_profile_frame_thread(p, a, 7, 8), 0);
 	perfan_frame_id m =
-		fr(p, "main", "prog", "prog.c", 30, PERFAN_FRAME_NATIVE);
+		tu_frame(p, "main", "prog", "prog.c", 30, PERFAN_FRAME_NATIVE);
 	perfan_frame_id f =
-		fr(p, "f", "prog", "prog.c", 12, PERFAN_FRAME_NATIVE);
+		tu_frame(p, "f", "prog", "prog.c", 12, PERFAN_FRAME_NATIVE);
 	perfan_frame_id in =
-		fr(p, "inl", "prog", "inl.h", 3, PERFAN_FRAME_INLINED);
+		tu_frame(p, "inl", "prog", "inl.h", 3, PERFAN_FRAME_INLINED);
 	perfan_frame_id s1[] = {a, m, f, in};
 	perfan_frame_id s2[] = {a, m, f};
 	ck_assert_int_eq(perfan_profile_add(p, s1, 4, 0, 400, NULL, NULL), 0);
@@ -211,7 +200,8 @@ START_TEST(test_empty_and_bad)
 
 	/* a folded count past INT64_MAX has no pprof value */
 	ck_assert_int_eq(perfan_profile_add_column(p, "samples", "samples"), 0);
-	perfan_frame_id f = fr(p, "f", NULL, NULL, 0, PERFAN_FRAME_NATIVE);
+	perfan_frame_id f =
+		tu_frame(p, "f", NULL, NULL, 0, PERFAN_FRAME_NATIVE);
 	ck_assert_int_eq(perfan_profile_add(p, &f, 1, 0,
 					    (uint64_t)INT64_MAX + 1, NULL,
 					    NULL),

@@ -1,14 +1,28 @@
 /* testutil.h: what every Check suite shares: a main that runs one suite,
- * paths to the test data, and skipping a test whose data is absent. */
+ * paths to the test data, skipping a test whose data is absent, and
+ * interning a frame. */
 #ifndef PERFAN_TESTUTIL_H
 #define PERFAN_TESTUTIL_H
 
 #include <check.h>
 #include <perfan/host.h>
+#include <perfan/profile.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+
+/* A frame of P interned as perfan_profile_frame does, which must work. */
+static inline perfan_frame_id tu_frame(perfan_profile *p, const char *name,
+				       const char *module, const char *file,
+				       uint32_t line, uint32_t kind)
+{
+	perfan_frame_id id;
+	ck_assert_int_eq(perfan_profile_frame(p, &id, name, module, file, line,
+					      kind),
+			 0);
+	return id;
+}
 
 /* int main(void) running SUITE_FN() with CK_NORMAL output; the exit status
  * is non-zero if any test failed. */

@@ -1,0 +1,46 @@
+/* perfan/speedscope.h: the speedscope sink: a profile written as
+ * speedscope's JSON file format (https://www.speedscope.app), one sampled
+ * profile per thread. */
+#ifndef PERFAN_SPEEDSCOPE_H
+#define PERFAN_SPEEDSCOPE_H
+
+#include <stdio.h>
+
+#include <perfan/common.h>
+#include <perfan/profile.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct perfan_speedscope_opts {
+	size_t sz;
+	/* The weight column written. */
+	size_t column;
+	/* The file's name (speedscope's title), and the name of the profile
+	 * that holds the stacks without a process root; NULL: "perfan". */
+	const char *name;
+};
+
+/* Write column O->column of P to OUT as a speedscope file: each process
+ * frame (PERFAN_FRAME_PROCESS) at the root of stacks is a sampled profile
+ * named by it, the stacks without one go together into one more profile
+ * named O->name; the other frames are shared.frames (name; file, or else
+ * the module; line), each distinct one once. When P keeps samples with
+ * times (perfan_profile_opts.keep_samples), each profile is one sample per
+ * kept sample of the column, in time order (equal times in the order
+ * kept), weighed as kept; otherwise one sample per distinct stack with its
+ * self weight, in the trie's order. Weights are in the column's unit:
+ * "nanoseconds" for ns and for a clock event's period (perfan_pprof_unit),
+ * "bytes", else "none". Each profile starts at 0 and ends at the sum of
+ * its weights; activeProfileIndex is the heaviest one. Returns 0,
+ * PERFAN_EINVAL (no such column, bad options), PERFAN_ENOMEM, PERFAN_EIO
+ * (writing failed). */
+PERFAN_API int perfan_speedscope_write(const perfan_profile *p,
+				       const struct perfan_speedscope_opts *o,
+				       FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
