@@ -273,7 +273,8 @@ int cmd_report(int argc, char **argv)
 	int status = cli_load(&p, path, &o.load, CMD, &res);
 	/* a root frame named in text: comm, or comm-PID/TID when asked */
 	if (res.format && !(res.caps & PERFAN_SOURCE_RECORDS) &&
-	    (!(res.caps & PERFAN_SOURCE_FRAMES) || !pid_key))
+	    (!(res.caps & (PERFAN_SOURCE_FRAMES | PERFAN_SOURCE_ROOTS)) ||
+	     !pid_key))
 		rep.root_format = PERFAN_ROOT_COMM;
 
 	int have_samples = 0;
