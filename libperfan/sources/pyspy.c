@@ -25,6 +25,7 @@ enum ftype {
 	F_LINE,    /* "name (file:line)" */
 	F_PROCESS, /* "process PID:\"cmdline\"" (roots only) */
 	F_THREAD,  /* "thread (ID)" or "thread (ID): NAME" (roots only) */
+	F_BADROOT, /* "process N" without the rest: damaged, or cut */
 };
 
 /* What the text S[0..N) of one frame holds. */
@@ -127,6 +128,10 @@ static void classify(const char *s, size_t n, int root, struct frame *f)
 		return; /* F_BAD */
 	if (root && (parse_process(s, n, f) || parse_thread(s, n, f)))
 		return;
+	if (root && n > 8 && starts(s, n, "process ") && is_digit(s[8])) {
+		f->type = F_BADROOT;
+		return;
+	}
 	f->type = F_PLAIN;
 	if (s[n - 1] != ')')
 		return;
@@ -215,10 +220,12 @@ static int split_line(const char *s, size_t len, size_t *stack_len,
 
 /* ---- detection --------------------------------------------------------- */
 
-/* Whether the line S[0..LEN) is one py-spy writes: every frame "name
- * (file[:line])" after the roots. *STRONG is set when it shows what plain
- * folded stacks (perfan's own among them, whose Python frames are
- * "qualname (file)") never do: a root or a line number. */
+/* Whether the line S[0..LEN) is one py-spy writes (1), is none (0), or
+ * is no line of folded stacks at all (-1: damage, for the reader to name):
+ * every frame "name (file[:line])" after the roots. *STRONG is set when
+ * it shows what plain folded stacks (perfan's own among them, whose
+ * Python frames are "qualname (file)") never do: a root or a line
+ * number. */
 static int detect_line(const char *s, size_t len, int *strong)
 {
 	size_t n;
@@ -226,16 +233,18 @@ static int detect_line(const char *s, size_t len, int *strong)
 	const char *why;
 	int k = split_line(s, len, &n, &count, &why);
 	if (k <= 0 || !n)
-		return k >= 0; /* blank, or a thread without frames */
+		return k < 0 ? -1 : 1; /* blank, or a thread without frames */
 	for (size_t i = 0; i < n; i++)
 		if ((unsigned char)s[i] < 0x20 && s[i] != '\t')
-			return 0;
+			return -1;
 	int root = 1;
 	for (size_t pos = 0; pos <= n;) {
 		size_t e = frame_end(s, n, pos, root);
 		struct frame f;
 		classify(s + pos, e - pos, root, &f);
-		if (f.type == F_BAD || f.type == F_PLAIN)
+		if (f.type == F_BAD || f.type == F_BADROOT)
+			return -1; /* ";;", a root cut short: damage */
+		if (f.type == F_PLAIN)
 			return 0;
 		if (f.type == F_THREAD || f.type == F_PROCESS ||
 		    f.type == F_LINE)
@@ -246,6 +255,10 @@ static int detect_line(const char *s, size_t len, int *strong)
 	return 1;
 }
 
+/* py-spy's when every line up to the first damaged one (or the end of
+ * the peek) is py-spy's and one of them has a root or a line number. A
+ * damaged line after good ones leaves the choice to those, so that the
+ * reader names the damage. */
 static int detect(const void *vbuf, size_t len)
 {
 	const char *buf = vbuf;
@@ -259,8 +272,11 @@ static int detect(const void *vbuf, size_t len)
 		size_t e = nl ? (size_t)(nl - buf) : len;
 		if (e > pos && buf[pos] == '#')
 			return 0; /* py-spy writes no comments */
-		if (!detect_line(buf + pos, e - pos, &strong))
+		int k = detect_line(buf + pos, e - pos, &strong);
+		if (k == 0 || (k < 0 && !lines))
 			return 0;
+		if (k < 0)
+			break;
 		lines++;
 		pos = e + 1;
 	}
@@ -438,6 +454,10 @@ static int add_line(struct reader *r, const char *s, size_t n, uint64_t count)
 	while (root && pos <= n) {
 		size_t e = frame_end(s, n, pos, 1);
 		classify(s + pos, e - pos, 1, &f);
+		if (f.type == F_BADROOT)
+			return line_error(r, PERFAN_EFORMAT,
+					  "a process root frame without its "
+					  "\"command line\"");
 		if (f.type == F_PROCESS) {
 			proc = f;
 			proc_s = s + pos;
@@ -534,6 +554,20 @@ static int read_into(perfan_source *s, perfan_profile *p, const char *column)
 		size_t n;
 		uint64_t count;
 		const char *why;
+		/* py-spy ends every line with '\n': a last line without one
+		 * was cut, its count or its last frame perhaps in the middle,
+		 * and is no stack to keep */
+		if (l.eof && line + len == l.buf + l.end) {
+			for (n = 0; n < len && is_blank(line[n]); n++)
+				;
+			if (n < len)
+				warn(&r,
+				     "%s: offset %llu (line %llu): the last "
+				     "line has no newline: cut short, left out",
+				     s->name, (unsigned long long)r.off,
+				     (unsigned long long)r.lineno);
+			break;
+		}
 		int k = split_line(line, len, &n, &count, &why);
 		if (k < 0)
 			rc = line_error(&r, PERFAN_EFORMAT, "%s", why);
