@@ -515,18 +515,6 @@ static int add_line(struct reader *r, const char *s, size_t n, uint64_t count)
 				  count, NULL, NULL);
 }
 
-static void warn(const struct reader *r, const char *fmt, ...)
-{
-	if (!r->o->log)
-		return;
-	char msg[256];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	r->o->log(PERFAN_LOG_WARN, msg, r->o->log_payload);
-}
-
 /* S into column COLUMN of P. */
 static int read_into(perfan_source *s, perfan_profile *p, const char *column)
 {
@@ -561,11 +549,13 @@ static int read_into(perfan_source *s, perfan_profile *p, const char *column)
 			for (n = 0; n < len && is_blank(line[n]); n++)
 				;
 			if (n < len)
-				warn(&r,
-				     "%s: offset %llu (line %llu): the last "
-				     "line has no newline: cut short, left out",
-				     s->name, (unsigned long long)r.off,
-				     (unsigned long long)r.lineno);
+				perfan__logf(
+					s->o.log, s->o.log_payload,
+					PERFAN_LOG_WARN,
+					"%s: offset %llu (line %llu): the last "
+					"line has no newline: cut short, left out",
+					s->name, (unsigned long long)r.off,
+					(unsigned long long)r.lineno);
 			break;
 		}
 		int k = split_line(line, len, &n, &count, &why);
@@ -581,10 +571,11 @@ static int read_into(perfan_source *s, perfan_profile *p, const char *column)
 	}
 	perfan__lines_free(&l);
 	if (r.empty && rc >= 0)
-		warn(&r,
-		     "%s: %llu samples have no frame (threads outside Python "
-		     "code): left out",
-		     s->name, (unsigned long long)r.empty);
+		perfan__logf(
+			s->o.log, s->o.log_payload, PERFAN_LOG_WARN,
+			"%s: %llu samples have no frame (threads outside Python "
+			"code): left out",
+			s->name, (unsigned long long)r.empty);
 	free(r.frames);
 	free(r.buf);
 	return rc < 0 ? rc : 0;

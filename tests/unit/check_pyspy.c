@@ -538,6 +538,16 @@ static char *roots(const perfan_profile *p)
 	return buf;
 }
 
+/* NAME read with ROOT has the root WANT (as roots() writes it). */
+static void has_root(const char *name, int root, const char *want)
+{
+	perfan_profile *p = load_file(name, 0, root);
+	char *r = roots(p);
+	ck_assert_msg(strstr(r, want), "%s: no %s in %s", name, want, r);
+	free(r);
+	perfan_profile_free(p);
+}
+
 static int has_process(const perfan_profile *p)
 {
 	for (uint32_t i = 0; i < perfan_profile_nr_frames(p); i++)
@@ -570,20 +580,12 @@ START_TEST(test_roots)
 	perfan_profile_free(p);
 
 	/* --pid, --tid: ids in the names, py-spy's thread text */
-	p = load_file("raw-subprocesses.txt", 0, PERFAN_ROOT_PID);
-	r = roots(p);
-	ck_assert_ptr_nonnull(strstr(r,
-				     "python_app.py_--leaf-30755[30755]>"
-				     "thread (30757): worker[30755/30757],"));
-	free(r);
-	perfan_profile_free(p);
-	p = load_file("raw-subprocesses.txt", 0, PERFAN_ROOT_PID_TID);
-	r = roots(p);
-	ck_assert_ptr_nonnull(strstr(r,
-				     "python_app.py_--leaf-30755/30757[30755]>"
-				     "thread (30757): worker[30755/30757],"));
-	free(r);
-	perfan_profile_free(p);
+	has_root("raw-subprocesses.txt", PERFAN_ROOT_PID,
+		 "python_app.py_--leaf-30755[30755]>"
+		 "thread (30757): worker[30755/30757],");
+	has_root("raw-subprocesses.txt", PERFAN_ROOT_PID_TID,
+		 "python_app.py_--leaf-30755/30757[30755]>"
+		 "thread (30757): worker[30755/30757],");
 
 	/* --threads: the thread is the root */
 	p = load_file("raw-threads.txt", 0, PERFAN_ROOT_COMM);
