@@ -709,6 +709,22 @@ START_TEST(test_every_prefix)
 	char *data = slurp(pyspy_file(name), &len);
 	perfan_profile *whole = load_file(name, 0, PERFAN_ROOT_COMM);
 	char *names = frame_names(whole);
+	if (_i) {
+		/* its first line (a process and a thread root) and the first
+		 * with two processes (a subprocess under its parent): every
+		 * prefix of all 4748 bytes takes minutes under ASan */
+		char *nl = strchr(data, '\n'),
+		     *two = strstr(data, "\";process ");
+		ck_assert_ptr_nonnull(nl);
+		ck_assert_ptr_nonnull(two);
+		while (two > data && two[-1] != '\n')
+			two--;
+		size_t l1 = (size_t)(nl + 1 - data);
+		size_t l2 = (size_t)(strchr(two, '\n') + 1 - two);
+		memmove(data + l1, two, l2);
+		len = l1 + l2;
+		data[len] = '\0';
+	}
 	uint64_t before = 0; /* the counts of the whole lines so far */
 	uint64_t lineno = 1;
 	size_t line_start = 0;
@@ -728,7 +744,6 @@ START_TEST(test_every_prefix)
 			/* a first line cut short is not py-spy's: no format,
 			 * or text another reader makes what it can of */
 			perfan_profile_free(p);
-			LLVMFuzzerTestOneInput((const uint8_t *)data, n);
 			continue;
 		}
 		ck_assert_msg(g.format && !strcmp(g.format, "py-spy"),
@@ -757,7 +772,8 @@ START_TEST(test_every_prefix)
 		}
 		free(got);
 		perfan_profile_free(p);
-		LLVMFuzzerTestOneInput((const uint8_t *)data, n);
+		if (n % 4 == 0 || data[n - 1] == '\n')
+			LLVMFuzzerTestOneInput((const uint8_t *)data, n);
 	}
 	free(names);
 	perfan_profile_free(whole);
@@ -765,19 +781,19 @@ START_TEST(test_every_prefix)
 }
 END_TEST
 
-/* Each byte changed three ways, through the fuzz target's checks. */
+/* Each byte changed, in turn to a NUL, a ';' and a '(', through the fuzz
+ * target's checks (one way per byte: three take minutes under ASan). */
 START_TEST(test_every_byte_damaged)
 {
 	size_t len;
 	char *data = slurp(pyspy_file("raw-threads.txt"), &len);
 	static const char how[] = {'\0', ';', '('};
-	for (size_t i = 0; i < len; i++)
-		for (size_t k = 0; k < sizeof(how); k++) {
-			char was = data[i];
-			data[i] = how[k];
-			LLVMFuzzerTestOneInput((const uint8_t *)data, len);
-			data[i] = was;
-		}
+	for (size_t i = 0; i < len; i++) {
+		char was = data[i];
+		data[i] = how[i % sizeof(how)];
+		LLVMFuzzerTestOneInput((const uint8_t *)data, len);
+		data[i] = was;
+	}
 	free(data);
 }
 END_TEST
