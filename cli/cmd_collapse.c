@@ -23,8 +23,9 @@ static const char usage_text[] =
 	"first joined by ';', then the count, sorted: the input of flame graph\n"
 	"tools, as FlameGraph's stackcollapse-perf.pl writes it. FILE (default\n"
 	"perf.data, '-' for standard input) may be a perf.data recording, the\n"
-	"text `perf script` prints, or folded stacks (merged and sorted); which\n"
-	"one is told from its content.\n"
+	"text `perf script` prints, folded stacks (merged and sorted) or\n"
+	"py-spy's raw output (a frame per function unless --lineno); which one\n"
+	"is told from its content.\n"
 	"\n"
 	"  --pid              name the root frame comm-PID\n"
 	"  --tid              name the root frame comm-PID/TID\n"
@@ -53,6 +54,8 @@ static const char usage_text[] =
 	"  --perf-map-dir DIR (perf.data) JIT symbols from DIR/perf-PID.map\n"
 	"                     (default /tmp)\n"
 	"  --jitdump-dir DIR  (perf.data) look for jit-PID.dump in DIR first\n"
+	"  --lineno           (py-spy) a frame per line, name (file:line),\n"
+	"                     not one per function\n"
 	"  --python VIEW      Python frames: native (as perf), mixed (each\n"
 	"                     Python function in place of the interpreter\n"
 	"                     frames that ran it; the default when there are\n"
@@ -66,6 +69,7 @@ struct opts {
 	const char *perf_map_dir, *jitdump_dir;
 	int python_view; /* -1: mixed when there are Python frames */
 	int time_view;   /* enum perfan_time_view, 0: samples */
+	int lineno;      /* py-spy: a frame per line */
 };
 
 static void on_log(enum perfan_log_level level, const char *msg, void *payload)
@@ -91,10 +95,10 @@ static void warn_options(const struct cli_load_opts *lo, unsigned caps,
 	if (lo->time_view || !caps ||
 	    (caps & (PERFAN_SOURCE_FRAMES | PERFAN_SOURCE_RECORDS)))
 		return; /* --off-cpu and --wall: the error says it */
-	if (lo->root != PERFAN_ROOT_COMM || lo->kernel || lo->jit ||
-	    lo->addrs || lo->inline_frames || lo->event || lo->symfs ||
-	    lo->debug_dir || lo->buildid_dir || lo->kallsyms ||
-	    lo->perf_map_dir || lo->jitdump_dir)
+	if ((lo->root != PERFAN_ROOT_COMM && !(caps & PERFAN_SOURCE_ROOTS)) ||
+	    lo->kernel || lo->jit || lo->addrs || lo->inline_frames ||
+	    lo->event || lo->symfs || lo->debug_dir || lo->buildid_dir ||
+	    lo->kallsyms || lo->perf_map_dir || lo->jitdump_dir)
 		cli_warn(CMD,
 			 "%s holds folded stacks: "
 			 "they are merged and sorted as they are, the options "
@@ -124,6 +128,7 @@ static void load_opts(struct cli_load_opts *lo, const struct opts *o)
 	lo->addrs = o->addrs;
 	lo->compat = o->compat;
 	lo->time_view = o->time_view;
+	lo->lineno = o->lineno;
 	lo->folded_annotations = 0; /* names as they are */
 	lo->log = on_log;
 	lo->warn_options = warn_options;
@@ -154,6 +159,7 @@ int cmd_collapse(int argc, char **argv)
 		O_COMPAT,
 		O_OFFCPU,
 		O_WALL,
+		O_LINENO,
 	};
 	static const struct option longopts[] = {
 		{"pid", no_argument, NULL, O_PID},
@@ -177,6 +183,7 @@ int cmd_collapse(int argc, char **argv)
 		{"compat", required_argument, NULL, O_COMPAT},
 		{"off-cpu", no_argument, NULL, O_OFFCPU},
 		{"wall", no_argument, NULL, O_WALL},
+		{"lineno", no_argument, NULL, O_LINENO},
 		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -227,6 +234,7 @@ int cmd_collapse(int argc, char **argv)
 			break;
 		case O_OFFCPU: o.time_view = PERFAN_VIEW_OFFCPU; break;
 		case O_WALL: o.time_view = PERFAN_VIEW_WALL; break;
+		case O_LINENO: o.lineno = 1; break;
 		case 'o': o.out = optarg; break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return 2;

@@ -20,16 +20,17 @@ static const char usage_text[] =
 	"usage: perfan report [options] [FILE]\n"
 	"\n"
 	"Show where the time goes in FILE (default perf.data, '-' for standard\n"
-	"input): a perf.data recording, `perf script` text, folded stacks or\n"
-	"a cProfile dump (its own report: see man perfan-report), told apart\n"
-	"by their content. Rows are keyed as --sort says, with their total\n"
-	"share (children: every stack the row is on, once) and self share\n"
-	"(stacks that end in it), and the Amdahl bound: how many times faster\n"
-	"the whole could at most be if the row took no time. One section per\n"
-	"event, as perf report --stdio prints them. With --off-cpu or --wall\n"
-	"(perf.data), first a table per thread: its wall time, on-CPU and\n"
-	"off-CPU time by state, the CPU/wall ratio and the call sites it\n"
-	"blocked at most; the rows are then weighed in ns of that time.\n"
+	"input): a perf.data recording, `perf script` text, folded stacks,\n"
+	"py-spy's raw output or a cProfile dump (its own report: see man\n"
+	"perfan-report), told apart by their content. Rows are keyed as --sort\n"
+	"says, with their total share (children: every stack the row is on,\n"
+	"once) and self share (stacks that end in it), and the Amdahl bound:\n"
+	"how many times faster the whole could at most be if the row took no\n"
+	"time. One section per event, as perf report --stdio prints them. With\n"
+	"--off-cpu or --wall (perf.data), first a table per thread: its wall\n"
+	"time, on-CPU and off-CPU time by state, the CPU/wall ratio and the\n"
+	"call sites it blocked at most; the rows are then weighed in ns of that\n"
+	"time.\n"
 	"\n"
 	"  -s, --sort KEYS    row keys, comma-separated, from comm, pid, dso,\n"
 	"                     sym (default comm,dso,sym)\n"
@@ -291,7 +292,8 @@ int cmd_report(int argc, char **argv)
 	}
 	/* a root frame named in text: comm, or comm-PID/TID when asked */
 	if (res.format && !(res.caps & PERFAN_SOURCE_RECORDS) &&
-	    (!(res.caps & PERFAN_SOURCE_FRAMES) || !pid_key))
+	    (!(res.caps & (PERFAN_SOURCE_FRAMES | PERFAN_SOURCE_ROOTS)) ||
+	     !pid_key))
 		rep.root_format = PERFAN_ROOT_COMM;
 
 	int have_samples = 0;

@@ -111,6 +111,7 @@ int cli_load_option(struct cli_load_opts *o, int opt, const char *arg,
 	case CLI_LOAD_O_JITDUMP_DIR: o->jitdump_dir = arg; break;
 	case CLI_LOAD_O_OFFCPU: o->time_view = PERFAN_VIEW_OFFCPU; break;
 	case CLI_LOAD_O_WALL: o->time_view = PERFAN_VIEW_WALL; break;
+	case CLI_LOAD_O_LINENO: o->lineno = 1; break;
 	case CLI_LOAD_O_PYTHON:
 		o->python_view = perfan_python_view_parse(arg);
 		if (o->python_view < 0)
@@ -229,6 +230,7 @@ static void source_opts(struct perfan_source_opts *so,
 	so->folded_annotations = o->folded_annotations;
 	so->before_column = o->before_column;
 	so->prune = o->folded_prune;
+	so->lineno = o->lineno;
 	so->resolve = ro;
 }
 

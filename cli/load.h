@@ -47,6 +47,9 @@ struct cli_load_opts {
 	/* set by the command (report): an input of call counts (a cProfile
 	 * dump, PERFAN_SOURCE_CALLS) is read into *calls, not a profile */
 	perfan_pstats **calls;
+	/* py-spy raw: a frame per line ("name (file:line)"), not per
+	 * function */
+	int lineno;
 	/* the readers' warnings; NULL: cli_progress_log */
 	perfan_log_fn log;
 	/* the warning for options the input's format does not take (CAPS:
@@ -83,6 +86,7 @@ enum {
 	CLI_LOAD_O_PYTHON,
 	CLI_LOAD_O_OFFCPU,
 	CLI_LOAD_O_WALL,
+	CLI_LOAD_O_LINENO,
 	CLI_LOAD_OPT_END,
 };
 #define CLI_LOAD_LONGOPTS                                                      \
@@ -106,6 +110,7 @@ enum {
 		 CLI_LOAD_O_JITDUMP_DIR},                                      \
 		{"off-cpu", no_argument, NULL, CLI_LOAD_O_OFFCPU},             \
 		{"wall", no_argument, NULL, CLI_LOAD_O_WALL},                  \
+		{"lineno", no_argument, NULL, CLI_LOAD_O_LINENO},              \
 	{                                                                      \
 		"python", required_argument, NULL, CLI_LOAD_O_PYTHON           \
 	}
@@ -133,6 +138,8 @@ enum {
 	"  --perf-map-dir DIR (perf.data) JIT symbols from DIR/perf-PID.map\n"     \
 	"                     (default /tmp)\n"                                    \
 	"  --jitdump-dir DIR  (perf.data) look for jit-PID.dump in DIR first\n"    \
+	"  --lineno           (py-spy) a frame per line, name (file:line),\n"      \
+	"                     not one per function\n"                              \
 	"  --python VIEW      Python frames: native (as perf), mixed (each\n"      \
 	"                     Python function in place of the interpreter\n"       \
 	"                     frames that ran it; the default when there are\n"    \

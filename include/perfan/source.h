@@ -48,12 +48,15 @@ enum perfan_source_cap {
 	 * (a cProfile dump keeps call edges, no stacks): a sink that shows
 	 * them says so. */
 	PERFAN_SOURCE_ESTIMATED = 1 << 7,
+	/* The input names processes and threads (py-spy's roots): the root
+	 * option (comm, pid, tid) names their frames. */
+	PERFAN_SOURCE_ROOTS = 1 << 8,
 };
 
 struct perfan_source_opts {
 	size_t sz;
 	/* Shared by every format. The root frame of a stack, an enum
-	 * perfan_process_root (perf.data, perf script text). */
+	 * perfan_process_root (perf.data, perf script text, py-spy). */
 	int root;
 	/* Weigh every sample as 1 instead of by its period. */
 	int count_samples;
@@ -81,6 +84,11 @@ struct perfan_source_opts {
 	 * defaults); their root, weight, event and log are not read, the
 	 * shared fields above are. */
 	const struct perfan_resolve_opts *resolve;
+
+	/* py-spy raw: keep line numbers, "name (file:line)" a frame of its
+	 * own per line; 0: one frame per function, "name (file)", as py-spy
+	 * --nolineno names them. */
+	int lineno;
 };
 
 /* What a load read (the part for the format read; the rest stays 0). */
@@ -110,8 +118,8 @@ PERFAN_API int perfan_source_open_fd(perfan_source **out, int fd,
  * it handed out. */
 PERFAN_API void perfan_source_free(perfan_source *s);
 
-/* The format's name ("perf.data", "perf script", "folded", "cProfile"), or NULL for
- * an input of none. */
+/* The format's name ("perf.data", "perf script", "folded", "py-spy",
+ * "cProfile", ...), or NULL for an input of none. */
 PERFAN_API const char *perfan_source_format(const perfan_source *s);
 
 /* The format's enum perfan_source_cap bits (0 for none). */

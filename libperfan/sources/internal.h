@@ -30,6 +30,7 @@ extern const struct perfan__format perfan__format_perfdata;
 extern const struct perfan__format perfan__format_script;
 extern const struct perfan__format perfan__format_folded;
 extern const struct perfan__format perfan__format_cprofile;
+extern const struct perfan__format perfan__format_pyspy;
 
 /* The registry's choice for the bytes at BUF, or NULL. */
 const struct perfan__format *perfan__format_detect(const void *buf, size_t len);

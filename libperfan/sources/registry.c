@@ -11,11 +11,14 @@
 #include "util/error.h"
 
 /* In the order detection asks: the most specific first (a perf.data has a
- * magic number, a cProfile dump is a marshal dict; the text formats are told apart by one classifier and
- * never both claim an input). */
+ * magic number, a cProfile dump is a marshal dict; py-spy's raw output is
+ * folded stacks too, with frames and roots plain folded stacks never have,
+ * so it is asked before them; the other text formats are told apart by one
+ * classifier). */
 static const struct perfan__format *const formats[] = {
 	&perfan__format_perfdata,
 	&perfan__format_cprofile,
+	&perfan__format_pyspy, /* folded stacks too, with py-spy's frames */
 	&perfan__format_folded,
 	&perfan__format_script,
 };
