@@ -801,6 +801,7 @@ static int js_string(struct js *j)
 		return oom();
 	if (!js_lit(j, '"'))
 		return js_bad(j, "a string expected");
+	size_t open = j->i - 1;
 	for (;;) {
 		size_t k = j->i;
 		while (k < j->n && j->s[k] != '"' && j->s[k] != '\\')
@@ -808,14 +809,14 @@ static int js_string(struct js *j)
 		if (js_put(j, j->s + j->i, k - j->i))
 			return oom();
 		j->i = k;
-		if (k == j->n)
+		if (k == j->n || k + 1 == j->n) {
+			j->i = open;
 			return js_bad(j, "a string not closed");
+		}
 		if (j->s[k] == '"') {
 			j->i++;
 			return 0;
 		}
-		if (k + 1 == j->n)
-			return js_bad(j, "a string not closed");
 		char c = j->s[k + 1], o[4];
 		size_t on = 1;
 		j->i = k + 2;
