@@ -17,7 +17,7 @@ static const char usage_text[] =
 	"usage: perfan convert [options] INPUT -o OUT\n"
 	"\n"
 	"Write the profile of INPUT (a perf.data recording, `perf script`\n"
-	"text or folded stacks; '-' for standard input) as OUT, in the format\n"
+	"text, folded stacks or bpftrace stack maps; '-' for standard input) as OUT, in the format\n"
 	"its name ends with: .pb.gz or .pprof: pprof (profile.proto, gzipped,\n"
 	"as pprof, Pyroscope, Parca and Grafana read it); .folded: folded\n"
 	"stacks. Each thread is a root of its own (comm-PID/TID); in pprof it\n"
