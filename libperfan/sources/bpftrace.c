@@ -26,7 +26,6 @@
 #include "profile/root.h"
 #include "util/error.h"
 #include "util/grow.h"
-#include "util/lines.h"
 
 #define MAX_ARGS 32         /* keys of one map */
 #define MAX_NAME 256        /* a map's name */
@@ -133,7 +132,9 @@ struct rd {
 	perfan_profile *p;
 	const char *name;
 	const struct perfan_source_opts *o;
-	struct perfan__lines lines;
+	FILE *fp;
+	char *line; /* the current line, without its '\n' */
+	size_t nline, capline;
 	uint64_t off, lineno; /* of the current line */
 
 	/* the map being read */
@@ -998,6 +999,37 @@ out:
 
 /* ---- reading ----------------------------------------------------------- */
 
+/* The next line into r->line (1; *NL: it ended in '\n'), 0 at the end,
+ * or an error. Read by hand rather than in util/lines.c's 1 MiB blocks:
+ * bpftrace's outputs are small, and the fuzz target reads many. */
+static int next_line(struct rd *r, int *nl)
+{
+	r->nline = 0;
+	*nl = 0;
+	for (;;) {
+		int c = getc_unlocked(r->fp);
+		if (c == EOF) {
+			if (ferror(r->fp))
+				return perfan__err(PERFAN_EIO,
+						   "%s: read error: %s",
+						   r->name, strerror(errno));
+			return r->nline > 0;
+		}
+		if (c == '\n') {
+			*nl = 1;
+			return 1;
+		}
+		if (r->nline >= MAX_LINE)
+			return bad(r, PERFAN_EFORMAT, r->off, r->lineno + 1,
+				   "a line longer than %d bytes", MAX_LINE);
+		if (r->nline + 1 >= r->capline &&
+		    perfan__grow((void **)&r->line, &r->capline, r->nline + 2,
+				 1))
+			return oom();
+		r->line[r->nline++] = (char)c;
+	}
+}
+
 int perfan__bpftrace_read(perfan_profile *p, FILE *fp, const char *name,
 			  const struct perfan_source_opts *o)
 {
@@ -1008,17 +1040,17 @@ int perfan__bpftrace_read(perfan_profile *p, FILE *fp, const char *name,
 		none.root = PERFAN_ROOT_COMM;
 		r.o = &none;
 	}
-	int rc = perfan__lines_init(&r.lines, fp, r.name, MAX_LINE);
-	if (rc)
-		return rc;
-	const char *s;
-	size_t n;
+	r.fp = fp;
+	int rc, nl;
 	uint64_t next = 0;
-	while ((rc = perfan__lines_next(&r.lines, &s, &n)) > 0) {
+	for (;;) {
 		r.off = next;
-		r.lineno = r.lines.lineno;
+		if ((rc = next_line(&r, &nl)) <= 0)
+			break;
+		const char *s = r.line;
+		size_t n = r.nline;
+		r.lineno++;
 		next += n + 1;
-		int nl = r.lines.buf[r.lines.start - 1] == '\n';
 		if (!nl) {
 			rc = bad(&r, PERFAN_ETRUNCATED, r.off, r.lineno,
 				 "the last line has no newline: the output "
@@ -1046,7 +1078,7 @@ int perfan__bpftrace_read(perfan_profile *p, FILE *fp, const char *name,
 		rc = frc;
 	if (!rc && o && o->event && !r.matched)
 		warn(&r, "%s: no bpftrace map named %s", r.name, o->event);
-	perfan__lines_free(&r.lines);
+	free(r.line);
 	free(r.text);
 	free(r.tok);
 	free(r.buf);
