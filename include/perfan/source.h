@@ -102,8 +102,8 @@ PERFAN_API int perfan_source_open_fd(perfan_source **out, int fd,
  * it handed out. */
 PERFAN_API void perfan_source_free(perfan_source *s);
 
-/* The format's name ("perf.data", "perf script", "folded"), or NULL for
- * an input of none. */
+/* The format's name ("perf.data", "perf script", "folded", "bpftrace"),
+ * or NULL for an input of none. */
 PERFAN_API const char *perfan_source_format(const perfan_source *s);
 
 /* The format's enum perfan_source_cap bits (0 for none). */

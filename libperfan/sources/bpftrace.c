@@ -11,7 +11,11 @@
  * module), "addr" (raw). A stack bpftrace could not read is "". The text
  * does not say which stack is the kernel's: the addresses, the modules
  * and the entry points at a stack's root tell, voted over every entry of
- * the map. A map's entries are read whole before they are added. */
+ * the map. A map's entries are read whole before they are added.
+ * Later bpftrace versions (read in their source, not recorded here) print
+ * "Attached N probes" on stderr, may name inlined frames ("[inlined] f",
+ * perf mode "f+3 (inlined)") and source lines ("f+3@dir/file.c:12"), end a
+ * stack at "<unwind failure>", and strip spaces from JSON keys: all read. */
 #define _GNU_SOURCE /* memrchr */
 #include "sources/bpftrace_internal.h"
 #include "sources/internal.h"

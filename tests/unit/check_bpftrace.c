@@ -428,6 +428,65 @@ START_TEST(test_addrs_and_kernel)
 }
 END_TEST
 
+/* Stack mode raw (bpftrace 0.18 and later: each frame its address alone,
+ * in hex, not indented; 0.17 has no raw mode to record), made from the
+ * real perf-mode output by keeping each frame line's address, as
+ * BPFtrace::get_stack prints it: the same counts, kernel frames told by
+ * their addresses, every frame [unknown] or, with addrs, its address. */
+START_TEST(test_raw_mode)
+{
+	size_t len;
+	char *perf = slurp(path_of("kstack-perf-ustack-perf-pid.txt"), &len);
+	char *raw = malloc(len + 1);
+	ck_assert_ptr_nonnull(raw);
+	size_t w = 0;
+	char first[32] = "";
+	for (size_t i = 0; i < len;) {
+		const char *nl = memchr(perf + i, '\n', len - i);
+		size_t n = nl ? (size_t)(nl - perf - i) + 1 : len - i;
+		if (perf[i] == '\t') {
+			size_t k = strcspn(perf + i + 1, " ");
+			if (!first[0])
+				snprintf(first, sizeof(first), "%.*s", (int)k,
+					 perf + i + 1);
+			memcpy(raw + w, perf + i + 1, k);
+			w += k;
+			raw[w++] = '\n';
+		} else {
+			memcpy(raw + w, perf + i, n);
+			w += n;
+		}
+		i += n;
+	}
+	ck_assert_msg(!strncmp(first, "ffffffff8", 9), "%s", first);
+	perfan_profile *p = NULL;
+	int rc = fuzz_bpftrace_read((const uint8_t *)raw, w,
+				    PERFAN_ROOT_PID_TID, &p);
+	ck_assert_msg(rc == 0, "%s", perfan_error_last());
+	ck_assert_uint_eq(perfan_profile_total(p, 0),
+			  values_sum(perf, len, "@"));
+	char name[64];
+	snprintf(name, sizeof(name), "[kernel.kallsyms <%s>]", first);
+	const struct perfan_frame *f = find_frame(p, name);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(f->kind, PERFAN_FRAME_KERNEL);
+	size_t kernel = 0, unknown = 0;
+	for (size_t i = 0; i < perfan_profile_nr_frames(p); i++) {
+		f = perfan_profile_frame_get(p, (perfan_frame_id)i);
+		kernel += f->kind == PERFAN_FRAME_KERNEL;
+		unknown += f->kind == PERFAN_FRAME_UNKNOWN;
+		if (f->kind == PERFAN_FRAME_UNKNOWN)
+			ck_assert_msg(!strncmp(f->name, "[unknown <", 10), "%s",
+				      f->name);
+	}
+	ck_assert_uint_gt(kernel, 10);
+	ck_assert_uint_gt(unknown, 5);
+	perfan_profile_free(p);
+	free(raw);
+	free(perf);
+}
+END_TEST
+
 /* ---- cut and damaged --------------------------------------------------- */
 
 /* Whether TEXT[0..N) ends inside an entry: a line starting with '@' after
@@ -627,6 +686,7 @@ static Suite *bpftrace_suite(void)
 	tcase_add_test(tc, test_roots);
 	tcase_add_test(tc, test_event_picks_a_map);
 	tcase_add_test(tc, test_addrs_and_kernel);
+	tcase_add_test(tc, test_raw_mode);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("robust");
 	tcase_set_timeout(tc, 300);
