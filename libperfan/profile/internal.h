@@ -56,6 +56,10 @@ int perfan__profile_frame_cached(perfan_profile *p,
 				 size_t name_len, const char *module,
 				 size_t module_len, uint32_t kind);
 
+/* The length of a demangled C++ name without its parameters: up to the
+ * first '(' outside any <>, {}, [] or () (profile/script.c). */
+size_t perfan__tidy_generic(const char *b, size_t n);
+
 /* The length of an interned frame's name (strlen without the walk). */
 size_t perfan__profile_frame_name_len(const perfan_profile *p,
 				      perfan_frame_id id);

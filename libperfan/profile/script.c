@@ -477,8 +477,9 @@ static size_t tidy_flamegraph(char *b, size_t n)
 
 /* inferno's tidy_generic: cut at the first '(' outside any <>, {}, [] or
  * (), so that templates and lambdas ("{lambda(int, int)#1}") stay whole,
- * but not at "(anonymous namespace)" nor at a Go method's ".(". */
-static size_t tidy_generic(const char *b, size_t n)
+ * but not at "(anonymous namespace)" nor at a Go method's ".(". Shared
+ * with the other readers of demangled names (sources/bpftrace.c). */
+size_t perfan__tidy_generic(const char *b, size_t n)
 {
 	long depth = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -598,7 +599,8 @@ static int make_frames(struct sc *c, const struct frameline *fl,
 		for (size_t i = 0; i < n; i++)
 			if (b[i] == ';')
 				b[i] = ':';
-		n = flamegraph ? tidy_flamegraph(b, n) : tidy_generic(b, n);
+		n = flamegraph ? tidy_flamegraph(b, n)
+			       : perfan__tidy_generic(b, n);
 		/* Java ("Lorg/foo/Bar;::baz"): a leading 'L' goes where the
 		 * name has a '/' and the command starts with "java" */
 		if (c->java && n && b[0] == 'L' && memchr(b, '/', n)) {

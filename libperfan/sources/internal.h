@@ -31,6 +31,7 @@ extern const struct perfan__format perfan__format_script;
 extern const struct perfan__format perfan__format_folded;
 extern const struct perfan__format perfan__format_cprofile;
 extern const struct perfan__format perfan__format_pyspy;
+extern const struct perfan__format perfan__format_bpftrace;
 
 /* The registry's choice for the bytes at BUF, or NULL. */
 const struct perfan__format *perfan__format_detect(const void *buf, size_t len);
