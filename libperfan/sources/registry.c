@@ -14,6 +14,7 @@
  * never both claim an input). */
 static const struct perfan__format *const formats[] = {
 	&perfan__format_perfdata,
+	&perfan__format_speedscope, /* JSON, before the text classifier */
 	&perfan__format_folded,
 	&perfan__format_script,
 };
