@@ -163,10 +163,10 @@ static int room(struct perfan__jread *j, size_t used, size_t n)
 
 static int hex4(struct perfan__jread *j, size_t at, unsigned *v)
 {
-	if (j->len - at < 4)
-		return at_end(j, "inside a \\u escape");
 	*v = 0;
 	for (int i = 0; i < 4; i++) {
+		if (at + (size_t)i >= j->len)
+			return at_end(j, "inside a \\u escape");
 		int c = (unsigned char)j->p[at + (size_t)i], d;
 		if (c >= '0' && c <= '9')
 			d = c - '0';
@@ -198,7 +198,8 @@ static int unicode_escape(struct perfan__jread *j, size_t esc, size_t *n)
 					 "high one before it",
 					 cp);
 	if (cp >= 0xd800 && cp <= 0xdbff) {
-		if (j->len - j->pos < 2)
+		size_t left = j->len - j->pos;
+		if (!left || (left == 1 && j->p[j->pos] == '\\'))
 			return at_end(j, "after a high surrogate");
 		if (j->p[j->pos] != '\\' || j->p[j->pos + 1] != 'u')
 			return perfan__jread_err(j, PERFAN_EFORMAT, esc,
