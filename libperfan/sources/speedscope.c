@@ -859,7 +859,7 @@ static int load(perfan_source *s, perfan_profile *p,
 
 const struct perfan__format perfan__format_speedscope = {
 	.name = "speedscope",
-	.caps = PERFAN_SOURCE_EVENTS,
+	.caps = PERFAN_SOURCE_EVENTS | PERFAN_SOURCE_FRAMES,
 	.detect = detect,
 	.load = load,
 };
