@@ -365,17 +365,18 @@ static int read_string(struct perfan__jread *j, size_t *len)
 	return 0;
 }
 
-int perfan__jread_member(struct perfan__jread *j, const char **key,
-			 size_t *klen)
+/* Before the next item of the open container that CLOSE ends: 1 with
+ * the reader at the item (past a ','), 0 at the end (closed then), or an
+ * error. WHAT names the items in messages. */
+static int next_item(struct perfan__jread *j, char close, const char *inside,
+		     const char *what)
 {
 	char b[8];
-	size_t n;
-	int rc;
 	skip_ws(j);
 	if (j->pos >= j->len)
-		return at_end(j, "inside an object");
+		return at_end(j, inside);
 	char c = j->p[j->pos];
-	if (c == '}') {
+	if (c == close) {
 		j->pos++;
 		j->depth--;
 		return 0;
@@ -383,20 +384,34 @@ int perfan__jread_member(struct perfan__jread *j, const char **key,
 	if (!j->first[j->depth]) {
 		if (c != ',')
 			return perfan__jread_err(j, PERFAN_EFORMAT, j->pos,
-						 "%s where ',' or '}' should "
-						 "follow a member",
-						 shown(c, b));
+						 "%s where ',' or '%c' should "
+						 "follow %s",
+						 shown(c, b), close, what);
 		j->pos++;
 		skip_ws(j);
 		if (j->pos >= j->len)
 			return at_end(j, "after a ','");
-		c = j->p[j->pos];
+		if (j->p[j->pos] == close)
+			return perfan__jread_err(j, PERFAN_EFORMAT, j->pos,
+						 "'%c' after a ','", close);
 	}
-	if (c != '"')
+	j->first[j->depth] = 0;
+	return 1;
+}
+
+int perfan__jread_member(struct perfan__jread *j, const char **key,
+			 size_t *klen)
+{
+	char b[8];
+	size_t n;
+	int rc = next_item(j, '}', "inside an object", "a member");
+	if (rc <= 0)
+		return rc;
+	if (j->p[j->pos] != '"')
 		return perfan__jread_err(j, PERFAN_EFORMAT, j->pos,
 					 "%s where a member's key (a string) "
 					 "should be",
-					 shown(c, b));
+					 shown(j->p[j->pos], b));
 	if ((rc = read_string(j, &n)))
 		return rc;
 	skip_ws(j);
@@ -407,7 +422,6 @@ int perfan__jread_member(struct perfan__jread *j, const char **key,
 					 "%s where ':' should follow the key",
 					 shown(j->p[j->pos], b));
 	j->pos++;
-	j->first[j->depth] = 0;
 	*key = j->buf;
 	if (klen)
 		*klen = n;
@@ -416,32 +430,7 @@ int perfan__jread_member(struct perfan__jread *j, const char **key,
 
 int perfan__jread_element(struct perfan__jread *j)
 {
-	char b[8];
-	skip_ws(j);
-	if (j->pos >= j->len)
-		return at_end(j, "inside an array");
-	char c = j->p[j->pos];
-	if (c == ']') {
-		j->pos++;
-		j->depth--;
-		return 0;
-	}
-	if (!j->first[j->depth]) {
-		if (c != ',')
-			return perfan__jread_err(j, PERFAN_EFORMAT, j->pos,
-						 "%s where ',' or ']' should "
-						 "follow an element",
-						 shown(c, b));
-		j->pos++;
-		skip_ws(j);
-		if (j->pos >= j->len)
-			return at_end(j, "after a ','");
-		if (j->p[j->pos] == ']')
-			return perfan__jread_err(j, PERFAN_EFORMAT, j->pos,
-						 "']' after a ','");
-	}
-	j->first[j->depth] = 0;
-	return 1;
+	return next_item(j, ']', "inside an array", "an element");
 }
 
 int perfan__jread_string(struct perfan__jread *j, const char *what,

@@ -33,7 +33,7 @@ try {
 		await page.goto(pathToFileURL(path.join(release, 'index.html')).href);
 		await page.setInputFiles('#file', input);
 		const button = page.getByText('Export', { exact: false });
-		await button.first().waitFor({ timeout: 30000 });
+		await button.first().waitFor({ timeout: 300000 });
 		const [download] = await Promise.all([
 			page.waitForEvent('download'),
 			button.first().click(),

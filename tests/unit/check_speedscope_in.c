@@ -20,27 +20,6 @@
 #define SCHEMA_MEMBER                                                          \
 	"\"$schema\": \"https://www.speedscope.app/file-format-schema.json\""
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *fp = fopen(path, "rb");
-	char *buf = NULL;
-	size_t cap = 0, n;
-	*len = 0;
-	ck_assert_msg(fp != NULL, "cannot open %s", path);
-	do {
-		if (*len + 4097 > cap) {
-			cap = 2 * cap + 8192;
-			buf = realloc(buf, cap);
-			ck_assert_ptr_nonnull(buf);
-		}
-		n = fread(buf + *len, 1, cap - *len - 1, fp);
-		*len += n;
-	} while (n > 0);
-	fclose(fp);
-	buf[*len] = '\0';
-	return buf;
-}
-
 static struct perfan_source_opts opts(int root)
 {
 	struct perfan_source_opts o =
@@ -173,7 +152,7 @@ START_TEST(test_detect)
 {
 	for (size_t i = 0; i < NR_REAL; i++) {
 		size_t len;
-		char *d = slurp(tu_testdata(real[i]), &len);
+		char *d = tu_slurp(tu_testdata(real[i]), &len);
 		ck_assert_pstr_eq(perfan_source_detect(d, len), "speedscope");
 		free(d);
 	}
@@ -288,7 +267,7 @@ START_TEST(test_script_oracle)
 	 * thread being a comm and a tid as speedscope takes it (mtfork's child
 	 * is mt-child, then true after its exec) */
 	size_t len;
-	char *text = slurp(tu_testdata(cases[_i][1]), &len);
+	char *text = tu_slurp(tu_testdata(cases[_i][1]), &len);
 	struct {
 		char comm[64];
 		int tid;
@@ -649,8 +628,8 @@ END_TEST
 START_TEST(test_swapped_events)
 {
 	size_t len;
-	char *d = slurp(tu_testdata("speedscope/fp.script.speedscope.json"),
-			&len);
+	char *d = tu_slurp(tu_testdata("speedscope/fp.script.speedscope.json"),
+			   &len);
 	/* the first two "C" events in a row: an inner frame's close, then
 	 * its caller's */
 	char *c1 = d, *e1, *c2;
@@ -691,7 +670,7 @@ END_TEST
 START_TEST(test_every_prefix)
 {
 	size_t len;
-	char *d = slurp(tu_testdata(real[_i]), &len);
+	char *d = tu_slurp(tu_testdata(real[_i]), &len);
 	size_t step = _i < NR_SMALL ? 1 : 13;
 	for (size_t n = 0; n < len; n += step) {
 		struct perfan_source_opts o = opts(PERFAN_ROOT_COMM);
@@ -714,14 +693,8 @@ END_TEST
 START_TEST(test_every_byte_damaged)
 {
 	size_t len;
-	char *d = slurp(tu_testdata(real[_i]), &len);
-	static const uint8_t how[] = {0xff, 0x80, 0x01};
-	for (size_t i = 0; i < len; i++)
-		for (size_t k = 0; k < sizeof(how); k++) {
-			d[i] ^= (char)how[k];
-			LLVMFuzzerTestOneInput((const uint8_t *)d, len);
-			d[i] ^= (char)how[k];
-		}
+	char *d = tu_slurp(tu_testdata(real[_i]), &len);
+	tu_damage_each_byte(d, len, LLVMFuzzerTestOneInput);
 	free(d);
 }
 END_TEST
@@ -730,8 +703,8 @@ END_TEST
 START_TEST(test_pipe)
 {
 	size_t len;
-	char *d = slurp(tu_testdata("speedscope/mtfork.script.speedscope.json"),
-			&len);
+	char *d = tu_slurp(
+		tu_testdata("speedscope/mtfork.script.speedscope.json"), &len);
 	int fds[2];
 	ck_assert_int_eq(pipe(fds), 0);
 	pid_t pid = fork();
