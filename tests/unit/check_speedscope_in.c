@@ -516,6 +516,32 @@ START_TEST(test_sampled)
 }
 END_TEST
 
+/* A profile without events: its column, no stacks, nothing written
+ * (the folded writer on an empty column once added an offset to NULL:
+ * found by fuzz_speedscope). */
+START_TEST(test_empty_profile)
+{
+	static const char doc[] =
+		"{" SCHEMA_MEMBER
+		", \"shared\": {\"frames\": []}, \"profiles\": "
+		"[{\"type\": \"evented\", \"name\": \"p\", \"unit\": "
+		"\"seconds\", \"startValue\": 0, \"endValue\": 0, "
+		"\"events\": []}, {\"type\": \"sampled\", \"name\": \"q\", "
+		"\"unit\": \"none\", \"startValue\": 0, \"endValue\": 0, "
+		"\"samples\": [[]], \"weights\": [3]}]}";
+	perfan_profile *p = parse(doc, PERFAN_ROOT_COMM, NULL);
+	ck_assert_uint_eq(perfan_profile_nr_columns(p), 2);
+	ck_assert_uint_eq(perfan_profile_total(p, 0), 0);
+	ck_assert_uint_eq(perfan_profile_total(p, 1), 0);
+	for (int c = 0; c < 2; c++) {
+		char *f = folded(p, c);
+		ck_assert_str_eq(f, "");
+		free(f);
+	}
+	perfan_profile_free(p);
+}
+END_TEST
+
 /* What the format forbids, each with the error and where it is: the
  * evented ones are speedscope's own export of fp/script.txt with one
  * change (made here, so that what it breaks is known). */
@@ -758,6 +784,7 @@ static Suite *speedscope_in_suite(void)
 	tcase_add_test(tc, test_threads);
 	tcase_add_test(tc, test_units);
 	tcase_add_test(tc, test_sampled);
+	tcase_add_test(tc, test_empty_profile);
 	tcase_add_test(tc, test_pipe);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("robust");
