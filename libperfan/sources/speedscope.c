@@ -288,6 +288,7 @@ struct prof {
 	size_t off, index;
 	char *type, *name, *unit;
 	int have_events, have_samples, have_weights;
+	int count; /* sampled, count_samples: each sample weighs 1 */
 	struct perfan__jread_mark events, samples, weights;
 	double scale;
 	int col;
@@ -373,6 +374,8 @@ static int read_sampled(struct ss *x, struct prof *pr)
 		if ((rc = perfan__jread_number(&w, "a weight", &v)) ||
 		    (rc = scaled(&w, pr, v, off, "the weight", &weight)))
 			break;
+		if (pr->count)
+			weight = 1;
 		x->nstack = pr->base;
 		if ((rc = perfan__jread_array(&s, "a sample (a stack)")))
 			break;
@@ -626,6 +629,12 @@ static int read_profile(struct ss *x)
 	}
 	enum ss_col c = units[u].col;
 	pr.scale = units[u].scale;
+	/* --samples: a sampled profile's samples counted (an evented one has
+	 * none: its times stay) */
+	if (x->o->count_samples && !evented) {
+		c = COL_COUNT;
+		pr.count = 1;
+	}
 	/* --event NAME: the profiles of that column only */
 	if (x->o->event && strcmp(x->o->event, col_name[c]))
 		goto out;

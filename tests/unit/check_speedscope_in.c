@@ -513,6 +513,19 @@ START_TEST(test_sampled)
 		}
 	}
 	perfan_profile_free(p);
+	/* --samples: the four samples counted, the evented bytes as they are */
+	struct perfan_source_opts o = opts(PERFAN_ROOT_COMM);
+	o.count_samples = 1;
+	ck_assert_int_eq(perfan_profile_new(&p, NULL), 0);
+	ck_assert_int_eq(
+		perfan__speedscope_parse(p, doc, strlen(doc), "doc", &o), 0);
+	t = column(p, "samples");
+	ck_assert_int_ge(t, 0);
+	ck_assert_uint_eq(perfan_profile_total(p, (size_t)t), 4);
+	ck_assert_int_lt(column(p, "time"), 0);
+	ck_assert_uint_eq(perfan_profile_total(p, (size_t)column(p, "bytes")),
+			  8);
+	perfan_profile_free(p);
 }
 END_TEST
 
