@@ -242,6 +242,56 @@ static int frame_id(struct ss *x, uint32_t i, perfan_frame_id *out)
 	return rc;
 }
 
+/* py-spy names its profiles 'Thread ID "NAME"' ('Process PID Thread ID
+ * "NAME"' with --subprocesses): the thread frame perfan's reader of
+ * py-spy's raw output makes of its "thread (ID): NAME" root, the Python
+ * name alone by default, py-spy's text when roots name ids. 1 when NAME is
+ * not of that form. */
+static int pyspy_root(struct ss *x, const char *name, perfan_frame_id *out)
+{
+	long pid = -1, tid = -1;
+	const char *p = name;
+	char *end;
+	if (!strncmp(p, "Process ", 8)) {
+		errno = 0;
+		pid = strtol(p + 8, &end, 10);
+		if (errno || end == p + 8 || pid < 0 || pid > INT32_MAX ||
+		    *end != ' ')
+			return 1;
+		p = end + 1;
+	}
+	if (strncmp(p, "Thread ", 7))
+		return 1;
+	const char *id = p + 7, *q = strchr(id, ' ');
+	size_t n = strlen(name);
+	if (!q || q == id || q[1] != '"' || n < 2 || name[n - 1] != '"' ||
+	    q + 1 >= name + n - 1)
+		return 1;
+	errno = 0;
+	tid = strtol(id, &end, 10);
+	if (errno || end != q || tid < 0 || tid > INT32_MAX)
+		tid = -1; /* "0x7F...": no OS thread id */
+	const char *tname = q + 2;
+	size_t tl = (size_t)(name + n - 1 - tname), il = (size_t)(q - id);
+	char *b = malloc(il + tl + 16);
+	if (!b)
+		return nomem();
+	if (tl && x->o->root == PERFAN_ROOT_COMM)
+		snprintf(b, il + tl + 16, "%.*s", (int)tl, tname);
+	else if (tl)
+		snprintf(b, il + tl + 16, "thread (%.*s): %.*s", (int)il, id,
+			 (int)tl, tname);
+	else
+		snprintf(b, il + tl + 16, "thread (%.*s)", (int)il, id);
+	int rc = perfan_profile_frame(x->p, out, b, NULL, NULL, 0,
+				      PERFAN_FRAME_PROCESS);
+	free(b);
+	if (!rc && (pid >= 0 || tid >= 0))
+		rc = perfan_profile_frame_thread(x->p, *out, (int32_t)pid,
+						 (int32_t)tid);
+	return rc;
+}
+
 /* The process frame for a profile named NAME. speedscope names the threads
  * of perf script text "COMM pid: P tid: T" or "COMM tid: T": those become
  * the comm[-pid[/tid]] root perf script text gives under the same
@@ -278,6 +328,9 @@ static int root_frame(struct ss *x, const char *name, perfan_frame_id *out)
 				(int32_t)tid, out);
 		}
 	}
+	int rc = pyspy_root(x, name, out);
+	if (rc <= 0)
+		return rc;
 	return perfan_profile_frame(x->p, out, *name ? name : "[unknown]", NULL,
 				    NULL, 0, PERFAN_FRAME_PROCESS);
 }

@@ -487,11 +487,11 @@ START_TEST(test_sampled)
 	 * call from work at line 7 to work is work;work) */
 	ck_assert_uint_eq(perfan_profile_total(p, (size_t)t), 3754000);
 	char *f = folded(p, t);
-	ck_assert_str_eq(f, "Thread 1 \"Main\";<module> (/srv/app.py);memcpy "
+	ck_assert_str_eq(f, "Main;<module> (/srv/app.py);memcpy "
 			    "2000000\n"
-			    "Thread 1 \"Main\";<module> (/srv/app.py);work "
+			    "Main;<module> (/srv/app.py);work "
 			    "(/srv/app.py) 504000\n"
-			    "Thread 1 \"Main\";<module> (/srv/app.py);work "
+			    "Main;<module> (/srv/app.py);work "
 			    "(/srv/app.py);work (/srv/app.py) 1250000\n");
 	free(f);
 	f = folded(p, b);
@@ -512,6 +512,15 @@ START_TEST(test_sampled)
 			ck_assert_uint_eq(fr->line, 12);
 		}
 	}
+	/* py-spy's thread names: the Python name as perfan names py-spy's raw
+	 * "thread (ID): NAME" roots, its tid, py-spy's text with --tid */
+	const struct perfan_frame *root = root_named(p, "Main");
+	ck_assert_ptr_nonnull(root);
+	ck_assert_int_eq(root->tid, 1);
+	ck_assert_int_eq(root->pid, -1);
+	perfan_profile_free(p);
+	p = parse(doc, PERFAN_ROOT_PID_TID, NULL);
+	ck_assert_ptr_nonnull(root_named(p, "thread (1): Main"));
 	perfan_profile_free(p);
 	/* --samples: the four samples counted, the evented bytes as they are */
 	struct perfan_source_opts o = opts(PERFAN_ROOT_COMM);
