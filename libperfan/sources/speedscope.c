@@ -738,6 +738,7 @@ static int read_file(struct ss *x)
 		return rc;
 	while ((rc = perfan__jread_member(&x->j, &key, NULL)) == 1) {
 		int dup = 0;
+		rc = 0; /* not member()'s 1 */
 		perfan__jread_peek(&x->j, &off);
 		if (!strcmp(key, "$schema")) {
 			dup = schema++;

@@ -649,6 +649,13 @@ static const struct {
 	{DOC("", FR) " []", PERFAN_EFORMAT,
 	 "'[' after the end of the JSON "
 	 "value"},
+	{"{" SCHEMA_MEMBER ", " SCHEMA_MEMBER "}", PERFAN_EFORMAT,
+	 "a second \"$schema\""},
+	{"{" SCHEMA_MEMBER ", \"shared\": {\"frames\": []}, \"profiles\": [], "
+	 "\"profiles\": []}",
+	 PERFAN_EFORMAT, "a second \"profiles\""},
+	{"{\"profiles\": [], \"shared\": {}, \"shared\": {}}", PERFAN_EFORMAT,
+	 "a second \"shared\""},
 	{"[]", PERFAN_EFORMAT,
 	 "offset 0 (line 1): a speedscope file should "
 	 "be an object, not an array"},
