@@ -24,6 +24,11 @@
 /* file > profiles > profile > samples > stack: deeper is not speedscope
  * (and a frame's unknown members are skipped within the same bound). */
 #define SS_DEPTH 32
+/* Frames in one stack: each event of an evented profile costs the depth of
+ * its stack in the trie, so that depth is bounded for an input's cost to
+ * stay linear in its size (V8 overflows near 11000 JavaScript frames,
+ * Python's recursion limit is 1000, perf's stacks 127 by default). */
+#define SS_MAX_STACK 16384
 
 /* The columns: what each unit becomes. */
 enum ss_col { COL_TIME, COL_BYTES, COL_COUNT, NR_COLS };
@@ -348,8 +353,13 @@ struct prof {
 	size_t base; /* stack entries before the frames: the root */
 };
 
-static int push(struct ss *x, perfan_frame_id id)
+static int push(struct ss *x, struct perfan__jread *j, size_t off,
+		perfan_frame_id id)
 {
+	if (x->nstack >= SS_MAX_STACK)
+		return perfan__jread_err(j, PERFAN_EUNSUPPORTED, off,
+					 "a stack deeper than %d frames",
+					 SS_MAX_STACK);
 	if (perfan__grow((void **)&x->stack, &x->capstack, x->nstack + 1,
 			 sizeof(*x->stack)))
 		return nomem();
@@ -439,7 +449,8 @@ static int read_sampled(struct ss *x, struct prof *pr)
 			if ((rc = perfan__jread_number(&s, "a frame index",
 						       &v)) ||
 			    (rc = frame_index(x, &s, v, off, &fi)) ||
-			    (rc = frame_id(x, fi, &id)) || (rc = push(x, id)))
+			    (rc = frame_id(x, fi, &id)) ||
+			    (rc = push(x, &s, off, id)))
 				break;
 		}
 		if (rc || (rc = add(x, pr, weight)))
@@ -551,7 +562,8 @@ static int read_evented(struct ss *x, struct prof *pr)
 				rc = nomem();
 				break;
 			}
-			if ((rc = frame_id(x, fi, &id)) || (rc = push(x, id)))
+			if ((rc = frame_id(x, fi, &id)) ||
+			    (rc = push(x, &e, off, id)))
 				break;
 			x->open[nopen].idx = fi;
 			x->open[nopen++].off = off;
@@ -704,7 +716,7 @@ static int read_profile(struct ss *x)
 		perfan_frame_id id;
 		snprintf(dflt, sizeof(dflt), "profile %zu", pr.index);
 		if ((rc = root_frame(x, pr.name ? pr.name : dflt, &id)) ||
-		    (rc = push(x, id)))
+		    (rc = push(x, &x->j, pr.off, id)))
 			goto out;
 	}
 	pr.base = x->nstack;

@@ -677,6 +677,45 @@ START_TEST(test_broken)
 }
 END_TEST
 
+/* A stack as deep as the bound reads (the root and 16383 frames), one
+ * frame more is refused, not read in time that grows with the square of
+ * the input. */
+START_TEST(test_deep)
+{
+	for (int extra = 0; extra < 2; extra++) {
+		size_t depth = 16383 + (size_t)extra,
+		       cap = 2 * 64 * depth + 512;
+		char *d = malloc(cap), *w = d;
+		w += sprintf(w, "{" SCHEMA_MEMBER ", \"shared\": {\"frames\": "
+				"[{\"name\": \"f\"}]}, \"profiles\": "
+				"[{\"type\": \"evented\", \"name\": \"p\", "
+				"\"unit\": \"none\", \"startValue\": 0, "
+				"\"endValue\": 0, \"events\": [");
+		for (size_t i = 0; i < 2 * depth; i++)
+			w += sprintf(w,
+				     "%s{\"type\": \"%c\", \"frame\": 0, "
+				     "\"at\": %zu}",
+				     i ? "," : "", i < depth ? 'O' : 'C', i);
+		strcpy(w, "]}]}");
+		int rc;
+		perfan_profile *p = parse(d, PERFAN_ROOT_COMM, &rc);
+		if (!extra) {
+			ck_assert_msg(rc == 0, "%s", perfan_error_last());
+			ck_assert_uint_eq(perfan_profile_total(p, 0),
+					  2 * depth - 1);
+		} else {
+			ck_assert_int_eq(rc, PERFAN_EUNSUPPORTED);
+			ck_assert_ptr_nonnull(
+				strstr(perfan_error_last(),
+				       "a stack deeper than 16384 "
+				       "frames"));
+		}
+		perfan_profile_free(p);
+		free(d);
+	}
+}
+END_TEST
+
 /* Two events of speedscope's export of fp/script.txt swapped: the close
  * of a frame before the close of the one inside it, and the offset of
  * both. */
@@ -821,6 +860,7 @@ static Suite *speedscope_in_suite(void)
 	tcase_add_loop_test(tc, test_broken, 0,
 			    (int)(sizeof(broken) / sizeof(broken[0])));
 	tcase_add_test(tc, test_swapped_events);
+	tcase_add_test(tc, test_deep);
 	tcase_add_loop_test(tc, test_every_prefix, 0, (int)NR_REAL);
 	tcase_add_loop_test(tc, test_every_byte_damaged, 0, 1);
 	suite_add_tcase(s, tc);
