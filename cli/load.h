@@ -121,7 +121,8 @@ enum {
 	"  --period           weigh samples by their period (the default, as\n"    \
 	"                     perf report)\n"                                      \
 	"  --event NAME       only samples of event NAME (perf.data, perf\n"       \
-	"                     script text), or the bpftrace map NAME (@name)\n"    \
+	"                     script text), the bpftrace map NAME (@name), or\n" \
+	"                     of speedscope JSON time, bytes or samples\n"   \
 	"  --pid PID          (perf.data) only samples of process PID\n"           \
 	"  --tid TID          (perf.data) only samples of thread TID\n"            \
 	"  --comm COMM        (perf.data) only samples of threads named COMM\n"    \

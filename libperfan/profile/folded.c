@@ -783,7 +783,8 @@ static int push_level(struct writer *w, struct walk *k, size_t from, size_t to,
 	if (rc)
 		return rc;
 	l->n = k->nitems - l->base;
-	sort_items(k->items + l->base, l->n);
+	if (l->n) /* no items yet: k->items may be NULL */
+		sort_items(k->items + l->base, l->n);
 	k->nlv++;
 	return 0;
 }

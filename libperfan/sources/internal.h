@@ -32,6 +32,13 @@ extern const struct perfan__format perfan__format_folded;
 extern const struct perfan__format perfan__format_cprofile;
 extern const struct perfan__format perfan__format_pyspy;
 extern const struct perfan__format perfan__format_bpftrace;
+extern const struct perfan__format perfan__format_speedscope;
+
+/* A speedscope JSON file of LEN bytes at BUF into P (sources/speedscope.c),
+ * with O's root, event and log (O may be NULL). */
+int perfan__speedscope_parse(perfan_profile *p, const void *buf, size_t len,
+			     const char *name,
+			     const struct perfan_source_opts *o);
 
 /* The registry's choice for the bytes at BUF, or NULL. */
 const struct perfan__format *perfan__format_detect(const void *buf, size_t len);

@@ -8,6 +8,7 @@
 #include <perfan/host.h>
 #include <perfan/profile.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -122,6 +123,45 @@ static inline void tu_fmt(char *out, size_t n, const char *f, ...)
 		fprintf(stderr, "path too long: %s\n", out);
 		abort();
 	}
+}
+
+/* The whole file PATH, NUL-terminated (its length in *LEN); the test
+ * fails if it cannot be read. The caller frees it. */
+static inline char *tu_slurp(const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0, n;
+	*len = 0;
+	ck_assert_msg(fp != NULL, "cannot open %s", path);
+	do {
+		if (*len + 4097 > cap) {
+			cap = 2 * cap + 8192;
+			buf = (char *)realloc(buf, cap);
+			ck_assert_ptr_nonnull(buf);
+		}
+		n = fread(buf + *len, 1, cap - *len - 1, fp);
+		*len += n;
+	} while (n > 0);
+	fclose(fp);
+	buf[*len] = '\0';
+	return buf;
+}
+
+/* FN (a fuzz target) on the LEN bytes at DATA with each byte changed,
+ * one at a time: damaged copies of a real input. Every byte is inverted;
+ * every third is also given its top bit and its low bit flipped (the
+ * three ways on every byte cost too long under ASan for a text input). */
+static inline void tu_damage_each_byte(char *data, size_t len,
+				       int (*fn)(const uint8_t *, size_t))
+{
+	static const uint8_t how[] = {0xff, 0x80, 0x01};
+	for (size_t i = 0; i < len; i++)
+		for (size_t k = 0; k < (i % 3 ? 1 : sizeof(how)); k++) {
+			data[i] ^= (char)how[k];
+			fn((const uint8_t *)data, len);
+			data[i] ^= (char)how[k];
+		}
 }
 
 #define TU_SKIP(...)                                                           \
