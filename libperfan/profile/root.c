@@ -16,12 +16,19 @@ int perfan__process_root(perfan_profile *p, enum perfan_process_root root,
 	for (char *s = c; *s; s++)
 		if (*s == ' ')
 			*s = '_';
+	/* what is not known (a pid or tid below 0) is named as perf script
+	 * text's reader names it: a pid "?", a tid left out */
+	char p_[16];
+	if (pid >= 0)
+		snprintf(p_, sizeof(p_), "%d", pid);
+	else
+		snprintf(p_, sizeof(p_), "?");
+	if (root == PERFAN_ROOT_PID_TID && tid < 0)
+		root = PERFAN_ROOT_PID;
 	switch (root) {
-	case PERFAN_ROOT_PID:
-		snprintf(buf, sizeof(buf), "%s-%d", c, pid);
-		break;
+	case PERFAN_ROOT_PID: snprintf(buf, sizeof(buf), "%s-%s", c, p_); break;
 	case PERFAN_ROOT_PID_TID:
-		snprintf(buf, sizeof(buf), "%s-%d/%d", c, pid, tid);
+		snprintf(buf, sizeof(buf), "%s-%s/%d", c, p_, tid);
 		break;
 	default: snprintf(buf, sizeof(buf), "%s", c); break;
 	}

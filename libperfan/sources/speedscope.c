@@ -9,6 +9,7 @@
 #define _GNU_SOURCE /* memmem */
 #include "sources/internal.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -188,6 +189,8 @@ static int ends_with(const char *s, const char *tail)
 	return n >= t && !strcmp(s + n - t, tail);
 }
 
+static int pyspy_root(struct ss *x, const char *name, perfan_frame_id *out);
+
 /* Frame I of the file as a profile frame, made the first time a stack
  * uses it. A Python file (py-spy) gives a Python frame named
  * "function (file)", its line left out as py-spy --nolineno and perfan's
@@ -209,12 +212,21 @@ static int frame_id(struct ss *x, uint32_t i, perfan_frame_id *out)
 	uint32_t kind = PERFAN_FRAME_NATIVE, line = f->line;
 	char *made = NULL;
 	int rc;
+	if (!file && !strncmp(name, "thread (", 8) && strstr(name, "): ")) {
+		/* py-spy's thread under its process, as perfan wrote it */
+		rc = pyspy_root(x, name, out);
+		if (!rc)
+			f->id = *out;
+		return rc;
+	}
 	if (file && ends_with(file, ".py")) {
 		size_t n = strlen(name) + strlen(file) + 4;
 		if (!(made = malloc(n)))
 			return nomem();
 		snprintf(made, n, "%s (%s)", name, file);
-		name = made;
+		/* perfan's own output names them so already */
+		if (!ends_with(name, made + strlen(name)))
+			name = made;
 		module = file;
 		kind = PERFAN_FRAME_PYTHON;
 		line = 0;
@@ -248,7 +260,8 @@ static int frame_id(struct ss *x, uint32_t i, perfan_frame_id *out)
 }
 
 /* py-spy names its profiles 'Thread ID "NAME"' ('Process PID Thread ID
- * "NAME"' with --subprocesses): the thread frame perfan's reader of
+ * "NAME"' with --subprocesses), perfan those it wrote of py-spy's raw
+ * output "thread (ID): NAME": the thread frame perfan's reader of
  * py-spy's raw output makes of its "thread (ID): NAME" root, the Python
  * name alone by default, py-spy's text when roots name ids. 1 when NAME is
  * not of that form. */
@@ -257,6 +270,14 @@ static int pyspy_root(struct ss *x, const char *name, perfan_frame_id *out)
 	long pid = -1, tid = -1;
 	const char *p = name;
 	char *end;
+	/* perfan's own output of py-spy's raw input: its "thread (ID): NAME"
+	 * root as it is, NAME alone by default */
+	const char *colon = strstr(name, "): ");
+	if (!strncmp(name, "thread (", 8) && colon && colon[3])
+		return perfan_profile_frame(
+			x->p, out,
+			x->o->root == PERFAN_ROOT_COMM ? colon + 3 : name, NULL,
+			NULL, 0, PERFAN_FRAME_PROCESS);
 	if (!strncmp(p, "Process ", 8)) {
 		errno = 0;
 		pid = strtol(p + 8, &end, 10);
@@ -298,9 +319,10 @@ static int pyspy_root(struct ss *x, const char *name, perfan_frame_id *out)
 }
 
 /* The process frame for a profile named NAME. speedscope names the threads
- * of perf script text "COMM pid: P tid: T" or "COMM tid: T": those become
- * the comm[-pid[/tid]] root perf script text gives under the same
- * options; any other name is the root as it is. */
+ * of perf script text "COMM pid: P tid: T" or "COMM tid: T", perfan names
+ * them "COMM-PID/TID": those become the comm[-pid[/tid]] root perf script
+ * text gives under the same options; any other name is the root as it
+ * is. */
 static int root_frame(struct ss *x, const char *name, perfan_frame_id *out)
 {
 	const char *t = strstr(name, " tid: ");
@@ -331,6 +353,39 @@ static int root_frame(struct ss *x, const char *name, perfan_frame_id *out)
 				x->p, (enum perfan_process_root)x->o->root,
 				comm, (int32_t)(pid >= 0 ? pid : tid),
 				(int32_t)tid, out);
+		}
+	}
+	/* perfan's own speedscope output names a profile COMM-PID/TID */
+	const char *dash = strrchr(name, '-');
+	if (dash && dash > name) {
+		char *slash, *end;
+		errno = 0;
+		/* COMM-PID/TID, COMM-?/TID (perf script text names no pid)
+		 * or COMM-PID (bpftrace's maps name no tid) */
+		long pid = -1, tid = -1;
+		int ok = 1;
+		if (dash[1] == '?') {
+			slash = (char *)dash + 2;
+		} else {
+			ok = isdigit((unsigned char)dash[1]);
+			pid = strtol(dash + 1, &slash, 10);
+		}
+		end = slash;
+		if (ok && *slash == '/') {
+			ok = isdigit((unsigned char)slash[1]);
+			tid = strtol(slash + 1, &end, 10);
+		} else if (pid < 0) {
+			ok = 0; /* "-?" alone */
+		}
+		if (ok && !errno && !*end && pid <= INT32_MAX &&
+		    tid <= INT32_MAX) {
+			char comm[256];
+			size_t n = (size_t)(dash - name);
+			snprintf(comm, sizeof(comm), "%.*s",
+				 (int)(n < 255 ? n : 255), name);
+			return perfan__process_root(
+				x->p, (enum perfan_process_root)x->o->root,
+				comm, (int32_t)pid, (int32_t)tid, out);
 		}
 	}
 	int rc = pyspy_root(x, name, out);
