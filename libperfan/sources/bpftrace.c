@@ -186,20 +186,10 @@ static int bad(struct rd *r, int code, uint64_t off, uint64_t line,
 			   r->name, off, line, what);
 }
 
-static void warn(struct rd *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void warn(struct rd *r, const char *fmt, ...)
-{
-	if (!r->o->log)
-		return;
-	char msg[600];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	r->o->log(PERFAN_LOG_WARN, msg, r->o->log_payload);
-}
+/* A warning through the reader's log. */
+#define warn(r, ...)                                                           \
+	perfan__logf((r)->o->log, (r)->o->log_payload, PERFAN_LOG_WARN,        \
+		     __VA_ARGS__)
 
 static int add_tok(struct rd *r, uint32_t type, const char *s, size_t n,
 		   uint64_t val)
