@@ -139,8 +139,8 @@ enum {
 	"  --perf-map-dir DIR (perf.data) JIT symbols from DIR/perf-PID.map\n"     \
 	"                     (default /tmp)\n"                                    \
 	"  --jitdump-dir DIR  (perf.data) look for jit-PID.dump in DIR first\n"    \
-	"  --lineno           (py-spy) a frame per line, name (file:line),\n"      \
-	"                     not one per function\n"                              \
+	"  --lineno           (py-spy, speedscope) a frame per line, name\n"      \
+	"                     (file:line), not one per function\n"                \
 	"  --python VIEW      Python frames: native (as perf), mixed (each\n"      \
 	"                     Python function in place of the interpreter\n"       \
 	"                     frames that ran it; the default when there are\n"    \

@@ -194,7 +194,8 @@ static int pyspy_root(struct ss *x, const char *name, perfan_frame_id *out);
 /* Frame I of the file as a profile frame, made the first time a stack
  * uses it. A Python file (py-spy) gives a Python frame named
  * "function (file)", its line left out as py-spy --nolineno and perfan's
- * py-spy reader do, so that each function is one frame. A file that is a
+ * py-spy reader do, so that each function is one frame ("function
+ * (file:line)" with opts.lineno, as that reader keeps them). A file that is a
  * module (speedscope's import of perf script text: a path or
  * "[kernel.kallsyms]", no line) names the frame's module; speedscope's
  * "??? (dso)" for perf's [unknown] is "[dso]" again, as perfan and
@@ -220,16 +221,35 @@ static int frame_id(struct ss *x, uint32_t i, perfan_frame_id *out)
 		return rc;
 	}
 	if (file && ends_with(file, ".py")) {
-		size_t n = strlen(name) + strlen(file) + 4;
+		/* the function's name without a " (file)" or " (file:line)"
+		 * perfan's own output gives it */
+		size_t nl = strlen(name), fl = strlen(file), base = nl;
+		char tail[32];
+		snprintf(tail, sizeof(tail), ":%u)", line);
+		if (nl > fl + 3 && ends_with(name, ")") &&
+		    !strncmp(name + nl - fl - 3, " (", 2) &&
+		    !strncmp(name + nl - fl - 1, file, fl))
+			base = nl - fl - 3;
+		else if (line && ends_with(name, tail) &&
+			 nl > fl + 2 + strlen(tail) &&
+			 !strncmp(name + nl - strlen(tail) - fl - 2, " (", 2) &&
+			 !strncmp(name + nl - strlen(tail) - fl, file, fl))
+			base = nl - strlen(tail) - fl - 2;
+		size_t n = base + fl + 16;
 		if (!(made = malloc(n)))
 			return nomem();
-		snprintf(made, n, "%s (%s)", name, file);
-		/* perfan's own output names them so already */
-		if (!ends_with(name, made + strlen(name)))
-			name = made;
+		/* a frame per function, or per line with opts.lineno, as
+		 * py-spy's raw output is read */
+		if (x->o->lineno && line)
+			snprintf(made, n, "%.*s (%s:%u)", (int)base, name, file,
+				 line);
+		else
+			snprintf(made, n, "%.*s (%s)", (int)base, name, file);
+		name = made;
 		module = file;
 		kind = PERFAN_FRAME_PYTHON;
-		line = 0;
+		if (!x->o->lineno)
+			line = 0;
 	} else if (file && !line && (file[0] == '/' || file[0] == '[')) {
 		const char *slash = strrchr(file, '/');
 		module = slash ? slash + 1 : file;

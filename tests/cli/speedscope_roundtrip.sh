@@ -4,7 +4,8 @@
 # recordings, perf script text, folded stacks, py-spy raw output (threads,
 # subprocesses) and bpftrace maps, `perfan collapse` of the input and of
 # `perfan convert INPUT -o X.speedscope.json` agree byte for byte, with
-# comm, comm-PID and comm-PID/TID roots. (A cProfile dump's estimate comes
+# comm, comm-PID and comm-PID/TID roots; py-spy's line numbers with
+# --lineno. (A cProfile dump's estimate comes
 # back under a root named by the file, its frames named "function (file)":
 # not the same text, so it is not among them.)
 # Run from the source tree with PERFAN_BIN set (ctest does both).
@@ -62,6 +63,23 @@ roundtrip folded "$TD/script-wild/kernel.kernel.flamegraph.folded"
 roundtrip pyspy-threads "$TD/pyspy/raw-threads.txt"
 roundtrip pyspy-subprocesses "$TD/pyspy/raw-subprocesses.txt"
 roundtrip bpftrace "$TD/bpftrace/kstack-ustack-comm-pid.txt"
+
+# stacks without a thread come back under one root named by the input
+# (speedscope's profiles have names); py-spy's line numbers survive with
+# --lineno, each line a frame "name (file:line)" again
+for l in "" --lineno; do
+	run convert $l "$TD/pyspy/raw.txt" -o "$tmp/raw$l.speedscope.json" ||
+		err "convert $l raw.txt"
+	run collapse $l "$TD/pyspy/raw.txt" | sed 's/^/raw.txt;/' >"$tmp/raw.in"
+	run collapse $l "$tmp/raw$l.speedscope.json" >"$tmp/raw.out" 2>/dev/null
+	if cmp -s "$tmp/raw.in" "$tmp/raw.out"; then
+		echo "pyspy raw.txt ${l:-(functions)}: $(wc -l <"$tmp/raw.in") stacks, the same under the root raw.txt"
+	else
+		err "pyspy raw.txt $l: $(diff "$tmp/raw.in" "$tmp/raw.out" | head -3)"
+	fi
+done
+grep -q 'summarize_slow (app.py:1[678])' "$tmp/raw.out" ||
+	err "--lineno: no summarize_slow line frame"
 
 # the check can fail: a stack lost on the way shows
 run collapse "$TD/script-wild/kernel.kernel.flamegraph.folded" | tail -n +2 >"$tmp/less"
