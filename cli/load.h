@@ -121,8 +121,8 @@ enum {
 	"  --period           weigh samples by their period (the default, as\n"    \
 	"                     perf report)\n"                                      \
 	"  --event NAME       only samples of event NAME (perf.data, perf\n"       \
-	"                     script text), the bpftrace map NAME (@name), or\n" \
-	"                     of speedscope JSON time, bytes or samples\n"   \
+	"                     script text), the bpftrace map NAME (@name), or\n"   \
+	"                     of speedscope JSON time, bytes or samples\n"         \
 	"  --pid PID          (perf.data) only samples of process PID\n"           \
 	"  --tid TID          (perf.data) only samples of thread TID\n"            \
 	"  --comm COMM        (perf.data) only samples of threads named COMM\n"    \
@@ -139,8 +139,8 @@ enum {
 	"  --perf-map-dir DIR (perf.data) JIT symbols from DIR/perf-PID.map\n"     \
 	"                     (default /tmp)\n"                                    \
 	"  --jitdump-dir DIR  (perf.data) look for jit-PID.dump in DIR first\n"    \
-	"  --lineno           (py-spy, speedscope) a frame per line, name\n"      \
-	"                     (file:line), not one per function\n"                \
+	"  --lineno           (py-spy, speedscope) a frame per line, name\n"       \
+	"                     (file:line), not one per function\n"                 \
 	"  --python VIEW      Python frames: native (as perf), mixed (each\n"      \
 	"                     Python function in place of the interpreter\n"       \
 	"                     frames that ran it; the default when there are\n"    \

@@ -16,13 +16,11 @@
  * so it is asked before them; the other text formats are told apart by one
  * classifier). */
 static const struct perfan__format *const formats[] = {
-	&perfan__format_perfdata,
-	&perfan__format_cprofile,
+	&perfan__format_perfdata,   &perfan__format_cprofile,
 	&perfan__format_speedscope, /* JSON, before the text classifier */
-	&perfan__format_pyspy, /* folded stacks too, with py-spy's frames */
+	&perfan__format_pyspy,    /* folded stacks too, with py-spy's frames */
 	&perfan__format_bpftrace, /* "@[": before folded, which it is not */
-	&perfan__format_folded,
-	&perfan__format_script,
+	&perfan__format_folded,     &perfan__format_script,
 };
 
 const struct perfan__format *perfan__format_detect(const void *buf, size_t len)

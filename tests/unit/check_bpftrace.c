@@ -26,27 +26,6 @@ static const char *const files[] = {
 };
 #define NFILES (sizeof(files) / sizeof(files[0]))
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *fp = fopen(path, "rb");
-	ck_assert_msg(fp != NULL, "cannot open %s", path);
-	char *buf = NULL;
-	size_t cap = 0, n;
-	*len = 0;
-	do {
-		if (*len + 4097 > cap) {
-			cap = 2 * cap + 8192;
-			buf = realloc(buf, cap);
-			ck_assert_ptr_nonnull(buf);
-		}
-		n = fread(buf + *len, 1, cap - *len - 1, fp);
-		*len += n;
-	} while (n > 0);
-	fclose(fp);
-	buf[*len] = '\0';
-	return buf;
-}
-
 static const char *path_of(const char *file)
 {
 	char rel[256];
@@ -147,7 +126,7 @@ START_TEST(test_detect)
 {
 	for (size_t i = 0; i < NFILES; i++) {
 		size_t len;
-		char *b = slurp(path_of(files[i]), &len);
+		char *b = tu_slurp(path_of(files[i]), &len);
 		ck_assert_msg(perfan_source_detect(b, len) &&
 				      !strcmp(perfan_source_detect(b, len),
 					      "bpftrace"),
@@ -163,7 +142,7 @@ START_TEST(test_detect)
 	};
 	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
 		size_t len;
-		char *b = slurp(tu_testdata(others[i].file), &len);
+		char *b = tu_slurp(tu_testdata(others[i].file), &len);
 		const char *f = perfan_source_detect(b, len);
 		ck_assert_msg(f && !strcmp(f, others[i].format), "%s: %s",
 			      others[i].file, f ? f : "none");
@@ -214,7 +193,7 @@ START_TEST(test_layout)
 	o.root = PERFAN_ROOT_COMM;
 	perfan_profile *p = load_file(file, &o);
 	size_t len;
-	char *text = slurp(path_of(file), &len);
+	char *text = tu_slurp(path_of(file), &len);
 	int two = has(file, "two-maps");
 	ck_assert_uint_eq(perfan_profile_nr_columns(p), two ? 2 : 1);
 	for (size_t c = 0; c < perfan_profile_nr_columns(p); c++) {
@@ -301,7 +280,7 @@ static int root_named(const perfan_profile *p, const char *name, int32_t *pid)
 START_TEST(test_roots)
 {
 	size_t len;
-	char *text = slurp(path_of("kstack-ustack-comm-pid.txt"), &len);
+	char *text = tu_slurp(path_of("kstack-ustack-comm-pid.txt"), &len);
 	const char *at = strstr(text, ", spin, ");
 	ck_assert_ptr_nonnull(at);
 	int pid = atoi(at + 8);
@@ -342,7 +321,7 @@ START_TEST(test_roots)
 
 	/* a pid without a comm: ":PID", as perf names a thread it never
 	 * saw named */
-	text = slurp(path_of("kstack-perf-ustack-perf-pid.txt"), &len);
+	text = tu_slurp(path_of("kstack-perf-ustack-perf-pid.txt"), &len);
 	at = strstr(text, "]: ");
 	ck_assert_ptr_nonnull(at);
 	while (at > text && at[-1] != ' ')
@@ -373,7 +352,7 @@ static void count_warnings(enum perfan_log_level level, const char *msg,
 START_TEST(test_event_picks_a_map)
 {
 	size_t len;
-	char *text = slurp(path_of("two-maps.txt"), &len);
+	char *text = tu_slurp(path_of("two-maps.txt"), &len);
 	int warnings = 0;
 	struct perfan_source_opts o =
 		PERFAN_OPTS_INIT(struct perfan_source_opts);
@@ -408,7 +387,7 @@ START_TEST(test_addrs_and_kernel)
 	ck_assert_ptr_null(find_frame(p, "[unknown]"));
 	/* the first unresolved address, as perf script shows one */
 	size_t len;
-	char *text = slurp(path_of("python-ustack.txt"), &len);
+	char *text = tu_slurp(path_of("python-ustack.txt"), &len);
 	char *at = strstr(text, "\n    0x");
 	ck_assert_ptr_nonnull(at);
 	char name[64];
@@ -436,7 +415,7 @@ END_TEST
 START_TEST(test_raw_mode)
 {
 	size_t len;
-	char *perf = slurp(path_of("kstack-perf-ustack-perf-pid.txt"), &len);
+	char *perf = tu_slurp(path_of("kstack-perf-ustack-perf-pid.txt"), &len);
 	char *raw = malloc(len + 1);
 	ck_assert_ptr_nonnull(raw);
 	size_t w = 0;
@@ -519,7 +498,7 @@ START_TEST(test_every_prefix)
 						"json.txt", "two-maps.txt"};
 	const char *file = cut_files[_i];
 	size_t len;
-	char *text = slurp(path_of(file), &len);
+	char *text = tu_slurp(path_of(file), &len);
 	size_t ncut = 0;
 	for (size_t n = 0; n < len; n++) {
 		perfan_profile *p = NULL;
@@ -559,7 +538,7 @@ START_TEST(test_every_byte_damaged)
 		"ustack.txt", "ustack-json.txt",
 		"kstack-perf-ustack-perf-pid.txt"};
 	size_t len;
-	char *data = slurp(path_of(dmg_files[_i]), &len);
+	char *data = tu_slurp(path_of(dmg_files[_i]), &len);
 	static const uint8_t how[] = {0xff, 0x80, 0x01};
 	/* the first entries are enough: each byte costs two reads */
 	if (len > 1536)

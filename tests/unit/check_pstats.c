@@ -13,27 +13,6 @@
 static const char *const versions[] = {"3.8", "3.11", "3.13", "2.7"};
 #define NR_TEXT_VERSIONS 3 /* 2.7's pstats prints its tables otherwise */
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *fp = fopen(path, "rb");
-	char *buf = NULL;
-	size_t cap = 0, n;
-	*len = 0;
-	ck_assert_msg(fp != NULL, "cannot open %s", path);
-	do {
-		if (*len + 4097 > cap) {
-			cap = 2 * cap + 8192;
-			buf = realloc(buf, cap);
-			ck_assert_ptr_nonnull(buf);
-		}
-		n = fread(buf + *len, 1, cap - *len - 1, fp);
-		*len += n;
-	} while (n > 0);
-	fclose(fp);
-	buf[*len] = '\0';
-	return buf;
-}
-
 static const char *case_path(const char *v, const char *suffix)
 {
 	char rel[128];
@@ -138,7 +117,7 @@ START_TEST(test_dict_equals_python)
 	const char *v = versions[_i];
 	perfan_pstats *s = open_dump(v);
 	size_t len, i, listed = 0;
-	char *text = slurp(case_path(v, "json"), &len);
+	char *text = tu_slurp(case_path(v, "json"), &len);
 	struct jv rows;
 
 	jparse(text, &rows);
@@ -230,7 +209,7 @@ START_TEST(test_text_equals_pstats)
 		size_t len;
 		char name[32];
 		snprintf(name, sizeof(name), "%s.txt", tabs[t][0]);
-		char *oracle = slurp(case_path(v, name), &len);
+		char *oracle = tu_slurp(case_path(v, name), &len);
 		char *want = block(oracle, tabs[t][1]);
 		char *got = block(mine, tabs[t][1]);
 		/* pstats indents its summary line; perfan does not */
@@ -307,7 +286,7 @@ START_TEST(test_every_prefix)
 {
 	const char *v = versions[_i];
 	size_t len;
-	char *data = slurp(case_path(v, "pstats"), &len);
+	char *data = tu_slurp(case_path(v, "pstats"), &len);
 	struct perfan_pstats_opts o =
 		PERFAN_OPTS_INIT(struct perfan_pstats_opts);
 	o.name = "cut";
@@ -330,7 +309,7 @@ START_TEST(test_every_byte_damaged)
 {
 	const char *v = versions[_i];
 	size_t len;
-	char *data = slurp(case_path(v, "pstats"), &len);
+	char *data = tu_slurp(case_path(v, "pstats"), &len);
 	static const uint8_t how[] = {0xff, 0x80, 0x01};
 	for (size_t i = 0; i < len; i++)
 		for (size_t k = 0; k < sizeof(how); k++) {
@@ -439,7 +418,7 @@ START_TEST(test_detect)
 {
 	size_t len;
 	for (size_t i = 0; i < sizeof(versions) / sizeof(versions[0]); i++) {
-		char *d = slurp(case_path(versions[i], "pstats"), &len);
+		char *d = tu_slurp(case_path(versions[i], "pstats"), &len);
 		ck_assert_msg(perfan_pstats_detect(d, len), "py%s",
 			      versions[i]);
 		ck_assert(perfan_pstats_detect(d, 8));
