@@ -28,7 +28,7 @@ CC=${CC:-gcc}
 CFLAGS="-O2 -g -fno-omit-frame-pointer"
 export PAGER=cat PERF_PAGER=cat LC_ALL=C
 
-ALL_CASES="fp dwarf pipe zstd two-events cpu-pagefaults sched py312-perf py313-perfjit py-handler multi-thread-fork switch diff dynsym debug-buildid minidebug offcpu"
+ALL_CASES="fp dwarf pipe zstd two-events cpu-pagefaults sched py312-perf py313-perfjit py-handler multi-thread-fork switch diff slow-service dynsym debug-buildid minidebug offcpu"
 
 # cmd STRING: log STRING to ./COMMAND and run it (eval, so redirections work).
 cmd() {
@@ -370,6 +370,60 @@ EOF
     for b in before after; do
         cmd "$PERF report --stdio --no-children -i $b-1.data > report-$b-1.txt"
         cmd "$PERF script -i $b-1.data > script-$b-1.txt"
+    done
+    finish
+}
+
+# The course page's slow request handler and its fix (src/slow_service.py)
+# for issue 14, under Python 3.12 -X perf with DWARF stacks:
+# - slow-N / fast-N: 3 runs of each handler on one batch of 20,000 events,
+#   interleaved, and 3 more of the fast one (fast-4..6: unchanged against
+#   unchanged);
+# - scale-slow-N-R / scale-fast-N-R: each handler at 5k, 10k, 20k and 40k
+#   events, twice (R = 1, 2), at 499 Hz; the fast one on 20 batches, so that
+#   its handler has samples at every size.
+# Only user time is sampled (cpu-clock:u): the kernel symbols of this boot
+# are not kept.  libpython, python3.12, libc, ld.so and _json are those of
+# py-handler (symlinks: the same files, by build-id).
+case_slow_service() {
+    begin slow-service
+    cp "$HERE/src/slow_service.py" .
+    local i n r pid run f
+    local rec="-e cpu-clock:u --call-graph dwarf,65528 -z --buildid-mmap -m 8M"
+    # one DATA FREQ ARGS...: one recording and its perf map
+    one() {
+        local data=$1 freq=$2
+        shift 2
+        cmd "PYTHONHASHSEED=0 $PERF record $rec -F $freq -o $data $PY312 -X perf slow_service.py $* >> handler.out 2>> record.log"
+        pid=$(pid_of "$data" python3)
+        cmd "cp /tmp/perf-$pid.map perf-$pid.map   # map for $data"
+    }
+    for i in 1 2 3; do
+        one slow-$i.data 999 slow 20000
+        one fast-$i.data 999 fast 20000
+    done
+    for i in 4 5 6; do
+        one fast-$i.data 999 fast 20000
+    done
+    for r in 1 2; do
+        for n in 5000 10000 20000 40000; do
+            one scale-slow-$n-$r.data 499 slow $n
+            one scale-fast-$n-$r.data 499 fast $n 20
+        done
+    done
+    # wall time of the handlers without perf (seconds per run of the program)
+    cmd "$(cat <<'EOF'
+for n in 5000 10000 20000 40000; do for m in slow fast; do t0=$(date +%s%N); PYTHONHASHSEED=0 $PY312 slow_service.py $m $n > /dev/null; t=$(( $(date +%s%N) - t0 )); printf '%s %d %d.%03d\n' $m $n $((t / 1000000000)) $((t / 1000000 % 1000)); done; done > timing.txt
+EOF
+)"
+    # perf's own views as oracles
+    for run in slow-1 fast-1; do
+        cmd "$PERF report -i $run.data --stdio --no-children --sort sym -g none > report-$run.txt"
+        cmd "$PERF script -i $run.data | zstd -q -19 -o script-$run.txt.zst"
+    done
+    cmd "$PERF diff --sort symbol slow-1.data fast-1.data > perf-diff.txt"
+    for f in libpython3.12.so.1.0 python3.12 libc.so.6 ld-linux-x86-64.so.2 _json.cpython-312-x86_64-linux-gnu.so; do
+        cmd "ln -s ../py-handler/$f $f"
     done
     finish
 }
