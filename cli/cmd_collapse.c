@@ -58,11 +58,8 @@ static const char usage_text[] =
 	"                     (default /tmp)\n"
 	"  --jitdump-dir DIR  (perf.data) look for jit-PID.dump in DIR first\n"
 	"  --lineno           (py-spy, speedscope) a frame per line, name\n"
-	"                     (file:line), not one per function\n"
-	"  --python VIEW      Python frames: native (as perf), mixed (each\n"
-	"                     Python function in place of the interpreter\n"
-	"                     frames that ran it; the default when there are\n"
-	"                     any) or python (Python frames and native leaves)\n" CLI_LOAD_TIME_HELP
+	"                     (file:line), not one per function\n" CLI_LOAD_PYTHON_HELP
+		CLI_LOAD_TIME_HELP
 	"  -o, --output FILE  write to FILE (atomically) instead of stdout\n"
 	"  -h, --help         show this help\n";
 
@@ -70,7 +67,7 @@ struct opts {
 	int pid, tid, kernel, jit, addrs, inline_frames, samples, compat;
 	const char *event, *symfs, *debug_dir, *buildid_dir, *kallsyms, *out;
 	const char *perf_map_dir, *jitdump_dir;
-	int python_view; /* -1: mixed when there are Python frames */
+	int python_view; /* -1: python when there are Python frames */
 	int time_view;   /* enum perfan_time_view, 0: samples */
 	int lineno;      /* py-spy: a frame per line */
 };
@@ -278,7 +275,7 @@ int cmd_collapse(int argc, char **argv)
 	if (o.python_view != PERFAN_PY_NATIVE && perfan_python_present(p)) {
 		perfan_profile *v;
 		if (perfan_python_view(&v, p,
-				       o.python_view < 0 ? PERFAN_PY_MIXED
+				       o.python_view < 0 ? PERFAN_PY_PYTHON
 							 : o.python_view)) {
 			cli_error(CMD, "%s", perfan_error_last());
 			status = 1;

@@ -45,6 +45,9 @@ static const char usage_text[] =
 	"                     PCT percent\n"
 	"  --limit N          at most N rows per event\n"
 	"  --no-speedup       leave out the Max speedup column\n"
+	"  --native-detail    (Python) after the rows, under each Python\n"
+	"                     function the native functions its self time\n"
+	"                     ran in (list_contains, PyObject_RichCompare, ...)\n"
 	"  --json             print JSON instead of text\n" CLI_LOAD_HELP
 	"  --dso DSOS         only frames of these modules (comma-separated)\n"
 	"                     make rows, as perf report --dsos\n"
@@ -53,7 +56,7 @@ static const char usage_text[] =
 
 struct opts {
 	const char *sort, *dsos, *out, *graph_arg;
-	int no_children, graph, json, no_speedup;
+	int no_children, graph, json, no_speedup, native_detail;
 	double percent_limit;
 	size_t limit;
 	struct cli_load_opts load;
@@ -126,6 +129,47 @@ static int write_time(FILE *fp, const struct opts *o, const perfan_threads *th)
 	return 0;
 }
 
+/* With --native-detail: the C functions of each Python function's self
+ * time, per column with samples, from NATIVE (the profile before the
+ * Python view). In JSON the value of "native_detail" (an array). Returns 0
+ * or -1 (printed). */
+static int write_detail(FILE *fp, const struct opts *o,
+			const perfan_profile *native)
+{
+	struct perfan_python_hotspots_opts ho =
+		PERFAN_OPTS_INIT(struct perfan_python_hotspots_opts);
+	ho.limit = o->limit;
+	ho.percent_limit = o->percent_limit;
+	int first = 1, rc = 0;
+	if (o->json)
+		fputs(", \"native_detail\": [", fp);
+	for (size_t c = 0; c < perfan_profile_nr_columns(native) && !rc; c++) {
+		if (!perfan_profile_total(native, c))
+			continue;
+		perfan_python_hotspots *h = NULL;
+		ho.column = c;
+		fputs(first     ? (o->json ? "" : "\n\n")
+		      : o->json ? ", "
+				: "\n\n",
+		      fp);
+		first = 0;
+		rc = perfan_python_hotspots_new(&h, native, &ho);
+		if (!rc)
+			rc = perfan_python_hotspots_write(
+				h, fp,
+				o->json ? PERFAN_PYTHON_HOTSPOTS_JSON
+					: PERFAN_PYTHON_HOTSPOTS_TEXT);
+		perfan_python_hotspots_free(h);
+	}
+	if (o->json)
+		fputs("]", fp);
+	if (rc) {
+		cli_error(CMD, "%s", perfan_error_last());
+		return -1;
+	}
+	return 0;
+}
+
 /* ---- the command ------------------------------------------------------------ */
 
 int cmd_report(int argc, char **argv)
@@ -138,6 +182,7 @@ int cmd_report(int argc, char **argv)
 		O_NO_SPEEDUP,
 		O_JSON,
 		O_DSO,
+		O_NATIVE_DETAIL,
 	};
 	static const struct option longopts[] = {
 		{"sort", required_argument, NULL, 's'},
@@ -148,6 +193,7 @@ int cmd_report(int argc, char **argv)
 		{"limit", required_argument, NULL, O_LIMIT},
 		{"no-speedup", no_argument, NULL, O_NO_SPEEDUP},
 		{"json", no_argument, NULL, O_JSON},
+		{"native-detail", no_argument, NULL, O_NATIVE_DETAIL},
 		{"dso", required_argument, NULL, O_DSO},
 		{"dsos", required_argument, NULL, O_DSO},
 		CLI_LOAD_LONGOPTS,
@@ -207,6 +253,7 @@ int cmd_report(int argc, char **argv)
 		}
 		case O_NO_SPEEDUP: o.no_speedup = 1; break;
 		case O_JSON: o.json = 1; break;
+		case O_NATIVE_DETAIL: o.native_detail = 1; break;
 		case O_DSO: o.dsos = optarg; break;
 		case 'o': o.out = optarg; break;
 		case 'h': fputs(usage_text, stdout); return 0;
@@ -272,7 +319,10 @@ int cmd_report(int argc, char **argv)
 	 * shows the samples before a damaged record */
 	struct cli_load_result res;
 	perfan_pstats *dump = NULL;
+	perfan_profile *native = NULL;
 	o.load.calls = &dump;
+	if (o.native_detail)
+		o.load.native = &native;
 	int status = cli_load(&p, path, &o.load, CMD, &res);
 	if (dump || (res.caps & PERFAN_SOURCE_CALLS)) {
 		/* a cProfile dump has its own report, with its own --sort */
@@ -282,6 +332,7 @@ int cmd_report(int argc, char **argv)
 						   o.out, CMD);
 		perfan_pstats_free(dump);
 		perfan_profile_free(p);
+		perfan_profile_free(native);
 		free(bad_sort);
 		return status;
 	}
@@ -289,6 +340,7 @@ int cmd_report(int argc, char **argv)
 		int rc = usage_error("--sort: %s", bad_sort);
 		free(bad_sort);
 		perfan_profile_free(p);
+		perfan_profile_free(native);
 		return rc;
 	}
 	/* a root frame named in text: comm, or comm-PID/TID when asked */
@@ -306,8 +358,14 @@ int cmd_report(int argc, char **argv)
 	 * of the three */
 	if (status && !res.format) {
 		perfan_profile_free(p);
+		perfan_profile_free(native);
 		return 1;
 	}
+	if (o.native_detail && !perfan_python_present(native ? native : p))
+		cli_warn(CMD,
+			 "--native-detail: %s has no Python function (python "
+			 "3.12+ -X perf)",
+			 res.name);
 	perfan_report *r = NULL;
 	if (perfan_report_new(&r, p, &rep)) {
 		cli_error(CMD, "%s", perfan_error_last());
@@ -356,12 +414,21 @@ int cmd_report(int argc, char **argv)
 			}
 			if (write_time(out.fp, &o, th))
 				status = 1;
+			/* JSON with the detail: {"report": R, "native_detail":
+			 * [...]}, or its key in the object write_time opened */
+			if (o.native_detail && o.json && !th)
+				fputs("{\"report\": ", out.fp);
 			if (perfan_report_write(r, out.fp,
 						o.json ? PERFAN_REPORT_JSON
 						       : PERFAN_REPORT_TEXT)) {
 				cli_error(CMD, "%s", perfan_error_last());
 				status = 1;
 			}
+			if (o.native_detail &&
+			    write_detail(out.fp, &o, native ? native : p))
+				status = 1;
+			if (o.native_detail && o.json && !th)
+				fputs("}\n", out.fp);
 			if (th && o.json)
 				fputs("}\n", out.fp);
 			if (cli_output_close(&out, status == 0) && !status) {
@@ -375,5 +442,6 @@ int cmd_report(int argc, char **argv)
 	perfan_threads_free(th);
 	perfan_offcpu_free(res.offcpu);
 	perfan_profile_free(p);
+	perfan_profile_free(native);
 	return status;
 }

@@ -346,12 +346,17 @@ static int python_view(perfan_profile **p, const struct cli_load_opts *o,
 		return 0;
 	perfan_profile *v;
 	if (perfan_python_view(&v, *p,
-			       o->python_view < 0 ? PERFAN_PY_MIXED
+			       o->python_view < 0 ? PERFAN_PY_PYTHON
 						  : o->python_view)) {
 		cli_error(cmd, "%s", perfan_error_last());
 		return 1;
 	}
-	perfan_profile_free(*p);
+	if (o->native) {
+		perfan_profile_free(*o->native);
+		*o->native = *p;
+	} else {
+		perfan_profile_free(*p);
+	}
 	*p = v;
 	return 0;
 }

@@ -16,8 +16,8 @@ struct cli_load_opts {
 	int64_t pid, tid, cpu; /* -1: any */
 	const char *comm, *event, *symfs, *debug_dir, *buildid_dir, *kallsyms;
 	const char *perf_map_dir, *jitdump_dir;
-	/* enum perfan_python_view, or -1: mixed when Python frames are
-	 * present */
+	/* enum perfan_python_view, or -1: python when Python frames are
+	 * present (their self time with the interpreter's frames in it) */
 	int python_view;
 	uint64_t time_start, time_end;
 	int time_set;
@@ -47,6 +47,10 @@ struct cli_load_opts {
 	/* set by the command (report): an input of call counts (a cProfile
 	 * dump, PERFAN_SOURCE_CALLS) is read into *calls, not a profile */
 	perfan_pstats **calls;
+	/* set by the command (report --native-detail): where cli_load puts
+	 * the profile as it was before the Python view; stays NULL when no
+	 * view was taken (then the profile is that one) */
+	perfan_profile **native;
 	/* py-spy raw: a frame per line ("name (file:line)"), not per
 	 * function */
 	int lineno;
@@ -141,10 +145,17 @@ enum {
 	"  --jitdump-dir DIR  (perf.data) look for jit-PID.dump in DIR first\n"    \
 	"  --lineno           (py-spy, speedscope) a frame per line, name\n"       \
 	"                     (file:line), not one per function\n"                 \
-	"  --python VIEW      Python frames: native (as perf), mixed (each\n"      \
-	"                     Python function in place of the interpreter\n"       \
-	"                     frames that ran it; the default when there are\n"    \
-	"                     any) or python (Python frames and native leaves)\n" CLI_LOAD_TIME_HELP
+	CLI_LOAD_PYTHON_HELP CLI_LOAD_TIME_HELP
+
+/* The lines of --help for --python (collapse has its own option loop). */
+#define CLI_LOAD_PYTHON_HELP \
+	"  --python VIEW      Python frames: python (Python functions, the\n"    \
+	"                     interpreter and libc frames under one in its\n"   \
+	"                     self time, extension modules and the kernel as\n" \
+	"                     native leaves; the default when there are any),\n"\
+	"                     mixed (each Python function in place of the\n"    \
+	"                     interpreter frames that ran it, the C code it\n"  \
+	"                     called below it) or native (as perf)\n"
 
 /* The lines of --help for --off-cpu and --wall. */
 #define CLI_LOAD_TIME_HELP                                                        \

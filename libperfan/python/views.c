@@ -7,6 +7,7 @@
 #include <perfan/python.h>
 
 #include "profile/internal.h"
+#include "python/internal.h"
 #include "util/error.h"
 #include "util/grow.h"
 
@@ -72,11 +73,93 @@ int perfan_python_is_glue(const char *name)
 	return 0;
 }
 
-/* Frames of the interpreter itself: its library or executable. */
-static int in_interpreter(const struct perfan_frame *f)
+/* The last part of a module's path. */
+static const char *base(const char *m)
 {
-	const char *m = f->module;
-	return m && (strstr(m, "libpython") || !strncmp(m, "python", 6));
+	const char *slash = m ? strrchr(m, '/') : NULL;
+	return slash ? slash + 1 : m;
+}
+
+static int prefixed(const char *s, const char *const *pre, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strncmp(s, pre[i], strlen(pre[i])))
+			return 1;
+	return 0;
+}
+
+/* glibc's parts (old releases name them libc-2.31.so and the like), the
+ * dynamic loader and the vDSO: what the interpreter calls for memory,
+ * strings, thread-local state and time. */
+static const char *const system_libs[] = {
+	"libc.so",       "libc-2.",       "libm.so",  "libm-2.",
+	"libpthread.so", "libpthread-2.", "libdl.so", "libdl-2.",
+	"librt.so",      "librt-2.",      "ld-linux", "ld-2.",
+	"ld64.so",       "ld.so",         "[vdso]",   "linux-vdso",
+};
+
+int perfan_python_is_interpreter(const char *module)
+{
+	const char *b = base(module);
+	return b && (!strncmp(b, "libpython", 9) || !strncmp(b, "python", 6));
+}
+
+int perfan_python_is_runtime(const char *module)
+{
+	const char *b = base(module);
+	return b && (perfan_python_is_interpreter(b) ||
+		     prefixed(b, system_libs,
+			      sizeof(system_libs) / sizeof(*system_libs)));
+}
+
+/* Machine code of the runtime, not a Python, kernel or JIT frame. */
+static int runtime_frame(const struct perfan_frame *f)
+{
+	return (f->kind == PERFAN_FRAME_NATIVE ||
+		f->kind == PERFAN_FRAME_UNKNOWN ||
+		f->kind == PERFAN_FRAME_INLINED) &&
+	       perfan_python_is_runtime(f->module);
+}
+
+void perfan__python_split(const perfan_profile *p, const perfan_frame_id *path,
+			  size_t depth, size_t *last_py, size_t *foreign)
+{
+	*last_py = *foreign = depth;
+	for (size_t k = 0; k < depth; k++)
+		if (perfan_profile_frame_get(p, path[k])->kind ==
+		    PERFAN_FRAME_PYTHON)
+			*last_py = k;
+	if (*last_py == depth)
+		return;
+	for (size_t k = *last_py + 1; k < depth; k++)
+		if (!runtime_frame(perfan_profile_frame_get(p, path[k]))) {
+			*foreign = k;
+			return;
+		}
+}
+
+int perfan__python_name(const struct perfan_frame *f, char **out,
+			const char **file)
+{
+	*out = NULL;
+	*file = NULL;
+	if (f->kind != PERFAN_FRAME_PYTHON || strncmp(f->name, "py::", 4))
+		return 0;
+	/* py::QUALNAME:FILE; a qualname has no ':' */
+	const char *q = f->name + 4, *colon = strchr(q, ':');
+	size_t ql = colon ? (size_t)(colon - q) : strlen(q);
+	*file = colon ? colon + 1 : NULL;
+	size_t fl = *file ? strlen(*file) : 0;
+	char *name = malloc(ql + fl + 4);
+	if (!name)
+		return -1;
+	memcpy(name, q, ql);
+	if (*file)
+		snprintf(name + ql, fl + 4, " (%s)", *file);
+	else
+		name[ql] = '\0';
+	*out = name;
+	return 0;
 }
 
 struct view {
@@ -98,22 +181,12 @@ static int dst_frame(struct view *v, perfan_frame_id id, perfan_frame_id *out)
 		return 0;
 	}
 	const struct perfan_frame *f = perfan_profile_frame_get(v->src, id);
+	const char *file = NULL;
 	int rc;
-	if (f->kind == PERFAN_FRAME_PYTHON && v->view != PERFAN_PY_NATIVE &&
-	    !strncmp(f->name, "py::", 4)) {
-		/* py::QUALNAME:FILE; a qualname has no ':' */
-		const char *q = f->name + 4, *colon = strchr(q, ':');
-		size_t ql = colon ? (size_t)(colon - q) : strlen(q);
-		const char *file = colon ? colon + 1 : NULL;
-		size_t fl = file ? strlen(file) : 0;
-		char *name = malloc(ql + fl + 4);
-		if (!name)
-			return nomem();
-		memcpy(name, q, ql);
-		if (file)
-			snprintf(name + ql, fl + 4, " (%s)", file);
-		else
-			name[ql] = '\0';
+	char *name = NULL;
+	if (v->view != PERFAN_PY_NATIVE && perfan__python_name(f, &name, &file))
+		return nomem();
+	if (name) {
 		rc = perfan_profile_frame(v->dst, out, name,
 					  file ? file : f->module, f->file,
 					  f->line, f->kind);
@@ -149,13 +222,11 @@ static int view_stack(struct view *v, perfan_node_id n, size_t *len)
 	for (perfan_node_id x = n; x != PERFAN_ROOT_NODE && i;
 	     x = perfan_profile_node_parent(v->src, x))
 		v->path[--i] = perfan_profile_node_frame(v->src, x);
-	/* the innermost Python frame: native frames after it are what it
-	 * called */
-	size_t last_py = depth;
-	for (size_t k = 0; k < depth; k++)
-		if (perfan_profile_frame_get(v->src, v->path[k])->kind ==
-		    PERFAN_FRAME_PYTHON)
-			last_py = k;
+	/* the innermost Python frame, and the first frame after it outside
+	 * the runtime: the runtime's frames between them are the Python
+	 * function's own time */
+	size_t last_py, foreign;
+	perfan__python_split(v->src, v->path, depth, &last_py, &foreign);
 	size_t o = 0;
 	for (size_t k = 0; k < depth; k++) {
 		const struct perfan_frame *f =
@@ -166,9 +237,7 @@ static int view_stack(struct view *v, perfan_node_id n, size_t *len)
 				 perfan_python_is_glue(f->name));
 		else if (v->view == PERFAN_PY_PYTHON && last_py < depth)
 			keep = f->kind == PERFAN_FRAME_PYTHON ||
-			       f->kind == PERFAN_FRAME_PROCESS ||
-			       (k > last_py && !in_interpreter(f) &&
-				!perfan_python_is_glue(f->name));
+			       f->kind == PERFAN_FRAME_PROCESS || k >= foreign;
 		if (!keep)
 			continue;
 		int rc = dst_frame(v, v->path[k], &v->out[o]);

@@ -193,13 +193,13 @@ static int pyspy_root(struct ss *x, const char *name, perfan_frame_id *out);
 
 /* Frame I of the file as a profile frame, made the first time a stack
  * uses it. A Python file (py-spy) gives a Python frame named
- * "function (file)", its line left out as py-spy --nolineno and perfan's
- * py-spy reader do, so that each function is one frame ("function
- * (file:line)" with opts.lineno, as that reader keeps them). A file that is a
- * module (speedscope's import of perf script text: a path or
- * "[kernel.kallsyms]", no line) names the frame's module; speedscope's
- * "??? (dso)" for perf's [unknown] is "[dso]" again, as perfan and
- * stackcollapse-perf.pl name it from the text. */
+ * "function (file)" (a file "<frozen ...>" or "<string>" too), its line
+ * left out as py-spy --nolineno and perfan's py-spy reader do, so that
+ * each function is one frame ("function (file:line)" with opts.lineno, as
+ * that reader keeps them). A file that is a module (speedscope's import of
+ * perf script text: a path or "[kernel.kallsyms]", no line) names the
+ * frame's module; speedscope's "??? (dso)" for perf's [unknown] is "[dso]"
+ * again, as perfan and stackcollapse-perf.pl name it from the text. */
 static int frame_id(struct ss *x, uint32_t i, perfan_frame_id *out)
 {
 	struct ss_frame *f = &x->frames[i];
@@ -220,7 +220,10 @@ static int frame_id(struct ss *x, uint32_t i, perfan_frame_id *out)
 			f->id = *out;
 		return rc;
 	}
-	if (file && ends_with(file, ".py")) {
+	/* CPython names code without a source file "<frozen MODULE>",
+	 * "<string>", "<stdin>": Python too (no module is named so) */
+	if (file && (ends_with(file, ".py") ||
+		     (file[0] == '<' && ends_with(file, ">")))) {
 		/* the function's name without a " (file)" or " (file:line)"
 		 * perfan's own output gives it */
 		size_t nl = strlen(name), fl = strlen(file), base = nl;
