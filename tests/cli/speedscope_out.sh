@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/cli/speedscope_out.sh: `perfan convert` to speedscope JSON on FP,
-# DWARF, multi-thread, Python (mixed and native views), off-CPU and wall,
+# DWARF, multi-thread, Python (the default python view and native), off-CPU and wall,
 # perf script and folded inputs: every file valid against speedscope's own
 # file-format-schema.json (the npm package's, tests/browser/node_modules,
 # through Debian's python3-jsonschema); one profile per thread whose
@@ -103,9 +103,9 @@ done
 # sample per stack, which is not perf script's order
 "$PY" "$CHECK" order "$tmp/folded.speedscope.json" "$TD/fp/script.txt" \
 	>/dev/null && err "folded input: the order check cannot fail"
-# the mixed view: the native samples, in their order, in the view
+# the default (python) view: the native samples, in their order, in the view
 "$PY" "$CHECK" sub "$tmp/py.speedscope.json" "$tmp/pynative.speedscope.json" ||
-	err "py: the mixed view is not the native samples' in order"
+	err "py: the python view is not the native samples' in order"
 grep -q '"name": "dedup ([^"]*/handler.py)"' "$tmp/py.speedscope.json" ||
 	err "py: no frame 'dedup (.../handler.py)'"
 for c in "fp nanoseconds" "offcpu nanoseconds" "wall nanoseconds" \

@@ -1,7 +1,8 @@
 /* check_python.c: the native, mixed and python views of a made-up CPython
  * 3.12 stack (trampolines, the eval loop and call glue, C code and the
  * kernel below the innermost Python function), and their names; kept
- * samples carried into a view. */
+ * samples carried into a view; the runtime frames a Python function's self
+ * time holds, and the C hot spots of that self time. */
 #define _GNU_SOURCE
 #include <perfan/perfan.h>
 #include <stdio.h>
@@ -224,6 +225,158 @@ START_TEST(test_view_samples)
 }
 END_TEST
 
+START_TEST(test_runtime_modules)
+{
+	static const char *const yes[] = {
+		LIBPY,
+		"/root/.pyenv/versions/3.12.1/lib/libpython3.12.so.1.0",
+		"python3.12",
+		"libc.so.6",
+		"/usr/lib/x86_64-linux-gnu/libc.so.6",
+		"libc-2.31.so",
+		"libm.so.6",
+		"libpthread.so.0",
+		"ld-linux-x86-64.so.2",
+		"[vdso]",
+	};
+	static const char *const no[] = {
+		"_json.cpython-312-x86_64-linux-gnu.so",
+		"libcrypto.so.3",
+		"libcrypt.so.1",
+		"libmagic.so.1",
+		"[kernel.kallsyms]",
+		"perf-1.map",
+	};
+	for (size_t i = 0; i < sizeof(yes) / sizeof(*yes); i++)
+		ck_assert_msg(perfan_python_is_runtime(yes[i]), "%s", yes[i]);
+	for (size_t i = 0; i < sizeof(no) / sizeof(*no); i++)
+		ck_assert_msg(!perfan_python_is_runtime(no[i]), "%s", no[i]);
+	ck_assert(!perfan_python_is_runtime(NULL));
+	ck_assert(perfan_python_is_interpreter("python3"));
+	ck_assert(!perfan_python_is_interpreter("libc.so.6"));
+}
+END_TEST
+
+/* A Python function f whose samples end in the eval loop (3), in ld.so's
+ * __tls_get_addr called by the interpreter (5), in the C an extension
+ * calls (2), in the kernel under libc's write (1). */
+static perfan_profile *self_case(void)
+{
+	static const struct fr fr[] = {
+		{"python3", NULL, PERFAN_FRAME_PROCESS},
+		{"py::f:/w/a.py", "perf-1.map", PERFAN_FRAME_PYTHON},
+		{"_PyEval_EvalFrameDefault", LIBPY, PERFAN_FRAME_NATIVE},
+		{"PyObject_RichCompare", LIBPY, PERFAN_FRAME_NATIVE},
+		{"__tls_get_addr", "ld-linux-x86-64.so.2", PERFAN_FRAME_NATIVE},
+		{"encoder_call", "_json.so", PERFAN_FRAME_NATIVE},
+		{"PyUnicode_New", LIBPY, PERFAN_FRAME_NATIVE},
+		{"malloc", "libc.so.6", PERFAN_FRAME_NATIVE},
+		{"write", "libc.so.6", PERFAN_FRAME_NATIVE},
+		{"ksys_write", "[kernel.kallsyms]", PERFAN_FRAME_KERNEL},
+	};
+	perfan_profile *p;
+	ck_assert_int_eq(perfan_profile_new(&p, NULL), 0);
+	ck_assert_int_eq(perfan_profile_add_column(p, "cpu-clock", "samples"),
+			 0);
+	perfan_frame_id f[10];
+	for (size_t i = 0; i < 10; i++)
+		f[i] = tu_frame(p, fr[i].name, fr[i].module, NULL, 0,
+				fr[i].kind);
+	perfan_frame_id a[] = {f[0], f[1], f[2]};
+	perfan_frame_id b[] = {f[0], f[1], f[2], f[3], f[4]};
+	perfan_frame_id c[] = {f[0], f[1], f[2], f[5], f[6], f[7]};
+	perfan_frame_id d[] = {f[0], f[1], f[2], f[8], f[9]};
+	ck_assert_int_eq(perfan_profile_add(p, a, 3, 0, 3, NULL, NULL), 0);
+	ck_assert_int_eq(perfan_profile_add(p, b, 5, 0, 5, NULL, NULL), 0);
+	ck_assert_int_eq(perfan_profile_add(p, c, 6, 0, 2, NULL, NULL), 0);
+	ck_assert_int_eq(perfan_profile_add(p, d, 5, 0, 1, NULL, NULL), 0);
+	return p;
+}
+
+START_TEST(test_python_self)
+{
+	perfan_profile *p = self_case(), *v;
+	ck_assert_int_eq(perfan_python_view(&v, p, PERFAN_PY_PYTHON), 0);
+	char *got = stacks(v);
+	const char *want = "python3;f (/w/a.py) 8\n"
+			   "python3;f (/w/a.py);encoder_call;PyUnicode_New;"
+			   "malloc 2\n"
+			   "python3;f (/w/a.py);ksys_write 1\n";
+	ck_assert_msg(!strcmp(got, want), "%s\nwanted:\n%s", got, want);
+	free(got);
+	perfan_profile_free(v);
+	perfan_profile_free(p);
+}
+END_TEST
+
+START_TEST(test_hotspots)
+{
+	perfan_profile *p = self_case();
+	perfan_python_hotspots *h;
+	ck_assert_int_eq(perfan_python_hotspots_new(&h, p, NULL), 0);
+	ck_assert_uint_eq(perfan_python_hotspots_total(h), 11);
+	ck_assert_uint_eq(perfan_python_hotspots_nr_functions(h), 1);
+	const struct perfan_python_self *f =
+		perfan_python_hotspots_function(h, 0);
+	ck_assert_str_eq(f->name, "f (/w/a.py)");
+	ck_assert_str_eq(f->module, "/w/a.py");
+	ck_assert_uint_eq(f->self, 8);
+	ck_assert_uint_eq(f->nr_hotspots, 2);
+	ck_assert_str_eq(f->hotspots[0].name, "__tls_get_addr");
+	ck_assert_str_eq(f->hotspots[0].module, "ld-linux-x86-64.so.2");
+	ck_assert_uint_eq(f->hotspots[0].weight, 5);
+	ck_assert_double_eq_tol(f->hotspots[0].percent, 500.0 / 11, 1e-9);
+	ck_assert_double_eq_tol(f->hotspots[0].self_percent, 62.5, 1e-9);
+	ck_assert_str_eq(f->hotspots[1].name, "_PyEval_EvalFrameDefault");
+	ck_assert_uint_eq(f->hotspots[1].weight, 3);
+	ck_assert_ptr_null(perfan_python_hotspots_function(h, 1));
+
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	ck_assert_int_eq(perfan_python_hotspots_write(
+				 h, fp, PERFAN_PYTHON_HOTSPOTS_TEXT),
+			 0);
+	ck_assert_int_eq(perfan_python_hotspots_write(
+				 h, fp, PERFAN_PYTHON_HOTSPOTS_JSON),
+			 0);
+	fclose(fp);
+	ck_assert_msg(strstr(buf, "  72.73%            f (/w/a.py)\n"
+				  "    45.45%    62.50%      __tls_get_addr  "
+				  "[ld-linux-x86-64.so.2]\n"),
+		      "%s", buf);
+	ck_assert_msg(strstr(buf, "\"functions\": [{\"name\": \"f (/w/a.py)\", "
+				  "\"module\": \"/w/a.py\", \"self\": 8"),
+		      "%s", buf);
+	free(buf);
+	ck_assert_int_eq(perfan_python_hotspots_write(h, stdout, 7),
+			 PERFAN_EINVAL);
+	perfan_python_hotspots_free(h);
+
+	/* a floor leaves out the eval loop's 27 % */
+	struct perfan_python_hotspots_opts o =
+		PERFAN_OPTS_INIT(struct perfan_python_hotspots_opts);
+	o.percent_limit = 30;
+	ck_assert_int_eq(perfan_python_hotspots_new(&h, p, &o), 0);
+	ck_assert_uint_eq(perfan_python_hotspots_function(h, 0)->nr_hotspots,
+			  1);
+	perfan_python_hotspots_free(h);
+	o.percent_limit = 80; /* and f itself (73 %) */
+	ck_assert_int_eq(perfan_python_hotspots_new(&h, p, &o), 0);
+	ck_assert_uint_eq(perfan_python_hotspots_nr_functions(h), 0);
+	perfan_python_hotspots_free(h);
+
+	o.percent_limit = 0;
+	o.column = 1;
+	ck_assert_int_eq(perfan_python_hotspots_new(&h, p, &o), PERFAN_EINVAL);
+	ck_assert_ptr_null(h);
+	ck_assert_int_eq(perfan_python_hotspots_new(&h, NULL, NULL),
+			 PERFAN_EINVAL);
+	perfan_python_hotspots_free(NULL);
+	perfan_profile_free(p);
+}
+END_TEST
+
 static Suite *python_suite(void)
 {
 	Suite *s = suite_create("python");
@@ -231,6 +384,9 @@ static Suite *python_suite(void)
 	tcase_add_test(tc, test_views);
 	tcase_add_test(tc, test_parse_and_present);
 	tcase_add_test(tc, test_view_samples);
+	tcase_add_test(tc, test_runtime_modules);
+	tcase_add_test(tc, test_python_self);
+	tcase_add_test(tc, test_hotspots);
 	suite_add_tcase(s, tc);
 	return s;
 }
