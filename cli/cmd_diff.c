@@ -24,16 +24,24 @@ static const char usage_text[] =
 	"function: each function's self and total share of its side, the\n"
 	"change in percentage points and relative to before, new and vanished\n"
 	"functions, sorted so that what shrank most comes first, then what\n"
-	"grew most. With several runs per side a Welch's t-test on the per-run\n"
-	"shares (Holm-adjusted over all\n"
-	"functions) tells real changes from run-to-run noise, and only the\n"
-	"significant ones are shown. The last line says what the largest\n"
-	"changes are worth for the whole (Amdahl).\n"
+	"grew most. With two runs or more per side, functions with a mean\n"
+	"share of at least 0.5 % are tested (Welch's test on the per-run\n"
+	"shares and times per run, floored at sampling noise, and a count\n"
+	"test; Benjamini-Hochberg over the functions tested), and only the\n"
+	"significant changes are shown; with one run, the change that sampling\n"
+	"alone gives is. The last line says what the significant changes are\n"
+	"worth (Amdahl), in CPU ms per run or samples, beside the whole's\n"
+	"measured change. See METHOD in perfan-diff(1).\n"
 	"\n"
-	"  -b, --before FILE[,FILE...]  a BEFORE run (repeat, or comma-separated)\n"
-	"  -a, --after FILE[,FILE...]   an AFTER run (repeat, or comma-separated)\n"
+	"  -b, --before FILE...  BEFORE runs: the files after it up to the next\n"
+	"                     option (-b run-*.data), or comma-separated\n"
+	"  -a, --after FILE...   AFTER runs, the same way\n"
 	"  --absolute         compare raw counts or periods, not shares of each\n"
 	"                     run's total (runs of equal length)\n"
+	"  --shares           test the shares only, not also the time per run\n"
+	"                     (sides that did different amounts of work)\n"
+	"  --min-share PCT    test functions with a mean share of at least PCT\n"
+	"                     percent (default 0.5)\n"
 	"  --sort KEY         self (change of self share, the default), total,\n"
 	"                     relative, before, after, name\n"
 	"  --limit N          at most N rows per section\n"
@@ -312,6 +320,8 @@ enum {
 	O_TITLE,
 	O_MINWIDTH,
 	O_WIDTH,
+	O_SHARES,
+	O_MIN_SHARE,
 };
 static const struct option longopts[] = {
 	{"before", required_argument, NULL, 'b'},
@@ -329,6 +339,8 @@ static const struct option longopts[] = {
 	{"title", required_argument, NULL, O_TITLE},
 	{"minwidth", required_argument, NULL, O_MINWIDTH},
 	{"width", required_argument, NULL, O_WIDTH},
+	{"shares", no_argument, NULL, O_SHARES},
+	{"min-share", required_argument, NULL, O_MIN_SHARE},
 	CLI_LOAD_LONGOPTS,
 	{"output", required_argument, NULL, 'o'},
 	{"help", no_argument, NULL, 'h'},
@@ -386,6 +398,17 @@ static int run(int argc, char **argv, struct list *before, struct list *after)
 			break;
 		}
 		case O_ALL: dopts.all = 1; break;
+		case O_SHARES: dopts.shares_only = 1; break;
+		case O_MIN_SHARE: {
+			char *end;
+			double v = strtod(optarg, &end);
+			if (end == optarg || *end || !(v > 0) || !(v <= 100))
+				return usage_error("--min-share: '%s' is not a "
+						   "percentage above 0",
+						   optarg);
+			dopts.min_share = v / 100;
+			break;
+		}
 		case O_ALPHA: {
 			char *end;
 			dopts.alpha = strtod(optarg, &end);
