@@ -22,6 +22,11 @@
 #        RUNS=3 (perfan)  PERL_RUNS=1 (the Perl pair takes about 4 minutes
 #        and several GB on the default files)
 #        PERFAN=build/perfan  PERL=perl
+#        Then the table of several runs: `perfan diff -b slow-{1..3}.data
+#        -a fast-{1..3}.data` of testdata/slow-service (Python view) against
+#        `perf diff --sort symbol` of the same files, pair by pair (perf diff
+#        takes one baseline): each one's times and the ratio, no target.
+#        PERF=perf; unset or absent: perf's side is skipped.
 # Targets (the differential flame graph issue): perfan at most 1/50 of the
 # time of difffolded.pl and flamegraph.pl together, peak memory under
 # 500 MB. Exits 1 when perfan cannot run or a target it could check fails.
@@ -154,6 +159,28 @@ if [ $have_pl = yes ]; then
 	row "difffolded.pl" "$td" "$cd" "$md" "$sd" "folded"
 	row "flamegraph.pl (its output)" "$tf" "$cf" "$mf" "$sl" "SVG"
 	row "the two together" "$tl" "$cl" "$ml" "$sl" "SVG"
+fi
+
+# the table of 3 + 3 runs, against perf diff on the same recordings
+sd=testdata/slow-service
+PERF=${PERF:-perf}
+if [ $have_perfan = yes ]; then
+	measure "$RUNS" "$PERFAN" diff --symfs "$sd" --perf-map-dir "$sd" \
+		--kallsyms testdata/kallsyms --buildid-dir "$out/no-cache" \
+		--python python -b "$sd"/slow-{1..3}.data -a "$sd"/fast-{1..3}.data
+	read -r tq cq mq <<<"$best"
+	row "perfan diff -b 3 -a 3" "$tq" "$cq" "$mq" "$(stat -c %s "$out/o")" "table"
+	if command -v "$PERF" >/dev/null; then
+		measure "$RUNS" sh -c 'for i in 1 2 3; do
+			"$0" diff --sort symbol "$1/slow-$i.data" "$1/fast-$i.data"
+			done' "$PERF" "$sd"
+		read -r tr cr mr <<<"$best"
+		row "perf diff, 3 pairs" "$tr" "$cr" "$mr" "$(stat -c %s "$out/o")" "table"
+		awk -v a="$tq" -v b="$tr" -v c="$cq" -v d="$cr" 'BEGIN {
+			printf "perf diff time / perfan diff time: %.1fx wall, %.1fx cpu\n", b / a, d / c }'
+	else
+		echo "perf diff: skipped, no $PERF"
+	fi
 fi
 
 [ $have_perfan = yes ] || exit 1

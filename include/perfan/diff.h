@@ -2,9 +2,10 @@
  * each one or several runs; each function's self and total share of its
  * side (or raw weight), the change in points and relative to before, new
  * and vanished functions, a significance test across runs (Welch's t-test
- * on the per-run shares, Holm-adjusted), the noise floor, and Amdahl's
- * estimate of what the largest changes are worth; as structs, text or
- * JSON. */
+ * on the per-run values with a sampling-noise floor, and a count test,
+ * Benjamini-Hochberg-adjusted over the functions above a share floor),
+ * the noise floor, and Amdahl's estimate of what the significant changes
+ * are worth beside the whole's change; as structs, text or JSON. */
 #ifndef PERFAN_DIFF_H
 #define PERFAN_DIFF_H
 
@@ -49,7 +50,22 @@ struct perfan_diff_opts {
 	int sort;          /* enum perfan_diff_sort */
 	size_t limit;      /* rows per section in text (0: all) */
 	int all;           /* text: show rows that are not significant too */
-	size_t amdahl_top; /* changes the Amdahl line sums (0: 5) */
+	size_t amdahl_top; /* changes the Amdahl line names (0: 5) */
+	/* Since 0.2. The number of samples behind each run's column,
+	 * nr_before values then nr_after (NULL, or 0 for a run: unknown;
+	 * a column whose unit is "samples" needs none). With it each
+	 * function's sample count per run is known (weight / (run total /
+	 * samples)), so that sampling noise floors the run-to-run variance,
+	 * counts are tested too, and one run a side gets a noise interval. */
+	const double *nr_samples;
+	/* Functions whose self (or total) share reaches this on either side
+	 * are tested for a change of self (or total); 0: 0.005. */
+	double min_share;
+	/* Test the shares only. By default a change must be significant both
+	 * as a share of the run and as weight per run, in the same
+	 * direction: for sides that did the same work. With absolute, the
+	 * weights only. */
+	int shares_only;
 };
 
 /* Compare the runs. Every run's column is read; functions are matched by
@@ -69,15 +85,26 @@ struct perfan_diff_row {
 	double self_change, total_change;     /* after - before */
 	double self_relative, total_relative; /* change / before; +inf new */
 	int is_new, vanished;
-	/* Holm-adjusted p-values of Welch's t-test on the per-run values
-	 * (NaN with fewer than two runs on a side), and whether either is
-	 * below alpha. */
+	/* Benjamini-Hochberg-adjusted p-values (q-values) of the test of
+	 * self and of total (NaN when not tested: fewer than two runs on a
+	 * side, or below min_share), and whether either change is
+	 * significant (see self_significant). */
 	double p_self, p_total;
 	int significant;
 	/* Mean weights per run (whatever absolute says), for Amdahl. */
 	double before_self_weight, after_self_weight;
 	/* The per-run values the test saw: nr_before then nr_after. */
 	const double *runs_self, *runs_total;
+	/* Since 0.2. Which change is significant: its q-value (of the share
+	 * and of the weight per run, unless absolute or shares_only) below
+	 * alpha, both in the same direction, and the change at least the
+	 * noise floor. */
+	int self_significant, total_significant;
+	int tested; /* above min_share on either side, with >= 2 runs each */
+	/* Half the width of the 95 % interval of the self and total change
+	 * that sampling alone would give (values as the row's: shares, or
+	 * weights with absolute); NaN when the sample counts are unknown. */
+	double self_noise, total_noise;
 };
 
 /* Rows ordered by the sort key: for the change keys the shrinking ones
@@ -95,10 +122,13 @@ PERFAN_API int perfan_diff_tested(const perfan_diff *d);
 PERFAN_API double perfan_diff_noise_floor(const perfan_diff *d);
 
 /* Amdahl: the mean total weight per run of each side, the speed-up that
- * the amdahl_top largest self changes (by weight) account for,
- * before_total / (before_total + their net change), and the whole's
- * before_total / after_total. Meaningful when weights measure time
- * (cpu-clock, or samples at a fixed frequency) for the same work. */
+ * the significant changes of self time account for, before_total /
+ * (before_total + their net change by weight), and the whole's
+ * before_total / after_total; TOP names the amdahl_top largest of them.
+ * With one run a side (no test), the changes beyond their sampling noise
+ * interval count, or every change when the sample counts are unknown.
+ * Meaningful when weights measure time (cpu-clock, or samples at a fixed
+ * frequency) for the same work. */
 struct perfan_diff_amdahl {
 	double before_total, after_total;
 	double speedup_top, speedup_whole;
@@ -107,6 +137,13 @@ struct perfan_diff_amdahl {
 };
 PERFAN_API void perfan_diff_amdahl(const perfan_diff *d,
 				   struct perfan_diff_amdahl *out);
+
+/* Since 0.2. The unit that weights are printed in: "ms" for time (a
+ * cpu-clock or task-clock period, or nanoseconds), "samples", or the
+ * event's name (a period of cycles: "cycles"); *SCALE (when not NULL)
+ * gets the factor from weights to it. Borrowed from the first run's
+ * profile. */
+PERFAN_API const char *perfan_diff_unit(const perfan_diff *d, double *scale);
 
 enum perfan_diff_format {
 	PERFAN_DIFF_TEXT = 0,

@@ -1,7 +1,9 @@
 /* analysis/diff.c: BEFORE and AFTER runs compared function by function:
  * per-run self and total weights (a recursive function counted once per
- * stack), shares, changes, Welch's t-test across runs with Holm's
- * adjustment, the noise floor and Amdahl's estimate. */
+ * stack), shares, changes, the test across runs (Welch's on the per-run
+ * shares and weights with a sampling-noise floor, and a count test,
+ * Benjamini-Hochberg-adjusted), the noise floor and Amdahl's estimate
+ * from the significant changes. */
 #define _GNU_SOURCE /* qsort_r */
 #include <math.h>
 #include <stdlib.h>
@@ -203,20 +205,161 @@ static int cmp_row(const void *va, const void *vb, void *arg)
 	return strcmp(a->name, b->name);
 }
 
+/* What the test of one measure (self or total) of one function gives. */
+struct measure {
+	double p_share, p_abs; /* NaN: not tested */
+	double se, df;         /* of the shown values' test (noise floor) */
+	double noise;          /* sampling-noise half-width of the change */
+	double share_change, abs_change;
+};
+
+/* The mean of X over runs FROM..TO. */
+static double mean_of(const double *x, size_t from, size_t to)
+{
+	double s = 0;
+	for (size_t r = from; r < to; r++)
+		s += x[r];
+	return to > from ? s / (double)(to - from) : 0;
+}
+
+/* Test the weights W[0..nr) of one measure of one function: Welch's test
+ * on the per-run values, each side's variance floored at what sampling
+ * alone gives, and, with sample counts, the test of the counts; a
+ * p-value is the larger of the two. Values: the shares of each run's
+ * total; and the weight per run, raw with absolute, else as the share
+ * times the side's mean total, so that a run the machine slowed down
+ * (every function's weight larger) does not pass for a change. TMP holds
+ * 3 * nr values. */
+static void test_measure(const perfan_diff *d, const double *w, int test,
+			 double *tmp, struct measure *m)
+{
+	size_t nb = d->nb, na = d->na, nr = d->nr;
+	double *share = tmp, *abs = tmp + nr, *cnt = tmp + 2 * nr;
+	double tbar[2] = {mean_of(d->run_total, 0, nb),
+			  mean_of(d->run_total, nb, nr)};
+	double nbar[2] = {mean_of(d->nsamp, 0, nb), mean_of(d->nsamp, nb, nr)};
+	double wall = 0, tall = 0, cs[2] = {0, 0}, ns[2] = {0, 0};
+	double ca[2] = {0, 0};
+	for (size_t r = 0; r < nr; r++) {
+		int side = r >= nb;
+		double t = d->run_total[r];
+		share[r] = t > 0 ? w[r] / t : 0;
+		abs[r] = d->o.absolute ? w[r] : share[r] * tbar[side];
+		wall += w[r];
+		tall += t;
+		cnt[r] = t > 0 && d->counts ? w[r] * d->nsamp[r] / t : 0;
+		cs[side] += cnt[r];
+		ns[side] += d->nsamp[r];
+		/* counts per run as if every run had its side's mean
+		 * number of samples (raw with absolute) */
+		ca[side] += d->o.absolute || !(d->nsamp[r] > 0)
+				    ? cnt[r]
+				    : cnt[r] * nbar[side] / d->nsamp[r];
+	}
+	m->share_change = mean_of(share, nb, nr) - mean_of(share, 0, nb);
+	m->abs_change = mean_of(abs, nb, nr) - mean_of(abs, 0, nb);
+	/* under no change: one share p0 for all runs (or one weight per
+	 * run m0); the variance of a run's value from sampling alone */
+	double p0 = tall > 0 ? wall / tall : 0;
+	double m0 = mean_of(abs, 0, nr);
+	double fs[2] = {0, 0}, fa[2] = {0, 0}, vs_mean = 0, va_mean = 0;
+	for (size_t r = 0; d->counts && r < nr; r++) {
+		int side = r >= nb;
+		double n = (double)(side ? na : nb), nsr = d->nsamp[r];
+		if (!(nsr > 0))
+			continue;
+		double vs = p0 * (1 - p0) / nsr, va;
+		if (d->o.absolute) {
+			double per = d->run_total[r] / nsr;
+			va = m0 / per * per * per; /* a Poisson count */
+		} else {
+			double pa = tbar[side] > 0 ? m0 / tbar[side] : 0;
+			pa = pa < 1 ? pa : 1;
+			va = tbar[side] * tbar[side] * pa * (1 - pa) / nsr;
+		}
+		fs[side] += vs / n;
+		fa[side] += va / n;
+		vs_mean += vs / (n * n);
+		va_mean += va / (n * n);
+	}
+	m->noise = d->counts
+			   ? 1.959964 * sqrt(d->o.absolute ? va_mean : vs_mean)
+			   : NAN;
+	m->p_share = m->p_abs = m->se = m->df = NAN;
+	if (!test)
+		return;
+	double se_s, df_s, se_a, df_a;
+	m->p_share = perfan__welch_floor(share, nb, fs[0], share + nb, na,
+					 fs[1], &se_s, &df_s);
+	m->p_abs = perfan__welch_floor(abs, nb, fa[0], abs + nb, na, fa[1],
+				       &se_a, &df_a);
+	if (d->counts) {
+		double ps =
+			perfan__poisson_two_sided(cs[0], ns[0], cs[1], ns[1]);
+		double pa = perfan__poisson_two_sided(ca[0], (double)nb, ca[1],
+						      (double)na);
+		m->p_share = ps > m->p_share ? ps : m->p_share;
+		m->p_abs = pa > m->p_abs ? pa : m->p_abs;
+	}
+	m->se = d->o.absolute ? se_a : se_s;
+	m->df = d->o.absolute ? df_a : df_s;
+}
+
+/* Whether a measure's change is significant, and the q-value that says
+ * so (QS, QA: of the share and of the weight). */
+static int decide(const perfan_diff *d, const struct measure *m, double qs,
+		  double qa, double change, double *q)
+{
+	int agree = 1;
+	if (d->o.absolute)
+		*q = qa;
+	else if (d->o.shares_only)
+		*q = qs;
+	else {
+		/* an intersection-union test: both must reject, so the
+		 * larger q-value is the test's */
+		*q = qs > qa ? qs : qa;
+		agree = (m->share_change > 0) == (m->abs_change > 0) &&
+			m->share_change != 0 && m->abs_change != 0;
+	}
+	if (isnan(*q))
+		return 0;
+	return *q < d->o.alpha && agree &&
+	       (isnan(d->noise) || fabs(change) >= d->noise);
+}
+
+static double median(double *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			double t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	return !n ? NAN : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The fewest samples, in all runs together, that a count test can tell
+ * from sampling noise at 5 %: 6 against 0 with equal exposure gives
+ * p = 2 / 2^6 = 0.031. */
+#define MIN_SAMPLES 6
+
 static int make_rows(perfan_diff *d)
 {
-	size_t nr = d->nr, nb = d->nb, na = d->na;
-	d->rows = calloc(d->nf ? d->nf : 1, sizeof(*d->rows));
-	double *ps = malloc((d->nf ? d->nf : 1) * sizeof(double));
-	double *pt = malloc((d->nf ? d->nf : 1) * sizeof(double));
-	double *floor = malloc((d->nf ? d->nf : 1) * sizeof(double));
-	if (!d->rows || !ps || !pt || !floor) {
-		free(ps);
-		free(pt);
-		free(floor);
-		return nomem();
+	size_t nr = d->nr, nb = d->nb, na = d->na, nf = d->nf ? d->nf : 1;
+	d->rows = calloc(nf, sizeof(*d->rows));
+	/* q-values: self share, self weight, total share, total weight */
+	double *q = malloc(4 * nf * sizeof(double));
+	double *floor = malloc(nf * sizeof(double));
+	double *tmp = malloc(3 * nr * sizeof(double));
+	struct measure *ms = malloc(2 * nf * sizeof(*ms));
+	int rc = 0;
+	if (!d->rows || !q || !floor || !tmp || !ms) {
+		rc = nomem();
+		goto out;
 	}
 	d->tested = nb >= 2 && na >= 2;
+	double min_share = d->o.min_share > 0 ? d->o.min_share : 0.005;
 	size_t nfloor = 0;
 	for (size_t f = 0; f < d->nf; f++) {
 		double *sv = &d->self_v[f * nr], *tv = &d->total_v[f * nr];
@@ -253,51 +396,107 @@ static int make_rows(perfan_diff *d)
 		w->after_self_weight = aw / (double)na;
 		w->runs_self = sv;
 		w->runs_total = tv;
-		ps[f] = pt[f] = NAN;
-		if (d->tested) {
-			double se, df;
-			ps[f] = perfan__welch(sv, nb, sv + nb, na, &se, &df);
-			pt[f] = perfan__welch(tv, nb, tv + nb, na, &se, &df);
-			/* the noise floor from functions that matter */
-			double share = w->before_total > w->after_total
-					       ? w->before_total
-					       : w->after_total;
-			if (se > 0 && (d->o.absolute || share >= 0.01))
-				floor[nfloor++] =
-					se * perfan__t_quantile(d->o.alpha, df);
-		}
-	}
-	int rc = 0;
-	if (d->tested && (perfan__holm(ps, d->nf) || perfan__holm(pt, d->nf)))
-		rc = PERFAN_ENOMEM;
-	for (size_t f = 0; f < d->nf && !rc; f++) {
-		struct perfan_diff_row *w = &d->rows[f];
-		w->p_self = ps[f];
-		w->p_total = pt[f];
-		w->significant = d->tested &&
-				 (ps[f] < d->o.alpha || pt[f] < d->o.alpha);
-	}
-	d->noise = NAN;
-	if (nfloor) {
-		/* median */
-		for (size_t i = 1; i < nfloor; i++)
-			for (size_t j = i; j > 0 && floor[j - 1] > floor[j];
-			     j--) {
-				double t = floor[j];
-				floor[j] = floor[j - 1];
-				floor[j - 1] = t;
+		/* which to test: the mean share over all runs (and, with
+		 * counts, the samples of all runs) is what no change would
+		 * give either side, and says nothing of the split between
+		 * them: filtering on it leaves the tests' error rates as they
+		 * are (independent filtering) */
+		double ms_self = 0, ms_total = 0, c_self = 0, c_total = 0;
+		for (size_t r = 0; r < nr; r++)
+			if (d->run_total[r] > 0) {
+				double k = d->nsamp[r] / d->run_total[r];
+				ms_self +=
+					d->self_w[f * nr + r] / d->run_total[r];
+				ms_total += d->total_w[f * nr + r] /
+					    d->run_total[r];
+				c_self += d->self_w[f * nr + r] * k;
+				c_total += d->total_w[f * nr + r] * k;
 			}
-		d->noise = nfloor % 2 ? floor[nfloor / 2]
-				      : (floor[nfloor / 2 - 1] +
-					 floor[nfloor / 2]) /
-						2;
+		ms_self /= (double)nr;
+		ms_total /= (double)nr;
+		int ts = d->tested && ms_self >= min_share &&
+			 (!d->counts || c_self >= MIN_SAMPLES);
+		int tt = d->tested && ms_total >= min_share &&
+			 (!d->counts || c_total >= MIN_SAMPLES);
+		struct measure *m = &ms[2 * f];
+		test_measure(d, &d->self_w[f * nr], ts, tmp, &m[0]);
+		test_measure(d, &d->total_w[f * nr], tt, tmp, &m[1]);
+		w->tested = ts || tt;
+		d->nr_tested += (size_t)w->tested;
+		w->self_noise = m[0].noise;
+		w->total_noise = m[1].noise;
+		q[0 * nf + f] = m[0].p_share;
+		q[1 * nf + f] = m[0].p_abs;
+		q[2 * nf + f] = m[1].p_share;
+		q[3 * nf + f] = m[1].p_abs;
+		/* the noise floor from the functions tested */
+		if (tt && m[1].se > 0)
+			floor[nfloor++] =
+				m[1].se *
+				perfan__t_quantile(d->o.alpha, m[1].df);
 	}
-	free(ps);
-	free(pt);
-	free(floor);
+	for (int k = 0; k < 4 && !rc; k++)
+		rc = perfan__bh(&q[(size_t)k * nf], d->nf);
+	if (rc)
+		goto out;
+	d->noise = median(floor, nfloor);
+	for (size_t f = 0; f < d->nf; f++) {
+		struct perfan_diff_row *w = &d->rows[f];
+		w->self_significant = decide(d, &ms[2 * f], q[f], q[nf + f],
+					     w->self_change, &w->p_self);
+		w->total_significant = decide(d, &ms[2 * f + 1], q[2 * nf + f],
+					      q[3 * nf + f], w->total_change,
+					      &w->p_total);
+		w->significant = w->self_significant || w->total_significant;
+	}
 	d->nrows = d->nf;
 	qsort_r(d->rows, d->nrows, sizeof(*d->rows), cmp_row, &d->o.sort);
+out:
+	free(q);
+	free(floor);
+	free(tmp);
+	free(ms);
 	return rc;
+}
+
+/* The samples behind each run, and the unit of the weights. */
+static int sample_counts(perfan_diff *d, const struct perfan_diff_run *before,
+			 const struct perfan_diff_run *after)
+{
+	d->nsamp = calloc(d->nr, sizeof(*d->nsamp));
+	if (!d->nsamp)
+		return nomem();
+	d->counts = 1;
+	int all_samples = 1;
+	for (size_t r = 0; r < d->nr; r++) {
+		const struct perfan_diff_run *run =
+			r < d->nb ? &before[r] : &after[r - d->nb];
+		const char *u =
+			perfan_profile_column_unit(run->profile, run->column);
+		int samples = u && !strcmp(u, "samples");
+		all_samples &= samples;
+		d->nsamp[r] = samples           ? d->run_total[r]
+			      : d->o.nr_samples ? d->o.nr_samples[r]
+						: 0;
+		if (!(d->nsamp[r] > 0) && d->run_total[r] > 0)
+			d->counts = 0;
+	}
+	const char *name =
+		perfan_profile_column_name(before->profile, before->column);
+	const char *unit =
+		perfan_profile_column_unit(before->profile, before->column);
+	d->unit_scale = 1;
+	if (all_samples)
+		d->unit = "samples";
+	else if ((unit && !strcmp(unit, "ns")) ||
+		 (unit && !strcmp(unit, "period") && name &&
+		  (!strncmp(name, "cpu-clock", 9) ||
+		   !strncmp(name, "task-clock", 10)))) {
+		d->unit = "ms";
+		d->unit_scale = 1e-6;
+	} else
+		d->unit = name && *name ? name : unit ? unit : "weight";
+	return 0;
 }
 
 /* ---- the API ------------------------------------------------------------------------ */
@@ -361,6 +560,8 @@ int perfan_diff_new(perfan_diff **out, const struct perfan_diff_run *before,
 		free(maps[r]);
 	free(maps);
 	if (!rc)
+		rc = sample_counts(d, before, after);
+	if (!rc)
 		rc = make_rows(d);
 	if (rc) {
 		perfan_diff_free(d);
@@ -383,6 +584,7 @@ void perfan_diff_free(perfan_diff *d)
 	free(d->self_v);
 	free(d->total_v);
 	free(d->rows);
+	free(d->nsamp);
 	free(d);
 }
 
@@ -406,6 +608,26 @@ double perfan_diff_noise_floor(const perfan_diff *d)
 	return d ? d->noise : NAN;
 }
 
+const char *perfan_diff_unit(const perfan_diff *d, double *scale)
+{
+	if (scale)
+		*scale = d ? d->unit_scale : 1;
+	return d ? d->unit : "weight";
+}
+
+/* Whether row W's self change counts for Amdahl: significant, or with
+ * one run a side beyond its sampling noise (any change when that is
+ * unknown). */
+int perfan__diff_amdahl_counts(const perfan_diff *d,
+			       const struct perfan_diff_row *w)
+{
+	if (d->tested)
+		return w->self_significant;
+	if (w->self_change == 0)
+		return 0;
+	return isnan(w->self_noise) || fabs(w->self_change) > w->self_noise;
+}
+
 void perfan_diff_amdahl(const perfan_diff *d, struct perfan_diff_amdahl *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -416,8 +638,12 @@ void perfan_diff_amdahl(const perfan_diff *d, struct perfan_diff_amdahl *out)
 			d->run_total[r];
 	out->before_total /= (double)d->nb;
 	out->after_total /= (double)d->na;
-	/* the largest self changes by weight, either way */
 	double net = 0;
+	for (size_t i = 0; i < d->nrows; i++)
+		if (perfan__diff_amdahl_counts(d, &d->rows[i]))
+			net += d->rows[i].after_self_weight -
+			       d->rows[i].before_self_weight;
+	/* the largest of them by weight, either way, named */
 	for (size_t k = 0; k < d->o.amdahl_top; k++) {
 		const struct perfan_diff_row *best = NULL;
 		double bestc = 0;
@@ -425,7 +651,7 @@ void perfan_diff_amdahl(const perfan_diff *d, struct perfan_diff_amdahl *out)
 			const struct perfan_diff_row *w = &d->rows[i];
 			double c = fabs(w->after_self_weight -
 					w->before_self_weight);
-			int taken = 0;
+			int taken = !perfan__diff_amdahl_counts(d, w);
 			for (size_t j = 0; j < out->nr_top; j++)
 				taken |= out->top[j] == w;
 			if (!taken && c > bestc) {
@@ -436,7 +662,6 @@ void perfan_diff_amdahl(const perfan_diff *d, struct perfan_diff_amdahl *out)
 		if (!best)
 			break;
 		out->top[out->nr_top++] = best;
-		net += best->after_self_weight - best->before_self_weight;
 	}
 	double b = out->before_total;
 	out->speedup_top = b + net > 0 ? b / (b + net) : INFINITY;

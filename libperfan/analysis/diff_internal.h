@@ -20,6 +20,17 @@ struct perfan_diff {
 	size_t nrows;
 	int tested;
 	double noise;
+	double *nsamp;     /* nr: samples behind each run's column, 0 unknown */
+	int counts;        /* every run's nsamp is known */
+	size_t nr_tested;  /* functions tested (self or total) */
+	const char *unit;  /* perfan_diff_unit */
+	double unit_scale; /* weights to unit */
 };
+
+/* Whether row W's self change counts for Amdahl: significant, or with
+ * one run a side beyond its sampling noise (any change when that is
+ * unknown). */
+int perfan__diff_amdahl_counts(const perfan_diff *d,
+			       const struct perfan_diff_row *w);
 
 #endif

@@ -57,8 +57,20 @@ static void put_row(FILE *fp, const perfan_diff *d,
 	put_change(fp, d, r->total_change);
 	put_relative(fp, r, r->before_total, r->after_total, r->total_relative);
 	if (d->tested) {
-		double p = r->p_self < r->p_total ? r->p_self : r->p_total;
-		fprintf(fp, "  %8.2g%s", p, r->significant ? "*" : " ");
+		double p = isnan(r->p_self) ? r->p_total
+			   : r->p_self < r->p_total || isnan(r->p_total)
+				   ? r->p_self
+				   : r->p_total;
+		if (isnan(p))
+			fprintf(fp, "  %8s ", "-");
+		else
+			fprintf(fp, "  %8.2g%s", p, r->significant ? "*" : " ");
+	} else if (d->counts) {
+		/* the effect's sampling noise: one run cannot say more */
+		if (d->o.absolute)
+			fprintf(fp, "  +-%7.0f", r->self_noise);
+		else
+			fprintf(fp, "  +-%7.2f", 100 * r->self_noise);
 	}
 	fprintf(fp, "  %s\n", r->name);
 	if (!d->tested)
@@ -85,7 +97,9 @@ static void put_header(FILE *fp, const perfan_diff *d)
 	fprintf(fp, "#%*s%*s%*s%*s  %*s%*s%*s%*s%s  function\n", v - 1,
 		"before", v, "after", c, "change", 10, "relative", v, "before",
 		v, "after", c, "change", 10, "relative",
-		d->tested ? "          p" : "");
+		d->tested   ? "          q"
+		: d->counts ? "   noise+-"
+			    : "");
 }
 
 static int shown(const perfan_diff *d, const struct perfan_diff_row *r)
@@ -93,6 +107,44 @@ static int shown(const perfan_diff *d, const struct perfan_diff_row *r)
 	if (r->self_change == 0 && r->total_change == 0)
 		return 0;
 	return d->o.all || !d->tested || r->significant;
+}
+
+/* The Amdahl line: the changes that count, summed in the weights' unit
+ * per run, beside the whole's measured change. */
+static void write_amdahl(const perfan_diff *d, FILE *fp)
+{
+	struct perfan_diff_amdahl a;
+	perfan_diff_amdahl(d, &a);
+	if (!(a.before_total > 0))
+		return;
+	double k;
+	const char *u = perfan_diff_unit(d, &k);
+	double b = a.before_total * k, w = a.after_total * k;
+	double est = isinf(a.speedup_top) ? -b : b / a.speedup_top - b;
+	const char *what = d->tested   ? "significant changes"
+			   : d->counts ? "changes beyond sampling noise"
+				       : "changes (untested)";
+	size_t counted = 0;
+	for (size_t i = 0; i < d->nrows; i++)
+		counted += (size_t)perfan__diff_amdahl_counts(d, &d->rows[i]);
+	fprintf(fp, "#\n# Amdahl: ");
+	if (!a.nr_top)
+		fprintf(fp, "no %s of own time", what);
+	else {
+		fprintf(fp, "the %s of own time (", what);
+		for (size_t i = 0; i < a.nr_top; i++)
+			fprintf(fp, "%s%s %+.1f", i ? ", " : "", a.top[i]->name,
+				k * (a.top[i]->after_self_weight -
+				     a.top[i]->before_self_weight));
+		fprintf(fp, "%s) sum to %+.1f %s per run and make it %.2fx %s",
+			a.nr_top < counted ? ", ..." : "", est, u,
+			a.speedup_top >= 1 ? a.speedup_top : 1 / a.speedup_top,
+			a.speedup_top >= 1 ? "faster" : "slower");
+	}
+	fprintf(fp,
+		"; the whole changed %+.1f %s per run (%.1f to %.1f), "
+		"%.2fx\n",
+		w - b, u, b, w, a.speedup_whole);
 }
 
 static void write_text(const perfan_diff *d, FILE *fp)
@@ -120,10 +172,17 @@ static void write_text(const perfan_diff *d, FILE *fp)
 	}
 	if (d->tested) {
 		fprintf(fp,
-			"# Welch's t-test per function on the per-run values, "
-			"Holm-adjusted for %zu functions: %zu changed "
-			"significantly at alpha %g (*)",
-			d->nrows, sig, d->o.alpha);
+			"# tested %zu of %zu functions (mean share >= %g %%%s): "
+			"Welch's test on the per-run %s with a sampling-noise "
+			"floor%s, Benjamini-Hochberg q < %g: %zu changed "
+			"significantly (*)",
+			d->nr_tested, d->nrows,
+			100 * (d->o.min_share > 0 ? d->o.min_share : 0.005),
+			d->counts ? ", 6 samples" : "",
+			d->o.absolute      ? "weights"
+			: d->o.shares_only ? "shares"
+					   : "shares and weights",
+			d->counts ? " and a count test" : "", d->o.alpha, sig);
 		if (hidden)
 			fprintf(fp,
 				"; %zu other changes hidden (--all "
@@ -142,8 +201,11 @@ static void write_text(const perfan_diff *d, FILE *fp)
 	} else {
 		fprintf(fp, "# one run on a side: whether a change is more "
 			    "than run-to-run noise cannot be judged; record "
-			    "several runs of each (-b FILE -b FILE ... "
-			    "-a FILE -a FILE ...)\n");
+			    "several runs of each (-b FILE... -a FILE...)\n");
+		if (d->counts)
+			fprintf(fp, "# noise+-: the 95 %% interval of the "
+				    "self change that sampling alone gives; "
+				    "run-to-run variation adds to it\n");
 	}
 	fputs("#\n", fp);
 	put_header(fp, d);
@@ -181,26 +243,7 @@ static void write_text(const perfan_diff *d, FILE *fp)
 	else if (d->tested && !sig && !d->o.all)
 		fputs("(no significant change)\n", fp);
 
-	struct perfan_diff_amdahl a;
-	perfan_diff_amdahl(d, &a);
-	if (a.nr_top && a.before_total > 0) {
-		fprintf(fp,
-			"#\n# Amdahl: the %zu largest changes of own time (",
-			a.nr_top);
-		for (size_t i = 0; i < a.nr_top; i++)
-			fprintf(fp, "%s%s %+.1f%%", i ? ", " : "",
-				a.top[i]->name,
-				100 *
-					(a.top[i]->after_self_weight -
-					 a.top[i]->before_self_weight) /
-					a.before_total);
-		fprintf(fp,
-			" of BEFORE's time) make it %.2fx %s; the whole "
-			"changed %.2fx (%.0f to %.0f weight per run)\n",
-			a.speedup_top >= 1 ? a.speedup_top : 1 / a.speedup_top,
-			a.speedup_top >= 1 ? "faster" : "slower",
-			a.speedup_whole, a.before_total, a.after_total);
-	}
+	write_amdahl(d, fp);
 }
 
 /* ---- JSON ----------------------------------------------------------------------- */
@@ -249,7 +292,22 @@ static void write_json(const perfan_diff *d, FILE *fp)
 	}
 	struct perfan_diff_amdahl a;
 	perfan_diff_amdahl(d, &a);
-	fputs(", \"amdahl\": {\"speedup_top\": ", fp);
+	double k;
+	const char *u = perfan_diff_unit(d, &k);
+	double b = a.before_total * k;
+	fputs(", \"tested_functions\": ", fp);
+	json_num(fp, (double)d->nr_tested);
+	fputs(", \"amdahl\": {\"unit\": ", fp);
+	perfan_json_string(fp, u);
+	fputs(", \"before_total\": ", fp);
+	json_num(fp, b);
+	fputs(", \"after_total\": ", fp);
+	json_num(fp, a.after_total * k);
+	fputs(", \"estimate_change\": ", fp);
+	json_num(fp, isinf(a.speedup_top) ? -b : b / a.speedup_top - b);
+	fputs(", \"whole_change\": ", fp);
+	json_num(fp, a.after_total * k - b);
+	fputs(", \"speedup_top\": ", fp);
 	json_num(fp, a.speedup_top);
 	fputs(", \"speedup_whole\": ", fp);
 	json_num(fp, a.speedup_whole);
@@ -277,6 +335,8 @@ static void write_json(const perfan_diff *d, FILE *fp)
 			{"total_relative", r->total_relative},
 			{"p_self", r->p_self},
 			{"p_total", r->p_total},
+			{"self_noise", r->self_noise},
+			{"total_noise", r->total_noise},
 		};
 		for (size_t k = 0; k < sizeof(f) / sizeof(*f); k++) {
 			fprintf(fp, ", \"%s\": ", f[k].k);
@@ -287,6 +347,12 @@ static void write_json(const perfan_diff *d, FILE *fp)
 			r->significant ? "true" : "false",
 			r->is_new ? "true" : "false",
 			r->vanished ? "true" : "false");
+		fprintf(fp,
+			", \"tested\": %s, \"self_significant\": %s, "
+			"\"total_significant\": %s",
+			r->tested ? "true" : "false",
+			r->self_significant ? "true" : "false",
+			r->total_significant ? "true" : "false");
 		fputs(", \"runs_before_self\": ", fp);
 		json_runs(fp, r->runs_self, 0, d->nb);
 		fputs(", \"runs_after_self\": ", fp);

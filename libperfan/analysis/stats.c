@@ -1,6 +1,7 @@
-/* analysis/stats.c: Welch's t-test with Student's t distribution from the
- * regularized incomplete beta function (a continued fraction, evaluated
- * with the modified Lentz method), and Holm's adjustment. */
+/* analysis/stats.c: Welch's t-test with Student's t distribution and the
+ * binomial test of two counts, both from the regularized incomplete beta
+ * function (a continued fraction, evaluated with the modified Lentz
+ * method), and Holm's and Benjamini-Hochberg's adjustments. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -78,12 +79,16 @@ double perfan__t_two_sided(double t, double df)
 		return NAN;
 	if (isinf(t))
 		return 0;
+	if (df > 1e6) /* the normal limit */
+		return erfc(fabs(t) / sqrt(2));
 	return ibeta(df / 2, 0.5, df / (df + t * t));
 }
 
 double perfan__t_quantile(double p, double df)
 {
 	double lo = 0, hi = 1;
+	if (df > 1e6)
+		df = INFINITY;
 	while (perfan__t_two_sided(hi, df) > p && hi < 1e12)
 		hi *= 2;
 	for (int i = 0; i < 200; i++) {
@@ -99,9 +104,23 @@ double perfan__t_quantile(double p, double df)
 double perfan__welch(const double *a, size_t na, const double *b, size_t nb,
 		     double *se, double *df)
 {
+	return perfan__welch_floor(a, na, 0, b, nb, 0, se, df);
+}
+
+double perfan__welch_floor(const double *a, size_t na, double floor_a,
+			   const double *b, size_t nb, double floor_b,
+			   double *se, double *df)
+{
 	double ma, va, mb, vb;
 	perfan__mean_var(a, na, &ma, &va);
 	perfan__mean_var(b, nb, &mb, &vb);
+	/* a side at its floor has a known variance: no degrees of freedom
+	 * lost to estimating it (Satterthwaite's sum leaves it out) */
+	int known_a = va < floor_a, known_b = vb < floor_b;
+	if (known_a)
+		va = floor_a;
+	if (known_b)
+		vb = floor_b;
 	double qa = va / (double)na, qb = vb / (double)nb;
 	double s = sqrt(qa + qb);
 	*se = s;
@@ -110,9 +129,29 @@ double perfan__welch(const double *a, size_t na, const double *b, size_t nb,
 		return NAN;
 	if (!(s > 0))
 		return ma == mb ? 1 : 0;
-	double den = qa * qa / (double)(na - 1) + qb * qb / (double)(nb - 1);
-	*df = den > 0 ? (qa + qb) * (qa + qb) / den : (double)(na + nb - 2);
+	double den = (known_a ? 0 : qa * qa / (double)(na - 1)) +
+		     (known_b ? 0 : qb * qb / (double)(nb - 1));
+	*df = den > 0 ? (qa + qb) * (qa + qb) / den : INFINITY;
 	return perfan__t_two_sided((ma - mb) / s, *df);
+}
+
+/* P(X >= K) for X ~ Binomial(N, P), K in 1..N. */
+static double binom_upper(double k, double n, double p)
+{
+	return ibeta(k, n - k + 1, p);
+}
+
+double perfan__poisson_two_sided(double ka, double ea, double kb, double eb)
+{
+	double n = ka + kb;
+	if (!(n > 0) || !(ea > 0) || !(eb > 0))
+		return 1;
+	double p = ea / (ea + eb);
+	/* twice the smaller tail, the observed count in both */
+	double upper = ka > 0 ? binom_upper(ka, n, p) : 1;
+	double lower = ka < n ? 1 - binom_upper(ka + 1, n, p) : 1;
+	double two = 2 * (upper < lower ? upper : lower);
+	return two < 1 ? two : 1;
 }
 
 struct ranked {
@@ -147,6 +186,28 @@ int perfan__holm(double *p, size_t n)
 			adj = run;
 		run = adj;
 		p[r[k].i] = adj;
+	}
+	free(r);
+	return 0;
+}
+
+int perfan__bh(double *p, size_t n)
+{
+	struct ranked *r = malloc((n ? n : 1) * sizeof(*r));
+	if (!r)
+		return perfan__err(PERFAN_ENOMEM, "diff: out of memory");
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(p[i]))
+			r[m++] = (struct ranked){p[i], i};
+	qsort(r, m, sizeof(*r), cmp_ranked);
+	/* from the largest down: q_k = min(p_k m / k, q_k+1) */
+	double run = 1;
+	for (size_t k = m; k-- > 0;) {
+		double adj = r[k].p * (double)m / (double)(k + 1);
+		if (adj < run)
+			run = adj;
+		p[r[k].i] = run;
 	}
 	free(r);
 	return 0;

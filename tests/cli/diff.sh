@@ -80,7 +80,11 @@ cmp -s "$tmp/one.txt" "$tmp/one2.txt" || fail "-b/--after differs from BEFORE AF
 "$PERFAN_BIN" diff "${opts[@]}" -b "$d/before-1.data,$d/before-2.data" \
 	-a "$d/after-1.data" -a "$d/after-2.data" >"$tmp/comma.txt"
 grep -q "2 runs before, 2 after" "$tmp/comma.txt" || fail "comma-separated runs"
-echo "ok: one run, -b/-a and comma lists"
+# the README's form: each option takes the files after it, as braces give
+"$PERFAN_BIN" diff "${opts[@]}" -b "$d"/before-{1..5}.data -a "$d"/after-{1..5}.data \
+	>"$tmp/braces.txt"
+cmp -s "$tmp/fix.txt" "$tmp/braces.txt" || fail "-b before-{1..5}.data -a after-{1..5}.data differs from repeated -b/-a"
+echo "ok: one run, -b/-a, comma lists and -b FILE... -a FILE..."
 
 # 4. difffolded.pl's output, byte for byte, on the peer pairs
 peer=${PERFAN_PEERDATA:-../shared/peer-data}/diff-folded
@@ -142,7 +146,9 @@ EOF
 for bad in "" "$d/before-1.data" "--sort x $d/before-1.data $d/after-1.data" \
 	"--json --folded $d/before-1.data $d/after-1.data" \
 	"--alpha 2 $d/before-1.data $d/after-1.data" \
-	"-b $d/before-1.data $d/after-1.data"; do
+	"-b $d/before-1.data $d/after-1.data" "-b -a $d/after-1.data" \
+	"$d/before-1.data -b $d/before-2.data -a $d/after-1.data" \
+	"--min-share 0 $d/before-1.data $d/after-1.data"; do
 	rc=0
 	# shellcheck disable=SC2086
 	"$PERFAN_BIN" diff $bad >/dev/null 2>"$tmp/err" || rc=$?

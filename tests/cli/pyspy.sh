@@ -83,8 +83,8 @@ grep -q '<title>summarize_slow (app.py:17)<' "$tmp/fl.svg" ||
 
 # ---- two runs --------------------------------------------------------------------
 "$P" diff raw.txt fixed.txt >"$tmp/d" 2>"$tmp/e" || err "diff: $(cat "$tmp/e")"
-grep -q '%  *summarize_slow (app.py)$' "$tmp/d" || err "diff: no summarize_slow row"
-grep -q '[-+][0-9.]*%  *<genexpr> (app.py)$' "$tmp/d" || err "diff: no <genexpr> change"
+grep -q '%  *\(+- *[0-9.]*  *\)\?summarize_slow (app.py)$' "$tmp/d" || err "diff: no summarize_slow row"
+grep -q '[-+][0-9.]*%  *\(+- *[0-9.]*  *\)\?<genexpr> (app.py)$' "$tmp/d" || err "diff: no <genexpr> change"
 "$P" diff <(cat raw.txt) <(cat fixed.txt) 2>/dev/null | grep -v '^#' >"$tmp/d2"
 grep -v '^#' "$tmp/d" | cmp -s - "$tmp/d2" || err "diff of FIFOs differs"
 

@@ -1,8 +1,10 @@
 /* check_diff.c: perfan_diff on made-up profiles (shares, recursion counted
  * once, new and vanished functions, order of the sections, Amdahl), the
  * statistics against known values, the false-alarm rate on unchanged
- * synthetic runs and the detection of a planted 10 % growth, and the
- * three-column folded output. */
+ * synthetic runs (a Zipf profile, 3 runs of 1000 samples a side) and the
+ * detection of a planted 10 % growth, sides without variance, a share
+ * that grows only because the rest shrank, and the three-column folded
+ * output. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <perfan/perfan.h>
@@ -127,6 +129,44 @@ START_TEST(test_statistics)
 	ck_assert_double_eq_tol(p[1], 0.06, 1e-12);
 	ck_assert_double_eq_tol(p[2], 0.06, 1e-12);
 	ck_assert_double_eq_tol(p[3], 0.02, 1e-12);
+	/* Benjamini-Hochberg: 0.005 0.01 0.03 0.04 ranked 1..4 ->
+	 * 0.02 0.02 0.04 0.04 */
+	double q[] = {0.01, 0.04, 0.03, 0.005, NAN};
+	ck_assert_int_eq(perfan__bh(q, 5), 0);
+	ck_assert_double_eq_tol(q[0], 0.02, 1e-12);
+	ck_assert_double_eq_tol(q[1], 0.04, 1e-12);
+	ck_assert_double_eq_tol(q[2], 0.04, 1e-12);
+	ck_assert_double_eq_tol(q[3], 0.02, 1e-12);
+	ck_assert(isnan(q[4]));
+	/* counts: 6 against 0 with equal exposure: 2 / 2^6; 2 against 0:
+	 * 2 / 2^2; 10 of 100 against 10 of 100: 1 */
+	ck_assert_double_eq_tol(perfan__poisson_two_sided(0, 1, 6, 1), 0.03125,
+				1e-9);
+	ck_assert_double_eq_tol(perfan__poisson_two_sided(2, 3, 0, 3), 0.5,
+				1e-9);
+	ck_assert_double_eq_tol(perfan__poisson_two_sided(10, 100, 10, 100), 1,
+				1e-9);
+	/* 3 against 30 in equal exposure: far from chance */
+	ck_assert_double_lt(perfan__poisson_two_sided(3, 1, 30, 1), 1e-5);
+	/* a side without variance is floored: 1,0,1 against 0,0,0 shares
+	 * of 100 samples is what sampling gives; 0,0,0 against 9,9,7 is
+	 * not (the floor is the variance of a run of 100 samples at the
+	 * pooled share) */
+	double one[] = {0.01, 0, 0.01}, none[] = {0, 0, 0};
+	double p0 = 2.0 / 600, fl = p0 * (1 - p0) / 100;
+	ck_assert_double_gt(
+		perfan__welch_floor(one, 3, fl, none, 3, fl, &se, &df), 0.05);
+	double nine[] = {0.09, 0.09, 0.07};
+	p0 = 25.0 / 600;
+	fl = p0 * (1 - p0) / 100;
+	ck_assert_double_lt(
+		perfan__welch_floor(none, 3, fl, nine, 3, fl, &se, &df), 1e-4);
+	ck_assert(isinf(df)); /* both at their floor: known variances */
+	/* without the floor, 0,0,0 against 1,1,1 would be p = 0 */
+	double ones[] = {0.01, 0.01, 0.01};
+	ck_assert_double_eq(perfan__welch(none, 3, ones, 3, &se, &df), 0);
+	ck_assert_double_gt(
+		perfan__welch_floor(none, 3, fl, ones, 3, fl, &se, &df), 0.05);
 }
 END_TEST
 
@@ -170,7 +210,7 @@ static perfan_profile *synthetic(const double *w, int n)
 /* Significant rows of 5 runs each of BEFORE and AFTER shares; whether
  * WANT is among them. */
 static size_t significant(const double *wb, const double *wa, const char *want,
-			  int *found)
+			  int *found, const struct perfan_diff_opts *o)
 {
 	perfan_profile *p[10];
 	struct perfan_diff_run r[10];
@@ -181,7 +221,7 @@ static size_t significant(const double *wb, const double *wa, const char *want,
 		r[i] = (struct perfan_diff_run){p[i], 0, NULL};
 	}
 	perfan_diff *d;
-	ck_assert_int_eq(perfan_diff_new(&d, r, 5, r + 5, 5, NULL), 0);
+	ck_assert_int_eq(perfan_diff_new(&d, r, 5, r + 5, 5, o), 0);
 	ck_assert(perfan_diff_tested(d));
 	ck_assert(!isnan(perfan_diff_noise_floor(d)));
 	size_t sig = 0;
@@ -213,20 +253,203 @@ START_TEST(test_noise_and_planted_growth)
 		sum += g[k];
 	for (int k = 0; k < NFUNC; k++)
 		g[k] /= sum;
+	/* runs of about a minute each, not of the same work: the shares
+	 * are what compares (--shares) */
+	struct perfan_diff_opts o = PERFAN_OPTS_INIT(struct perfan_diff_opts);
+	o.shares_only = 1;
 	/* unchanged: any false finding in at most a few of 20 trials
-	 * (Holm keeps the chance per trial under 5 %) */
+	 * (with all functions unchanged, Benjamini-Hochberg keeps the
+	 * chance per trial under 5 %) */
 	rng_state = 0x9E3779B97F4A7C15ull;
 	int alarms = 0;
 	for (int t = 0; t < 20; t++)
-		alarms += significant(w, w, NULL, NULL) > 0;
-	ck_assert_int_le(alarms, 3);
+		alarms += significant(w, w, NULL, NULL, &o) > 0;
+	ck_assert_int_le(alarms, 1);
 	/* planted: found every time (others may be too: their shares did
 	 * drop a little as f3's grew, and false alarms stay possible) */
 	for (int t = 0; t < 5; t++) {
 		int found = 0;
-		significant(w, g, "f3", &found);
+		significant(w, g, "f3", &found, &o);
 		ck_assert_msg(found, "trial %d: f3 not found", t);
 	}
+}
+END_TEST
+
+/* A run of N samples drawn from shares W over NW functions "fK" under
+ * main, into P: a profiler's multinomial sampling. */
+static void draw(perfan_profile *p, const double *w, int nw, int n)
+{
+	uint64_t *count = calloc((size_t)nw, sizeof(*count));
+	for (int i = 0; i < n; i++) {
+		double u = uniform(), acc = 0;
+		int k = 0;
+		for (; k < nw - 1; k++) {
+			acc += w[k];
+			if (u < acc)
+				break;
+		}
+		count[k]++;
+	}
+	for (int k = 0; k < nw; k++) {
+		char s[32];
+		snprintf(s, sizeof(s), "main;f%d", k);
+		if (count[k])
+			add(p, s, count[k]);
+	}
+	free(count);
+}
+
+START_TEST(test_unchanged_zipf)
+{
+	/* the issue's trial: 3 runs a side of 1000 samples over 200
+	 * functions with shares ~ 1/rank, both sides from one distribution:
+	 * no significant row in at least 95 % of 20 trials */
+	enum { NW = 200, RUNS = 3, TRIALS = 20 };
+	double w[NW], sum = 0;
+	for (int k = 0; k < NW; k++)
+		sum += w[k] = 1.0 / (k + 1);
+	for (int k = 0; k < NW; k++)
+		w[k] /= sum;
+	rng_state = 0x2545F4914F6CDD1Dull;
+	int alarms = 0;
+	size_t tested = 0;
+	for (int t = 0; t < TRIALS; t++) {
+		perfan_profile *p[2 * RUNS];
+		struct perfan_diff_run r[2 * RUNS];
+		for (int i = 0; i < 2 * RUNS; i++) {
+			p[i] = profile();
+			draw(p[i], w, NW, 1000);
+			r[i] = (struct perfan_diff_run){p[i], 0, NULL};
+		}
+		perfan_diff *d;
+		ck_assert_int_eq(
+			perfan_diff_new(&d, r, RUNS, r + RUNS, RUNS, NULL), 0);
+		size_t sig = 0;
+		for (size_t i = 0; i < perfan_diff_nr_rows(d); i++) {
+			sig += perfan_diff_row(d, i)->significant;
+			tested += perfan_diff_row(d, i)->tested;
+		}
+		alarms += sig > 0;
+		perfan_diff_free(d);
+		for (int i = 0; i < 2 * RUNS; i++)
+			perfan_profile_free(p[i]);
+	}
+	printf("unchanged Zipf: %d of %d trials with a significant row; "
+	       "%.1f functions tested a trial\n",
+	       alarms, TRIALS, (double)tested / TRIALS);
+	ck_assert_int_le(alarms, 1);
+	ck_assert_uint_gt(tested, 10 * TRIALS); /* the test did run */
+}
+END_TEST
+
+/* RUNS profiles of main;f (counts F[i]) and main;g (the rest of 100). */
+static void counted(perfan_profile **p, struct perfan_diff_run *r, const int *f,
+		    int runs)
+{
+	for (int i = 0; i < runs; i++) {
+		p[i] = profile();
+		if (f[i])
+			add(p[i], "main;f", (uint64_t)f[i]);
+		add(p[i], "main;g", (uint64_t)(100 - f[i]));
+		r[i] = (struct perfan_diff_run){p[i], 0, NULL};
+	}
+}
+
+START_TEST(test_zero_variance)
+{
+	const int zero[] = {0, 0, 0}, nine[] = {9, 9, 7}, one[] = {1, 0, 1};
+	perfan_profile *p[6];
+	struct perfan_diff_run r[6];
+	perfan_diff *d;
+	/* 0,0,0 against 9,9,7: new, and significant */
+	counted(p, r, zero, 3);
+	counted(p + 3, r + 3, nine, 3);
+	ck_assert_int_eq(perfan_diff_new(&d, r, 3, r + 3, 3, NULL), 0);
+	const struct perfan_diff_row *f = row(d, "f");
+	ck_assert(f->is_new && f->tested);
+	ck_assert_msg(f->significant && f->self_significant, "q %g", f->p_self);
+	ck_assert(!row(d, "main")->significant); /* 100 % both sides */
+	perfan_diff_free(d);
+	for (int i = 0; i < 6; i++)
+		perfan_profile_free(p[i]);
+	/* 1,0,1 against 0,0,0: sampling noise, whatever the floor */
+	struct perfan_diff_opts o = PERFAN_OPTS_INIT(struct perfan_diff_opts);
+	for (int floor = 0; floor < 2; floor++) {
+		o.min_share = floor ? 1e-6 : 0;
+		counted(p, r, one, 3);
+		counted(p + 3, r + 3, zero, 3);
+		ck_assert_int_eq(perfan_diff_new(&d, r, 3, r + 3, 3, &o), 0);
+		ck_assert(!row(d, "f")->significant);
+		ck_assert(!row(d, "g")->significant);
+		perfan_diff_free(d);
+		for (int i = 0; i < 6; i++)
+			perfan_profile_free(p[i]);
+	}
+}
+END_TEST
+
+START_TEST(test_share_of_the_rest)
+{
+	/* the same work: fix drops from 900 to 100 samples a run, keep
+	 * stays at 100; keep's share grows from 10 % to 50 % but its time
+	 * per run does not: not a change of keep, unless asked for shares
+	 * only. fix's change is all of the whole's, and Amdahl says so. */
+	perfan_profile *p[6];
+	struct perfan_diff_run r[6];
+	const int fixb[] = {900, 905, 895}, fixa[] = {100, 98, 103};
+	const int keep[] = {100, 97, 103, 101, 99, 100};
+	for (int i = 0; i < 6; i++) {
+		p[i] = profile();
+		add(p[i], "main;fix",
+		    (uint64_t)(i < 3 ? fixb[i] : fixa[i - 3]));
+		add(p[i], "main;keep", (uint64_t)keep[i]);
+		r[i] = (struct perfan_diff_run){p[i], 0, NULL};
+	}
+	perfan_diff *d;
+	ck_assert_int_eq(perfan_diff_new(&d, r, 3, r + 3, 3, NULL), 0);
+	ck_assert(row(d, "fix")->significant);
+	ck_assert(row(d, "keep")->self_change > 0.3);
+	ck_assert(!row(d, "keep")->significant);
+	struct perfan_diff_amdahl am;
+	perfan_diff_amdahl(d, &am);
+	ck_assert_uint_eq(am.nr_top, 1);
+	ck_assert_str_eq(am.top[0]->name, "fix");
+	/* 1000 / (1000 - 799.67) */
+	ck_assert_double_eq_tol(am.speedup_top, 1000.0 / 200.33, 0.001);
+	double scale;
+	ck_assert_str_eq(perfan_diff_unit(d, &scale), "samples");
+	ck_assert_double_eq(scale, 1);
+	char *txt = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&txt, &len);
+	ck_assert_int_eq(perfan_diff_write(d, fp, PERFAN_DIFF_TEXT), 0);
+	fclose(fp);
+	ck_assert_msg(strstr(txt, "the significant changes of own time (fix "
+				  "-799.7) sum to -799.7 samples per run"),
+		      "%s", txt);
+	ck_assert_ptr_nonnull(strstr(txt, "the whole changed -799.7 samples"));
+	free(txt);
+	perfan_diff_free(d);
+	struct perfan_diff_opts o = PERFAN_OPTS_INIT(struct perfan_diff_opts);
+	o.shares_only = 1;
+	ck_assert_int_eq(perfan_diff_new(&d, r, 3, r + 3, 3, &o), 0);
+	ck_assert(row(d, "keep")->significant);
+	perfan_diff_free(d);
+	/* one run a side: no test, but the sampling noise of the change */
+	ck_assert_int_eq(perfan_diff_new(&d, r, 1, r + 3, 1, NULL), 0);
+	ck_assert(!perfan_diff_tested(d));
+	const struct perfan_diff_row *k = row(d, "keep");
+	ck_assert(!k->significant && isnan(k->p_self));
+	/* 1.96 sqrt(p0 (1 - p0) (1 / 1000 + 1 / 201)), p0 = 201 / 1201:
+	 * the binomial noise of both shares at the pooled one */
+	double p0 = 201.0 / 1201;
+	ck_assert_double_eq_tol(
+		k->self_noise,
+		1.959964 * sqrt(p0 * (1 - p0) * (1.0 / 1000 + 1.0 / 201)),
+		1e-9);
+	perfan_diff_free(d);
+	for (int i = 0; i < 6; i++)
+		perfan_profile_free(p[i]);
 }
 END_TEST
 
@@ -286,6 +509,9 @@ static Suite *diff_suite(void)
 	tcase_add_test(tc, test_shares_and_sections);
 	tcase_add_test(tc, test_statistics);
 	tcase_add_test(tc, test_noise_and_planted_growth);
+	tcase_add_test(tc, test_unchanged_zipf);
+	tcase_add_test(tc, test_zero_variance);
+	tcase_add_test(tc, test_share_of_the_rest);
 	tcase_add_test(tc, test_folded_three_columns);
 	tcase_add_test(tc, test_errors);
 	suite_add_tcase(s, tc);
