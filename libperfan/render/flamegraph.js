@@ -40,7 +40,7 @@
 
 	// The share of TOTAL in the spans [o, o + w) of frames FS, each stack
 	// once, as a percentage.
-	function covered(fs, O, W, total) {
+	function coverage(fs, O, W, total) {
 		var spans = [];
 		for (var i = 0; i < fs.length; i++)
 			if (W(fs[i]) > 0)
@@ -245,9 +245,9 @@
 		if (c.diff && side === "u" && re) {
 			var hits = frames.filter(function (f) { return f.g.classList.contains("match"); });
 			matchedText.textContent = "Matched: " +
-				covered(hits, function (f) { return f.bo; }, function (f) { return f.bw; }, c.basetotal) +
+				coverage(hits, function (f) { return f.bo; }, function (f) { return f.bw; }, c.basetotal) +
 				"% before, " +
-				covered(hits, function (f) { return f.ao; }, function (f) { return f.aw; }, aftertotal) +
+				coverage(hits, function (f) { return f.ao; }, function (f) { return f.aw; }, aftertotal) +
 				"% after";
 		}
 //#end
