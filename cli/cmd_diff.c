@@ -299,11 +299,8 @@ int cmd_diff(int argc, char **argv)
 						   optarg);
 			break;
 		case O_VIEW:
-			fo.view = perfan_fg_view_parse(optarg);
-			if (fo.view < 0)
-				return usage_error("--view: '%s' is none of "
-						   "both, after, before",
-						   optarg);
+			if (cli_parse_view(CMD, usage_text, optarg, &fo))
+				return 2;
 			break;
 		case 'o': out_path = optarg; break;
 		case 'h': fputs(usage_text, stdout); return 0;

@@ -235,11 +235,8 @@ int cmd_flamegraph(int argc, char **argv)
 			fo.max_height = -1;
 			break;
 		case O_VIEW:
-			fo.view = perfan_fg_view_parse(optarg);
-			if (fo.view < 0)
-				return usage_error("--view: '%s' is none of "
-						   "both, after, before",
-						   optarg);
+			if (cli_parse_view(CMD, usage_text, optarg, &fo))
+				return 2;
 			break;
 		case O_MINWIDTH:
 			if (cli_parse_minwidth(optarg, &fo))

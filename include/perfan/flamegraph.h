@@ -207,12 +207,15 @@ perfan_fg_layout_profile(const perfan_fg_layout *l);
  * options. Each frame is a <g> with data-o, data-w (offset and width in
  * the column's weight) and data-d (depth); "(other)" has data-m="1".
  * With a base column it also has data-s and data-b (self weight after and
- * before) and data-bo and data-bw (offset and width before), class "new"
- * or "vanished" when only one side has it and "hide" while it has no
- * width on the side shown; a button (id "toggle", or the key b) switches
- * the graph between the after and the before shape, kept in the URL as
- * v=b. Returns 0, the errors of perfan_fg_layout_new, PERFAN_EIO when
- * writing fails. */
+ * before), data-bo and data-bw (offset and width before) and data-uo and
+ * data-uw (in the union shape), class "new" or "vanished" where a subtree
+ * of one side whose change is real starts (outlined) and "hide" while it
+ * has no width in the shape shown; a line (id "summary") names the
+ * largest real changes; buttons (ids "view-u", "view-b", "view-a", or the
+ * key b) switch between the union, before and after shapes, kept in the
+ * URL as v=b or v=a when not the first one (opts.view); the frames get
+ * lower to fit max_height. Returns 0, the errors of perfan_fg_layout_new,
+ * PERFAN_ENOMEM, PERFAN_EIO when writing fails. */
 PERFAN_API int
 perfan_flamegraph_write(const perfan_profile *p, FILE *fp,
 			const struct perfan_flamegraph_opts *opts);

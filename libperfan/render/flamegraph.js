@@ -1,8 +1,9 @@
 // render/flamegraph.js: the interactive part of perfan's flame graphs,
 // embedded in each SVG: tooltips and the details line, click to zoom,
 // regular-expression search with the matched share, and the view kept in
-// the URL (?x=OFFSET&y=DEPTH&s=REGEX&i=1). Frames carry their position in
-// weight units: data-o (offset), data-w (width), data-d (depth).
+// the URL (?x=OFFSET&y=DEPTH&s=REGEX&i=1, v=a or v=b for a differential
+// graph's shape). Frames carry their position in weight units: data-o
+// (offset), data-w (width), data-d (depth).
 //# Lines from "//#diff" to "//#end" go into differential graphs only, from
 //# "//#plain" to "//#end" into plain ones only (render/svg.c,
 //# write_script), so that a plain graph's script stays the same byte for

@@ -1,8 +1,10 @@
 /* render/svg.c: the flame graph as one SVG document: frames as rects with
  * their names, weights and positions (data-o offset, data-w width, data-d
  * depth, in weight units; differential graphs add the self weights data-s
- * and data-b and the before side's data-bo and data-bw), a legend, and the
- * script (render/flamegraph.js) that makes it interactive. */
+ * and data-b, the before side's data-bo and data-bw and the union's data-uo
+ * and data-uw, the view buttons and the summary line that
+ * render/svg_diff.c decides), a legend, and the script
+ * (render/flamegraph.js) that makes it interactive. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

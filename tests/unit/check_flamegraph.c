@@ -88,9 +88,10 @@ static perfan_profile *two_count(const char *text)
 }
 
 /* A differential layout as text, one frame per line: "depth name offset
- * width base_offset base_width self base_self". */
-static char *diff_layout_text(const perfan_profile *p,
-			      const struct perfan_flamegraph_opts *o)
+ * width base_offset base_width self base_self", or with UNION "depth name
+ * union_offset union_width" and a last line "total UNION_TOTAL". */
+static char *diff_text(const perfan_profile *p,
+		       const struct perfan_flamegraph_opts *o, int with_union)
 {
 	perfan_fg_layout *l;
 	ck_assert_msg(perfan_fg_layout_new(&l, p, o) == 0, "%s",
@@ -106,17 +107,31 @@ static char *diff_layout_text(const perfan_profile *p,
 			: f->frame == PERFAN_FG_OTHER
 				? "(other)"
 				: perfan_profile_frame_get(lp, f->frame)->name;
-		fprintf(fp, "%u %s %llu %llu %llu %llu %llu %llu\n", f->depth,
-			name, (unsigned long long)f->offset,
-			(unsigned long long)f->width,
-			(unsigned long long)f->base_offset,
-			(unsigned long long)f->base_width,
-			(unsigned long long)f->self,
-			(unsigned long long)f->base_self);
+		if (with_union)
+			fprintf(fp, "%u %s %llu %llu\n", f->depth, name,
+				(unsigned long long)f->union_offset,
+				(unsigned long long)f->union_width);
+		else
+			fprintf(fp, "%u %s %llu %llu %llu %llu %llu %llu\n",
+				f->depth, name, (unsigned long long)f->offset,
+				(unsigned long long)f->width,
+				(unsigned long long)f->base_offset,
+				(unsigned long long)f->base_width,
+				(unsigned long long)f->self,
+				(unsigned long long)f->base_self);
 	}
+	if (with_union)
+		fprintf(fp, "total %llu\n",
+			(unsigned long long)perfan_fg_layout_union_total(l));
 	fclose(fp);
 	perfan_fg_layout_free(l);
 	return buf;
+}
+
+static char *diff_layout_text(const perfan_profile *p,
+			      const struct perfan_flamegraph_opts *o)
+{
+	return diff_text(p, o, 0);
 }
 
 static void expect_diff_layout(const perfan_profile *p,
@@ -534,33 +549,10 @@ START_TEST(test_diff_union_layout)
 }
 END_TEST
 
-/* Each frame's union place as "depth name union_offset union_width". */
 static char *union_text(const perfan_profile *p,
 			const struct perfan_flamegraph_opts *o)
 {
-	perfan_fg_layout *l;
-	ck_assert_msg(perfan_fg_layout_new(&l, p, o) == 0, "%s",
-		      perfan_error_last());
-	const perfan_profile *lp = perfan_fg_layout_profile(l);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *fp = open_memstream(&buf, &len);
-	for (size_t i = 0; i < perfan_fg_layout_nr_frames(l); i++) {
-		const struct perfan_fg_frame *f = perfan_fg_layout_frame(l, i);
-		const char *name =
-			f->frame == PERFAN_FG_ALL ? "all"
-			: f->frame == PERFAN_FG_OTHER
-				? "(other)"
-				: perfan_profile_frame_get(lp, f->frame)->name;
-		fprintf(fp, "%u %s %llu %llu\n", f->depth, name,
-			(unsigned long long)f->union_offset,
-			(unsigned long long)f->union_width);
-	}
-	fprintf(fp, "total %llu\n",
-		(unsigned long long)perfan_fg_layout_union_total(l));
-	fclose(fp);
-	perfan_fg_layout_free(l);
-	return buf;
+	return diff_text(p, o, 1);
 }
 
 START_TEST(test_diff_union_shape)
@@ -631,6 +623,17 @@ static const char *attr_of(const char *svg, const char *title, const char *name,
 	return buf;
 }
 
+/* The height of the 1200 px wide image SVG. */
+static unsigned svg_height(const char *svg)
+{
+	unsigned h = 0;
+	ck_assert_int_eq(
+		sscanf(strstr(svg, "<svg "),
+		       "<svg version=\"1.1\" width=\"1200\" height=\"%u\"", &h),
+		1);
+	return h;
+}
+
 START_TEST(test_diff_svg)
 {
 	perfan_profile *p = two_count(TWO_SIDES);
@@ -695,28 +698,19 @@ START_TEST(test_diff_svg)
 	o.base_column = 1;
 	svg = svg_of(p, &o);
 	unsigned h = 0;
-	ck_assert_int_eq(
-		sscanf(strstr(svg, "<svg "),
-		       "<svg version=\"1.1\" width=\"1200\" height=\"%u\"", &h),
-		1);
+	h = svg_height(svg);
 	ck_assert_msg(h <= 900 && h > 800, "height %u", h);
 	ck_assert_ptr_nonnull(strstr(svg, "#frames text { font-size: 6px; }"));
 	free(svg);
 	o.max_height = -1;
 	svg = svg_of(p, &o);
-	ck_assert_int_eq(
-		sscanf(strstr(svg, "<svg "),
-		       "<svg version=\"1.1\" width=\"1200\" height=\"%u\"", &h),
-		1);
+	h = svg_height(svg);
 	ck_assert_uint_gt(h, 1500);
 	free(svg);
 	o.max_height = 0;
 	o.base_column = PERFAN_FG_NO_BASE;
 	svg = svg_of(p, &o);
-	ck_assert_int_eq(
-		sscanf(strstr(svg, "<svg "),
-		       "<svg version=\"1.1\" width=\"1200\" height=\"%u\"", &h),
-		1);
+	h = svg_height(svg);
 	ck_assert_uint_gt(h, 1500);
 	ck_assert_ptr_null(strstr(svg, "id=\"summary\""));
 	ck_assert_ptr_null(strstr(svg, "data-bo"));
