@@ -61,6 +61,10 @@ int cli_parse_positive(const char *s, double max, double *out);
 /* --minwidth: "PX" or "PCT%" into the flame graph options. 0 or -1. */
 struct perfan_flamegraph_opts;
 int cli_parse_minwidth(const char *arg, struct perfan_flamegraph_opts *fo);
+/* --view VIEW of a differential flame graph into FO->view: 0, or a usage
+ * error (exit status 2) for a name that is none. */
+int cli_parse_view(const char *cmd, const char *usage, const char *arg,
+		   struct perfan_flamegraph_opts *fo);
 
 /* Write the flame graph of P to OUT_PATH (NULL or "-": stdout) as
  * cli_output does, after a load that ended with STATUS (a failed one keeps

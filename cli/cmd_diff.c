@@ -51,8 +51,12 @@ static const char usage_text[] =
 	"  --folded           print `STACK BEFORE AFTER` lines, as\n"
 	"                     difffolded.pl, sorted; BEFORE scaled to AFTER's\n"
 	"                     total exactly unless --absolute\n"
-	"  --svg              draw a differential flame graph (widths from\n"
-	"                     AFTER, red grew, blue shrank)\n"
+	"  --svg              draw a differential flame graph: both sides'\n"
+	"                     shapes at once, coloured only where a change is\n"
+	"                     significant (red grew, blue shrank), a line of\n"
+	"                     the largest changes, 900 px high at most\n"
+	"  --view VIEW        (--svg) the shape it opens with: both (the\n"
+	"                     default), after or before\n"
 	"  --total            (--svg) colour by the change of total share, not\n"
 	"                     self\n"
 	"  --negate           (--svg) swap red and blue\n"
@@ -322,6 +326,7 @@ enum {
 	O_WIDTH,
 	O_SHARES,
 	O_MIN_SHARE,
+	O_VIEW,
 };
 static const struct option longopts[] = {
 	{"before", required_argument, NULL, 'b'},
@@ -341,6 +346,7 @@ static const struct option longopts[] = {
 	{"width", required_argument, NULL, O_WIDTH},
 	{"shares", no_argument, NULL, O_SHARES},
 	{"min-share", required_argument, NULL, O_MIN_SHARE},
+	{"view", required_argument, NULL, O_VIEW},
 	CLI_LOAD_LONGOPTS,
 	{"output", required_argument, NULL, 'o'},
 	{"help", no_argument, NULL, 'h'},
@@ -438,6 +444,10 @@ static int run(int argc, char **argv, struct list *before, struct list *after)
 				return usage_error("--width: '%s' is not a "
 						   "width in pixels",
 						   optarg);
+			break;
+		case O_VIEW:
+			if (cli_parse_view(CMD, usage_text, optarg, &fo))
+				return 2;
 			break;
 		case 'o': out_path = optarg; break;
 		case 'h': fputs(usage_text, stdout); return 0;
@@ -543,13 +553,12 @@ static int run(int argc, char **argv, struct list *before, struct list *after)
 					(size_t)a.sum_col, dopts.absolute,
 					out.fp);
 			else if (svg) {
-				/* changes within the noise are drawn
-				 * neutral: the runs' noise floor when there
-				 * are several, else the sampling noise of
-				 * sample counts */
+				/* only real changes are coloured: the
+				 * diff's significant rows when there are
+				 * several runs a side, else what is beyond
+				 * the sampling noise of sample counts */
 				if (perfan_diff_tested(d))
-					fo.noise_floor =
-						perfan_diff_noise_floor(d);
+					fo.diff = d;
 				else if (b.counts && a.counts)
 					fo.noise_sigmas = 2;
 				rc = write_svg(&b, &a, &fo, out.fp);

@@ -27,14 +27,17 @@ static const char usage_text[] =
 	"and share, click to zoom, Ctrl-F or Search for a regular expression;\n"
 	"zoom and search are kept in the URL. Colours say what a frame is\n"
 	"(kernel, native, Python, JIT, inlined), with a legend. Folded lines\n"
-	"with two counts (difffolded.pl's) give a differential graph: widths\n"
-	"from the second, red where a frame grew, blue where it shrank.\n"
+	"with two counts (difffolded.pl's) give a differential graph: it opens\n"
+	"on both sides' shapes at once (each frame as wide as its larger\n"
+	"share), red where a frame grew, blue where it shrank, outlines where\n"
+	"new or vanished code starts, and a line naming the largest changes.\n"
 	"\n"
 	"  --title TEXT       the title (default Flame Graph, Icicle Graph,\n"
 	"                     Flame Chart)\n"
 	"  --subtitle TEXT    a second line under the title\n"
 	"  --width PX         image width (default 1200)\n"
-	"  --height PX        height of each frame (default 16)\n"
+	"  --height PX        height of each frame (default 16; a differential\n"
+	"                     graph's are lowered to fit 900 px unless given)\n"
 	"  --minwidth PX|PCT% merge frames narrower than this into one \"(other)\"\n"
 	"                     per parent (default 0.1 px)\n"
 	"  --fonttype FONT    font family (default Verdana)\n"
@@ -57,8 +60,9 @@ static const char usage_text[] =
 	"  --negate           differential: swap red and blue\n"
 	"  --diff             a differential graph of two inputs, BEFORE and\n"
 	"                     AFTER (each perf.data, perf script text or\n"
-	"                     folded): widths from AFTER, red where a frame\n"
-	"                     grew, blue where it shrank\n"
+	"                     folded), drawn as two-count lines are\n"
+	"  --view VIEW        differential: the shape it opens with: both (the\n"
+	"                     default), after or before\n"
 	"  --total            differential: colour by the change of total\n"
 	"                     share, not self\n"
 	"  --noise-floor PTS  differential: draw changes under PTS percentage\n"
@@ -166,6 +170,7 @@ int cmd_flamegraph(int argc, char **argv)
 		O_TOTAL,
 		O_NOISE_FLOOR,
 		O_NOISE_SIGMAS,
+		O_VIEW,
 	};
 	static const struct option longopts[] = {
 		{"title", required_argument, NULL, O_TITLE},
@@ -190,6 +195,7 @@ int cmd_flamegraph(int argc, char **argv)
 		{"total", no_argument, NULL, O_TOTAL},
 		{"noise-floor", required_argument, NULL, O_NOISE_FLOOR},
 		{"noise-sigmas", required_argument, NULL, O_NOISE_SIGMAS},
+		{"view", required_argument, NULL, O_VIEW},
 		CLI_LOAD_LONGOPTS,
 		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
@@ -225,6 +231,12 @@ int cmd_flamegraph(int argc, char **argv)
 				return usage_error("--height: '%s' is not a "
 						   "height in pixels",
 						   optarg);
+			/* frames as high as asked: not lowered to fit */
+			fo.max_height = -1;
+			break;
+		case O_VIEW:
+			if (cli_parse_view(CMD, usage_text, optarg, &fo))
+				return 2;
 			break;
 		case O_MINWIDTH:
 			if (cli_parse_minwidth(optarg, &fo))

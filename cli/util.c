@@ -71,6 +71,16 @@ int cli_parse_positive(const char *s, double max, double *out)
 	return 0;
 }
 
+int cli_parse_view(const char *cmd, const char *usage, const char *arg,
+		   struct perfan_flamegraph_opts *fo)
+{
+	fo->view = perfan_fg_view_parse(arg);
+	if (fo->view >= 0)
+		return 0;
+	return cli_usage_error(
+		cmd, usage, "--view: '%s' is none of both, after, before", arg);
+}
+
 int cli_parse_minwidth(const char *arg, struct perfan_flamegraph_opts *fo)
 {
 	char *end;

@@ -1,15 +1,16 @@
 /* perfan/flamegraph.h: flame graphs of a profile as self-contained,
  * interactive SVG (tooltips, click to zoom, regular-expression search, the
  * view kept in the URL), with the options of FlameGraph's flamegraph.pl,
- * differential graphs of two columns (after against before) that switch
- * between both runs' shapes, and the frame layout behind them as a struct
- * API. */
+ * differential graphs of two columns (after against before) that open on
+ * the union of both runs' shapes and switch to either, and the frame
+ * layout behind them as a struct API. */
 #ifndef PERFAN_FLAMEGRAPH_H
 #define PERFAN_FLAMEGRAPH_H
 
 #include <stdio.h>
 
 #include <perfan/common.h>
+#include <perfan/diff.h>
 #include <perfan/profile.h>
 
 #ifdef __cplusplus
@@ -92,7 +93,8 @@ struct perfan_flamegraph_opts {
 
 	/* Differential colouring. A frame's change is that of its self
 	 * share (self weight / its side's total, after minus before) or,
-	 * with COLOR_TOTAL, of its total (inclusive) share. */
+	 * with COLOR_TOTAL, of its total (inclusive) share. DIFF, when set,
+	 * decides which changes are real; else the noise thresholds do. */
 	int color_total;
 	/* Changes of a share smaller than NOISE_FLOOR (a fraction of the
 	 * total: 0.001 is 0.1 percentage points) are drawn neutral. 0 (or
@@ -106,7 +108,36 @@ struct perfan_flamegraph_opts {
 	 * totals are far larger than the sample counts and the test far too
 	 * strict; draw such graphs from sample counts). 0: off. */
 	double noise_sigmas;
+
+	/* Since 0.2. The shape a differential graph opens with; its buttons
+	 * (and the key b) switch between the three. */
+	int view; /* enum perfan_fg_view */
+	/* The comparison of the runs behind a differential graph
+	 * (perfan_diff_new over the same runs, several a side): when set
+	 * and tested (perfan_diff_tested), a frame is coloured only where
+	 * its function's row (matched by name) is significant, and the
+	 * noise thresholds are not used. Borrowed during the call. */
+	const perfan_diff *diff;
+	/* The image's height in px at most: frames get lower (down to 6 px,
+	 * names in a smaller font) so that the root row shows in a window
+	 * this high. 0: 900 for differential graphs, no limit for plain
+	 * ones; negative: no limit. */
+	double max_height;
 };
+
+/* The shapes of a differential graph. */
+enum perfan_fg_view {
+	/* Both sides at once: each frame as wide as the larger of its two
+	 * shares (its self share's larger side plus its children's union
+	 * widths, so that children fit inside), so that what vanished and
+	 * what is new are both drawn. The default. */
+	PERFAN_FG_VIEW_UNION = 0,
+	PERFAN_FG_VIEW_AFTER,  /* the after side's shape */
+	PERFAN_FG_VIEW_BEFORE, /* the before side's shape */
+};
+
+/* The view named NAME ("both", "after", "before"), or -1. Since 0.2. */
+PERFAN_API int perfan_fg_view_parse(const char *name);
 
 #define PERFAN_FG_OPTS_INIT                                                    \
 	((struct perfan_flamegraph_opts){                                      \
@@ -120,7 +151,11 @@ struct perfan_flamegraph_opts {
  * widths and its self weight. With a base column the same holds for
  * base_offset and base_width in the base column's weight: both sides are
  * laid out with the same frames in the same order, so a frame of one side
- * only has width 0 on the other (and the offset where it would start). */
+ * only has width 0 on the other (and the offset where it would start);
+ * and for union_offset and union_width, the union shape (enum
+ * perfan_fg_view) in billionths of each side's total: a frame's union
+ * width is the larger of its two self shares plus its children's union
+ * widths, never 0. */
 #define PERFAN_FG_OTHER ((perfan_frame_id)-1) /* the merged "(other)" */
 #define PERFAN_FG_ALL ((perfan_frame_id)-2)   /* the root, "all" */
 struct perfan_fg_frame {
@@ -132,6 +167,9 @@ struct perfan_fg_frame {
 	/* with a base column: its place in the base column's weight; 0
 	 * without */
 	uint64_t base_offset, base_width;
+	/* since 0.2, with a base column: its place in the union shape; 0
+	 * without */
+	uint64_t union_offset, union_width;
 };
 
 typedef struct perfan_fg_layout perfan_fg_layout;
@@ -155,6 +193,10 @@ perfan_fg_layout_frame(const perfan_fg_layout *l, size_t i);
 PERFAN_API uint64_t perfan_fg_layout_total(const perfan_fg_layout *l);
 /* The base column's total (the before side), 0 without a base column. */
 PERFAN_API uint64_t perfan_fg_layout_base_total(const perfan_fg_layout *l);
+/* The union shape's total (the root's union width, between 10^9 and
+ * 2 * 10^9 when both sides have weight), 0 without a base column. Since
+ * 0.2. */
+PERFAN_API uint64_t perfan_fg_layout_union_total(const perfan_fg_layout *l);
 /* The profile whose frame ids the layout holds: P, or with reverse a
  * profile of its own. */
 PERFAN_API const perfan_profile *
@@ -165,12 +207,15 @@ perfan_fg_layout_profile(const perfan_fg_layout *l);
  * options. Each frame is a <g> with data-o, data-w (offset and width in
  * the column's weight) and data-d (depth); "(other)" has data-m="1".
  * With a base column it also has data-s and data-b (self weight after and
- * before) and data-bo and data-bw (offset and width before), class "new"
- * or "vanished" when only one side has it and "hide" while it has no
- * width on the side shown; a button (id "toggle", or the key b) switches
- * the graph between the after and the before shape, kept in the URL as
- * v=b. Returns 0, the errors of perfan_fg_layout_new, PERFAN_EIO when
- * writing fails. */
+ * before), data-bo and data-bw (offset and width before) and data-uo and
+ * data-uw (in the union shape), class "new" or "vanished" where a subtree
+ * of one side whose change is real starts (outlined) and "hide" while it
+ * has no width in the shape shown; a line (id "summary") names the
+ * largest real changes; buttons (ids "view-u", "view-b", "view-a", or the
+ * key b) switch between the union, before and after shapes, kept in the
+ * URL as v=b or v=a when not the first one (opts.view); the frames get
+ * lower to fit max_height. Returns 0, the errors of perfan_fg_layout_new,
+ * PERFAN_ENOMEM, PERFAN_EIO when writing fails. */
 PERFAN_API int
 perfan_flamegraph_write(const perfan_profile *p, FILE *fp,
 			const struct perfan_flamegraph_opts *opts);

@@ -1,8 +1,9 @@
 // render/flamegraph.js: the interactive part of perfan's flame graphs,
 // embedded in each SVG: tooltips and the details line, click to zoom,
 // regular-expression search with the matched share, and the view kept in
-// the URL (?x=OFFSET&y=DEPTH&s=REGEX&i=1). Frames carry their position in
-// weight units: data-o (offset), data-w (width), data-d (depth).
+// the URL (?x=OFFSET&y=DEPTH&s=REGEX&i=1, v=a or v=b for a differential
+// graph's shape). Frames carry their position in weight units: data-o
+// (offset), data-w (width), data-d (depth).
 //# Lines from "//#diff" to "//#end" go into differential graphs only, from
 //# "//#plain" to "//#end" into plain ones only (render/svg.c,
 //# write_script), so that a plain graph's script stays the same byte for
@@ -26,14 +27,36 @@
 	}
 
 //#diff
-	// A differential graph (two columns: after and before) draws one side
-	// at a time: SIDE 0 the after weights (data-o, data-w), 1 the before
-	// ones (data-bo, data-bw). The functions below read the side shown
+	// A differential graph (two columns: after and before) draws one shape
+	// at a time: SIDE "u" the union of both (data-uo, data-uw: each frame
+	// as wide as its larger share, so that what vanished and what is new
+	// both show), "a" the after weights (data-o, data-w), "b" the before
+	// ones (data-bo, data-bw). The functions below read the shape shown
 	// from f.o, f.w and c.total, which show() sets; frames without width
-	// on that side are hidden. A zoom into a frame the side lacks shows
-	// its nearest caller there and comes back with the other side.
-	var side = 0, toggleBtn = null, target = null, aftertotal = c.total;
-	var keys = [{}, {}];
+	// there are hidden. A zoom into a frame the side lacks shows its
+	// nearest caller there and comes back with the other side.
+	var side = c.view, target = null, aftertotal = c.total;
+	var keys = { u: {}, a: {}, b: {} }, viewBtns = {};
+	var views = ["u", "b", "a"];
+
+	// The share of TOTAL in the spans [o, o + w) of frames FS, each stack
+	// once, as a percentage.
+	function coverage(fs, O, W, total) {
+		var spans = [];
+		for (var i = 0; i < fs.length; i++)
+			if (W(fs[i]) > 0)
+				spans.push([O(fs[i]), O(fs[i]) + W(fs[i])]);
+		spans.sort(function (a, b) { return a[0] - b[0] || b[1] - a[1]; });
+		var n = 0, end = -1;
+		for (var j = 0; j < spans.length; j++) {
+			var s = Math.max(spans[j][0], end);
+			if (spans[j][1] > s) {
+				n += spans[j][1] - s;
+				end = spans[j][1];
+			}
+		}
+		return pct(n, total);
+	}
 
 	// B before against A after: weights, shares of each side's total, the
 	// change in points of the total and relative to the before share.
@@ -79,17 +102,18 @@
 		return best;
 	}
 
-	// Show side S: relayout, zoom and search kept.
+	// Show shape S: relayout, zoom and search kept.
 	function show(s) {
 		side = s;
-		c.total = s ? c.basetotal : aftertotal;
+		c.total = s === "u" ? c.uniontotal : s === "b" ? c.basetotal : aftertotal;
 		for (var i = 0; i < frames.length; i++) {
 			var f = frames[i];
-			f.o = s ? f.bo : f.ao;
-			f.w = s ? f.bw : f.aw;
+			f.o = s === "u" ? f.uo : s === "b" ? f.bo : f.ao;
+			f.w = s === "u" ? f.uw : s === "b" ? f.bw : f.aw;
 		}
 		byKey = keys[s];
-		toggleBtn.textContent = s ? "Show after" : "Show before";
+		for (var v in viewBtns)
+			viewBtns[v].classList.toggle("on", v === s);
 		zoom(target);
 		search(term);
 	}
@@ -217,6 +241,17 @@
 		}
 		matchedText.textContent = re ? "Matched: " + pct(covered, c.total) + "%"
 			: invalid ? "Invalid regular expression" : " ";
+//#diff
+		// the union's widths are no side's: the share matched of each
+		if (c.diff && side === "u" && re) {
+			var hits = frames.filter(function (f) { return f.g.classList.contains("match"); });
+			matchedText.textContent = "Matched: " +
+				coverage(hits, function (f) { return f.bo; }, function (f) { return f.bw; }, c.basetotal) +
+				"% before, " +
+				coverage(hits, function (f) { return f.ao; }, function (f) { return f.aw; }, aftertotal) +
+				"% after";
+		}
+//#end
 		searchBtn.textContent = term ? "Reset Search" : "Search";
 		searchBtn.setAttribute("data-matched", re ? covered : "");
 		saveView();
@@ -231,8 +266,8 @@
 	function saveView() {
 		var q = [];
 //#diff
-		if (side)
-			q.push("v=b");
+		if (side !== c.view)
+			q.push("v=" + side);
 //#end
 		if (zoomed)
 			q.push("x=" + zoomed.o, "y=" + zoomed.d);
@@ -287,17 +322,21 @@
 				f.aw = f.w;
 				f.bo = Number(g.getAttribute("data-bo"));
 				f.bw = Number(g.getAttribute("data-bw"));
+				f.uo = Number(g.getAttribute("data-uo"));
+				f.uw = Number(g.getAttribute("data-uw"));
 				// frames without width share offsets with others
 				if (f.aw > 0)
-					keys[0][f.ao + ":" + f.d] = f;
+					keys.a[f.ao + ":" + f.d] = f;
 				if (f.bw > 0)
-					keys[1][f.bo + ":" + f.d] = f;
+					keys.b[f.bo + ":" + f.d] = f;
+				if (f.uw > 0)
+					keys.u[f.uo + ":" + f.d] = f;
 			}
 //#end
 		}
 //#diff
 		if (c.diff)
-			byKey = keys[0];
+			byKey = keys.a;
 //#end
 		root.addEventListener("mouseover", function (e) {
 			var f = frameOf(e.target);
@@ -341,8 +380,9 @@
 				zoom(null);
 			}
 //#diff
+			// b: the next shape, both, before, after
 			if (c.diff && e.keyCode === 66 && !e.ctrlKey && !e.metaKey && !e.altKey)
-				show(1 - side);
+				show(views[(views.indexOf(side) + 1) % 3]);
 //#end
 		});
 		// the view of the URL
@@ -363,10 +403,13 @@
 		}
 //#diff
 		if (c.diff) {
-			toggleBtn = document.getElementById("toggle");
-			toggleBtn.addEventListener("click", function () { show(1 - side); });
-			if (params.v === "b")
-				show(1);
+			views.forEach(function (v) {
+				viewBtns[v] = document.getElementById("view-" + v);
+				viewBtns[v].addEventListener("click", function () { show(v); });
+			});
+			// the shape the graph opens with, or the URL's
+			var v0 = params.v === "a" || params.v === "b" || params.v === "u" ? params.v : c.view;
+			show(v0);
 		}
 //#end
 		if (params.x !== undefined && params.y !== undefined) {

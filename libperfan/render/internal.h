@@ -9,11 +9,17 @@
 
 #define PERFAN__FG_XPAD 10.0    /* px left and right of the frames */
 #define PERFAN__FG_MINWIDTH 0.1 /* px, flamegraph.pl's default */
+/* The union shape's unit: parts of each side's total */
+#define PERFAN__FG_UNION 1000000000.0
 
 /* *O = OPTS over PERFAN_FG_OPTS_INIT (as far as OPTS->sz reaches), with
  * the defaults filled in where a field is unset (NULL, 0, negative). */
 void perfan__fg_opts(struct perfan_flamegraph_opts *o,
 		     const struct perfan_flamegraph_opts *opts);
+
+/* The index of frame I's parent in layout L (built from the trie),
+ * SIZE_MAX for the root and in flame charts. */
+size_t perfan__fg_layout_parent(const perfan_fg_layout *l, size_t i);
 
 /* The image width in px. */
 double perfan__fg_width(const struct perfan_flamegraph_opts *o);
@@ -28,7 +34,7 @@ struct perfan__rgb perfan__fg_color(int palette, int hash, const char *name,
 				    uint32_t kind);
 
 /* The colour of a differential frame: red for growth, blue for shrinking,
- * saturated by DELTA / MAXDELTA; NEGATE swaps them. */
+ * saturated by the square root of DELTA / MAXDELTA; NEGATE swaps them. */
 struct perfan__rgb perfan__fg_diff_color(double delta, double maxdelta,
 					 int negate);
 

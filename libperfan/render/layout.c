@@ -1,9 +1,11 @@
 /* render/layout.c: where each frame of a flame graph goes, in weight
  * units: from the stack trie (children in name order, frames narrower than
  * minwidth merged into one "(other)" per parent; with a base column the
- * union of both sides, each laid out in its own weight) or, for a flame
+ * union of both sides, laid out in each side's own weight and in the
+ * union of their shares) or, for a flame
  * chart, from the kept samples in their order (adjacent equal frames
  * merged). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,7 +21,9 @@ struct perfan_fg_layout {
 	perfan_profile *own; /* the reversed profile, with reverse */
 	struct perfan_fg_frame *f;
 	size_t n, cap;
-	uint64_t total, base_total;
+	uint64_t total, base_total, union_total;
+	size_t *par; /* each frame's parent frame (SIZE_MAX: none, or unknown) */
+	size_t cur_parent; /* the parent of the frames emitted now */
 };
 
 static int nomem(void)
@@ -29,9 +33,17 @@ static int nomem(void)
 
 static int emit(perfan_fg_layout *l, const struct perfan_fg_frame *f)
 {
-	if (l->n == l->cap &&
-	    perfan__grow((void **)&l->f, &l->cap, l->n + 1, sizeof(*l->f)))
-		return nomem();
+	if (l->n == l->cap) {
+		size_t cap = l->cap;
+		if (perfan__grow((void **)&l->f, &l->cap, l->n + 1,
+				 sizeof(*l->f)) ||
+		    perfan__grow((void **)&l->par, &cap, l->n + 1,
+				 sizeof(*l->par)))
+			return nomem();
+		if (cap < l->cap)
+			l->cap = cap; /* both hold at least this many */
+	}
+	l->par[l->n] = l->cur_parent;
 	l->f[l->n++] = *f;
 	return 0;
 }
@@ -121,7 +133,55 @@ struct open_node {
 	perfan_node_id node;
 	uint64_t offset, base_offset;
 	uint32_t depth;
+	size_t index; /* its frame's */
 };
+
+/* Weight W of TOTAL in PERFAN__FG_UNION parts, at least 1 where W is
+ * not 0, so that no frame with weight lacks a union width. */
+static uint64_t union_part(uint64_t w, uint64_t total)
+{
+	if (!w || !total)
+		return 0;
+	uint64_t u =
+		(uint64_t)((double)w / (double)total * PERFAN__FG_UNION + 0.5);
+	return u ? u : 1;
+}
+
+/* The union shape of the laid-out frames: a frame's union width is the
+ * larger of its two self shares ("(other)": of its two widths) plus its
+ * children's union widths, so that it is at least as wide as on either
+ * side and holds its children exactly. From the frames, not the trie, so
+ * that a pruned read, whose narrow stacks were merged as they were read,
+ * gives the same shape. Parents come before their children, and siblings
+ * left to right. */
+static int union_shape(perfan_fg_layout *l)
+{
+	size_t n = l->n;
+	uint64_t *cur = malloc((n ? n : 1) * sizeof(*cur));
+	if (!cur)
+		return nomem();
+	for (size_t i = n; i-- > 0;) {
+		struct perfan_fg_frame *f = &l->f[i];
+		int other = f->frame == PERFAN_FG_OTHER;
+		uint64_t a = union_part(other ? f->width : f->self, l->total);
+		uint64_t b = union_part(other ? f->base_width : f->base_self,
+					l->base_total);
+		f->union_width += a > b ? a : b;
+		if (l->par[i] != SIZE_MAX)
+			l->f[l->par[i]].union_width += f->union_width;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct perfan_fg_frame *f = &l->f[i];
+		if (l->par[i] != SIZE_MAX) {
+			f->union_offset = cur[l->par[i]];
+			cur[l->par[i]] += f->union_width;
+		}
+		cur[i] = f->union_offset;
+	}
+	l->union_total = n ? l->f[0].union_width : 0;
+	free(cur);
+	return 0;
+}
 
 /* With a base column BASE (else PERFAN_FG_NO_BASE) the frames are those
  * of either side, each side laid out in its own weight with the same
@@ -147,7 +207,7 @@ static int layout_trie(perfan_fg_layout *l, const perfan_profile *p, size_t col,
 		return 0;
 	if (perfan__grow((void **)&st, &cap, 1, sizeof(*st)))
 		return nomem();
-	st[nst++] = (struct open_node){PERFAN_ROOT_NODE, 0, 0, 0};
+	st[nst++] = (struct open_node){PERFAN_ROOT_NODE, 0, 0, 0, 0};
 	while (nst && !rc) {
 		struct open_node x = st[--nst];
 		const perfan_node_id *kids;
@@ -155,6 +215,7 @@ static int layout_trie(perfan_fg_layout *l, const perfan_profile *p, size_t col,
 		uint64_t off = x.offset, other = 0;
 		uint64_t boff = x.base_offset, bother = 0;
 		size_t first = nst;
+		l->cur_parent = x.index;
 		for (size_t i = 0; i < nk; i++) {
 			uint64_t w = perfan_profile_node_total(p, kids[i], col);
 			uint64_t bw = diff ? perfan_profile_node_total(
@@ -196,8 +257,8 @@ static int layout_trie(perfan_fg_layout *l, const perfan_profile *p, size_t col,
 				rc = nomem();
 				break;
 			}
-			st[nst++] =
-				(struct open_node){kids[i], off, boff, f.depth};
+			st[nst++] = (struct open_node){kids[i], off, boff,
+						       f.depth, l->n - 1};
 			off += w;
 			boff += bw;
 		}
@@ -223,6 +284,8 @@ static int layout_trie(perfan_fg_layout *l, const perfan_profile *p, size_t col,
 		}
 	}
 	free(st);
+	if (!rc && diff)
+		rc = union_shape(l);
 	return rc;
 }
 
@@ -431,6 +494,7 @@ int perfan_fg_layout_new(perfan_fg_layout **out, const perfan_profile *p,
 	if (!l)
 		return nomem();
 	l->p = p;
+	l->cur_parent = SIZE_MAX;
 	int rc = 0;
 	if (!ncols) {
 		struct perfan_fg_frame all = {.frame = PERFAN_FG_ALL};
@@ -470,6 +534,7 @@ void perfan_fg_layout_free(perfan_fg_layout *l)
 	if (!l)
 		return;
 	perfan_profile_free(l->own);
+	free(l->par);
 	free(l->f);
 	free(l);
 }
@@ -493,6 +558,16 @@ uint64_t perfan_fg_layout_total(const perfan_fg_layout *l)
 uint64_t perfan_fg_layout_base_total(const perfan_fg_layout *l)
 {
 	return l ? l->base_total : 0;
+}
+
+size_t perfan__fg_layout_parent(const perfan_fg_layout *l, size_t i)
+{
+	return l && i < l->n ? l->par[i] : SIZE_MAX;
+}
+
+uint64_t perfan_fg_layout_union_total(const perfan_fg_layout *l)
+{
+	return l ? l->union_total : 0;
 }
 
 const perfan_profile *perfan_fg_layout_profile(const perfan_fg_layout *l)

@@ -4,6 +4,7 @@
  * function keeps its colour across graphs. Off-CPU leaves ("[off-cpu:
  * STATE]") are blue and grey by their state in the kind and language
  * palettes, darker and greyer than the kernel's light blue. */
+#include <math.h>
 #include <string.h>
 
 #include <perfan/offcpu.h>
@@ -21,6 +22,15 @@ static const char *const palette_names[] = {
 	[PERFAN_FG_AQUA] = "aqua",     [PERFAN_FG_YELLOW] = "yellow",
 	[PERFAN_FG_PURPLE] = "purple", [PERFAN_FG_ORANGE] = "orange",
 };
+
+int perfan_fg_view_parse(const char *name)
+{
+	static const char *const names[] = {"both", "after", "before"};
+	for (int i = 0; name && i < 3; i++)
+		if (!strcmp(name, names[i]))
+			return i;
+	return -1;
+}
 
 int perfan_fg_palette_parse(const char *name)
 {
@@ -236,7 +246,9 @@ struct perfan__rgb perfan__fg_diff_color(double delta, double maxdelta,
 	double ratio = (delta < 0 ? -delta : delta) / maxdelta;
 	if (ratio > 1)
 		ratio = 1;
-	uint8_t fade = (uint8_t)(210.0 * (1.0 - ratio) + 0.5);
+	/* the square root: a change a tenth of the largest still shows
+	 * plainly (two thirds of the way to white, not nine tenths) */
+	uint8_t fade = (uint8_t)(210.0 * (1.0 - sqrt(ratio)) + 0.5);
 	int red = (delta > 0) != (negate != 0);
 	return red ? (struct perfan__rgb){255, fade, fade}
 		   : (struct perfan__rgb){fade, fade, 255};

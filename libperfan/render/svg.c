@@ -1,8 +1,10 @@
 /* render/svg.c: the flame graph as one SVG document: frames as rects with
  * their names, weights and positions (data-o offset, data-w width, data-d
  * depth, in weight units; differential graphs add the self weights data-s
- * and data-b and the before side's data-bo and data-bw), a legend, and the
- * script (render/flamegraph.js) that makes it interactive. */
+ * and data-b, the before side's data-bo and data-bw and the union's data-uo
+ * and data-uw, the view buttons and the summary line that
+ * render/svg_diff.c decides), a legend, and the script
+ * (render/flamegraph.js) that makes it interactive. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,7 @@
 #include "analysis/leaf_state.h"
 #include "render/fgjs.h"
 #include "render/internal.h"
+#include "render/svg_diff.h"
 #include "util/error.h"
 
 #define FONTWIDTH 0.59 /* average glyph width per px of font size */
@@ -149,7 +152,9 @@ static size_t fit(const char *name, size_t len, double width, double fs,
 /* ---- the document ----------------------------------------------------------- */
 
 struct geom {
-	double width, height, fs, fh, ypad1, ypad2, scale;
+	/* fs the font's size, ffs the frames' names' (smaller when frames
+	 * are lowered to fit max_height) */
+	double width, height, fs, ffs, fh, ypad1, ypad2, scale;
 	uint32_t maxdepth;
 	int inverted;
 };
@@ -221,7 +226,7 @@ static const char *default_title(const struct perfan_flamegraph_opts *o)
 
 static void write_head(struct out *o, const struct perfan_flamegraph_opts *op,
 		       const struct geom *g, const char *unit, uint64_t total,
-		       uint64_t base_total, int diff)
+		       uint64_t base_total, uint64_t union_total, int diff)
 {
 	FILE *fp = o->fp;
 	fprintf(fp,
@@ -278,18 +283,27 @@ static void write_head(struct out *o, const struct perfan_flamegraph_opts *op,
 		fputs("#frames g.new rect { stroke: rgb(40,40,40); "
 		      "stroke-width: 1; }\n"
 		      "#frames g.vanished rect { stroke: rgb(40,40,40); "
-		      "stroke-width: 1; stroke-dasharray: 3,2; }\n",
+		      "stroke-width: 1; stroke-dasharray: 3,2; }\n"
+		      ".view.on { font-weight: bold; }\n"
+		      "#summary { font-weight: bold; }\n",
 		      fp);
+	if (g->ffs != g->fs)
+		fprintf(fp, "#frames text { font-size: %gpx; }\n", g->ffs);
 	fputs("</style>\n", fp);
 	/* what the script needs to know about the layout */
 	fprintf(fp,
 		"<script type=\"text/ecmascript\"><![CDATA[\n"
 		"var perfan_fg = {total: %llu, basetotal: %llu, diff: %d, "
 		"width: %.0f, height: %.0f, xpad: %g, fontsize: %g, "
-		"fontwidth: %g, frameheight: %g, inverted: %d, unit: ",
+		"fontwidth: %g, frameheight: %g, inverted: %d, ",
 		(unsigned long long)total, (unsigned long long)base_total, diff,
-		g->width, g->height, PERFAN__FG_XPAD, g->fs, FONTWIDTH, g->fh,
+		g->width, g->height, PERFAN__FG_XPAD, g->ffs, FONTWIDTH, g->fh,
 		g->inverted);
+	if (diff)
+		fprintf(fp, "uniontotal: %llu, view: \"%c\", ",
+			(unsigned long long)union_total,
+			"uab"[op->view >= 0 && op->view <= 2 ? op->view : 0]);
+	fputs("unit: ", fp);
 	put_js_str(o, unit);
 	fputs(", nametype: ", fp);
 	put_js_str(o, op->nametype);
@@ -324,57 +338,17 @@ static void write_head(struct out *o, const struct perfan_flamegraph_opts *op,
 		g->width - PERFAN__FG_XPAD - 100, g->fs * 2,
 		g->width - PERFAN__FG_XPAD - 16, g->fs * 2,
 		g->width - PERFAN__FG_XPAD - 100, bottom);
-	if (diff)
+	/* the three shapes of a differential graph, the one shown bold */
+	static const char *const views[] = {"Both", "After", "Before"};
+	static const char ids[] = "uab";
+	static const double at[] = {310, 210, 262};
+	for (int v = 0; diff && v < 3; v++)
 		fprintf(fp,
-			"<text id=\"toggle\" class=\"button\" x=\"%.1f\" "
-			"y=\"%.1f\">Show before</text>\n",
-			g->width - PERFAN__FG_XPAD - 200, g->fs * 2);
-}
-
-/* What a differential graph's colours and legend need. */
-struct diff {
-	uint64_t total, base_total; /* after, before */
-	double maxdelta;            /* the largest change drawn */
-	size_t nnew, nvanished;     /* frames of one side only */
-};
-
-/* The share W of TOTAL, 0 of nothing. */
-static double share(uint64_t w, uint64_t total)
-{
-	return total ? (double)w / (double)total : 0;
-}
-
-/* The change a differential frame is coloured by, after minus before: of
- * its self share or (color_total) its total share; 0 when the change is
- * within the noise that the options set. */
-static double diff_delta(const struct perfan_flamegraph_opts *op,
-			 const struct diff *d, const struct perfan_fg_frame *f)
-{
-	double pa = share(op->color_total ? f->width : f->self, d->total);
-	double pb = share(op->color_total ? f->base_width : f->base_self,
-			  d->base_total);
-	double delta = pa - pb, mag = fabs(delta);
-	if (mag < op->noise_floor)
-		return 0;
-	if (op->noise_sigmas > 0) {
-		double var = 0;
-		if (d->total)
-			var += pa * (1 - pa) / (double)d->total;
-		if (d->base_total)
-			var += pb * (1 - pb) / (double)d->base_total;
-		if (mag < op->noise_sigmas * sqrt(var))
-			return 0;
-	}
-	return delta;
-}
-
-/* A frame of one side only ("(other)" and "all" are none): 1 new, -1
- * vanished, 0 neither. */
-static int one_side(const struct perfan_fg_frame *f)
-{
-	if (f->frame == PERFAN_FG_OTHER || f->frame == PERFAN_FG_ALL)
-		return 0;
-	return !f->base_width ? 1 : !f->width ? -1 : 0;
+			"<text id=\"view-%c\" class=\"button view%s\" "
+			"x=\"%.1f\" y=\"%.1f\">%s</text>\n",
+			ids[v], v == op->view ? " on" : "",
+			g->width - PERFAN__FG_XPAD - at[v], g->fs * 2,
+			views[v]);
 }
 
 /* The legend: a swatch and a word per kind of frame drawn (or the meaning
@@ -382,7 +356,7 @@ static int one_side(const struct perfan_fg_frame *f)
  * under the title. D is NULL for a plain graph. */
 static void write_legend(struct out *o, const struct perfan_flamegraph_opts *op,
 			 const struct geom *g, unsigned kinds, unsigned states,
-			 int other, const struct diff *d)
+			 int other, const struct perfan__fg_diff *d)
 {
 	FILE *fp = o->fp;
 	double x = PERFAN__FG_XPAD, y = g->ypad1 - g->fs * 1.6;
@@ -400,6 +374,9 @@ static void write_legend(struct out *o, const struct perfan_flamegraph_opts *op,
 	if (d) {
 		struct perfan__rgb none = perfan__fg_diff_color(0, 1, 0);
 		int noise = op->noise_floor > 0 || op->noise_sigmas > 0;
+		const char *neutral = d->rows ? "not significant"
+				      : noise ? "within noise"
+					      : "unchanged";
 		snprintf(nnew, sizeof(nnew), "%zu new", d->nnew);
 		snprintf(nvanished, sizeof(nvanished), "%zu vanished",
 			 d->nvanished);
@@ -412,8 +389,7 @@ static void write_legend(struct out *o, const struct perfan_flamegraph_opts *op,
 		items[n++] = (struct item){
 			"shrank", perfan__fg_diff_color(-1, 1, op->negate),
 			SWATCH};
-		items[n++] = (struct item){noise ? "within noise" : "unchanged",
-					   none, FAINT};
+		items[n++] = (struct item){neutral, none, FAINT};
 		items[n++] = (struct item){nnew, none, OUTLINED};
 		items[n++] = (struct item){nvanished, none, DASHED};
 	} else {
@@ -471,7 +447,8 @@ static void write_legend(struct out *o, const struct perfan_flamegraph_opts *op,
 
 static void write_frame(struct out *o, const struct perfan_flamegraph_opts *op,
 			const struct geom *g, const perfan_profile *p,
-			const struct perfan_fg_frame *f, const struct diff *d)
+			const struct perfan_fg_frame *f,
+			const struct perfan__fg_diff *d, size_t i)
 {
 	FILE *fp = o->fp;
 	const char *name;
@@ -492,10 +469,16 @@ static void write_frame(struct out *o, const struct perfan_flamegraph_opts *op,
 		c = perfan__fg_color(op->palette, op->hash, name, kind);
 	}
 	if (d && f->frame != PERFAN_FG_OTHER)
-		c = perfan__fg_diff_color(diff_delta(op, d, f), d->maxdelta,
-					  op->negate);
-	double x = PERFAN__FG_XPAD + (double)f->offset * g->scale;
-	double w = (double)f->width * g->scale;
+		c = perfan__fg_diff_color(perfan__fg_diff_change(d, f),
+					  d->maxdelta, op->negate);
+	/* where the shape the graph opens with puts it */
+	uint64_t fo = f->offset, fw = f->width;
+	if (d && op->view == PERFAN_FG_VIEW_UNION)
+		fo = f->union_offset, fw = f->union_width;
+	else if (d && op->view == PERFAN_FG_VIEW_BEFORE)
+		fo = f->base_offset, fw = f->base_width;
+	double x = PERFAN__FG_XPAD + (double)fo * g->scale;
+	double w = (double)fw * g->scale;
 	double y = frame_y(g, f->depth);
 	fprintf(fp, "<g data-o=\"%llu\" data-w=\"%llu\" data-d=\"%u\"",
 		(unsigned long long)f->offset, (unsigned long long)f->width,
@@ -503,23 +486,25 @@ static void write_frame(struct out *o, const struct perfan_flamegraph_opts *op,
 	if (f->frame == PERFAN_FG_OTHER)
 		fputs(" data-m=\"1\"", fp);
 	if (d) {
-		/* the before side's place; a frame without width after is
-		 * hidden until the script shows the before side */
-		int side = one_side(f);
+		/* the before side's and the union's places; a frame without
+		 * width on the side shown is hidden; one side's frames
+		 * outlined where they matter */
+		int side = d->mark[i];
 		fprintf(fp,
 			" data-s=\"%llu\" data-b=\"%llu\" data-bo=\"%llu\" "
-			"data-bw=\"%llu\"",
+			"data-bw=\"%llu\" data-uo=\"%llu\" data-uw=\"%llu\"",
 			(unsigned long long)f->self,
 			(unsigned long long)f->base_self,
 			(unsigned long long)f->base_offset,
-			(unsigned long long)f->base_width);
-		if (side || !f->width)
+			(unsigned long long)f->base_width,
+			(unsigned long long)f->union_offset,
+			(unsigned long long)f->union_width);
+		if (side || !fw)
 			fprintf(fp, " class=\"%s%s%s\"",
 				side > 0   ? "new"
 				: side < 0 ? "vanished"
 					   : "",
-				side && !f->width ? " " : "",
-				f->width ? "" : "hide");
+				side && !fw ? " " : "", fw ? "" : "hide");
 	}
 	fputs("><title>", fp);
 	size_t len = strlen(name);
@@ -531,10 +516,13 @@ static void write_frame(struct out *o, const struct perfan_flamegraph_opts *op,
 	/* frames too narrow for a name get no text: the script adds one
 	 * when a zoom makes room */
 	int dots;
-	size_t keep = fit(name, len, w, g->fs, &dots);
+	size_t keep = fit(name, len, w, g->ffs, &dots);
 	if (keep) {
-		fprintf(fp, "<text x=\"%.1f\" y=\"%g\">", x + 3,
-			y + g->fh / 2 + g->fs / 3);
+		/* names on the darkest differential fills in white */
+		int dark = d && 0.299 * c.r + 0.587 * c.g + 0.114 * c.b < 110;
+		fprintf(fp, "<text x=\"%.1f\" y=\"%g\"%s>", x + 3,
+			y + g->fh / 2 + g->ffs / 3,
+			dark ? " style=\"fill: rgb(255,255,255)\"" : "");
 		put_text(o, name, keep);
 		if (dots)
 			fputs("..", fp);
@@ -551,6 +539,12 @@ int perfan_flamegraph_write(const perfan_profile *p, FILE *fp,
 				   "perfan_flamegraph_write: fp is NULL");
 	struct perfan_flamegraph_opts op;
 	perfan__fg_opts(&op, opts);
+	int diff = op.base_column != PERFAN_FG_NO_BASE;
+	if (!diff || op.view < 0 || op.view > PERFAN_FG_VIEW_BEFORE)
+		op.view = PERFAN_FG_VIEW_UNION;
+	double max_height = op.max_height;
+	if (max_height == 0 && diff)
+		max_height = 900;
 	perfan_fg_layout *l;
 	int rc = perfan_fg_layout_new(&l, p, &op);
 	if (rc)
@@ -558,15 +552,25 @@ int perfan_flamegraph_write(const perfan_profile *p, FILE *fp,
 	const perfan_profile *lp = perfan_fg_layout_profile(l);
 	size_t n = perfan_fg_layout_nr_frames(l);
 	uint64_t total = perfan_fg_layout_total(l);
-	int diff = op.base_column != PERFAN_FG_NO_BASE;
 	uint64_t base_total = perfan_fg_layout_base_total(l);
-	struct diff dd = {.total = total, .base_total = base_total};
-	struct diff *d = diff ? &dd : NULL;
+	uint64_t union_total = perfan_fg_layout_union_total(l);
 
 	struct geom g = {.width = perfan__fg_width(&op),
 			 .fs = op.fontsize,
 			 .fh = op.frame_height,
 			 .inverted = op.inverted};
+	struct perfan__fg_diff dd, *d = NULL;
+	if (diff) {
+		/* the summary line's room, in characters of its bold font */
+		double room = (g.width - 2 * PERFAN__FG_XPAD) /
+			      (g.fs * FONTWIDTH * 1.1);
+		rc = perfan__fg_diff_init(&dd, l, &op, room);
+		if (rc) {
+			perfan_fg_layout_free(l);
+			return rc;
+		}
+		d = &dd;
+	}
 	unsigned kinds = 0, states = 0;
 	int other = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -586,22 +590,25 @@ int perfan_flamegraph_write(const perfan_profile *p, FILE *fp,
 			else
 				kinds |= 1u << (fr->kind % 32);
 		}
-		if (d && f->frame != PERFAN_FG_OTHER) {
-			double delta = fabs(diff_delta(&op, d, f));
-			if (delta > d->maxdelta)
-				d->maxdelta = delta;
-			int side = one_side(f);
-			d->nnew += side > 0;
-			d->nvanished += side < 0;
-		}
 	}
 	int legend = diff || op.palette == PERFAN_FG_KIND;
 	g.ypad1 = g.fs * 3 + (op.subtitle ? g.fs * 2 : 0) +
-		  (legend ? g.fs * 2 : 0);
+		  (legend ? g.fs * 2 : 0) + (diff ? g.fs * 1.8 : 0);
 	g.ypad2 = g.fs * 2 + 10;
-	g.height = g.ypad1 + (g.maxdepth + 1) * g.fh + g.ypad2;
+	/* lower frames where the graph would not fit MAX_HEIGHT, not below
+	 * 8 px, their names in a font three quarters their height */
+	double rows = (double)g.maxdepth + 1;
+	if (max_height > 0 && g.ypad1 + rows * g.fh + g.ypad2 > max_height) {
+		double fh = floor((max_height - g.ypad1 - g.ypad2) / rows);
+		g.fh = fh < 8 ? 8 : fh;
+	}
+	g.ffs = g.fh * 0.75 < g.fs ? g.fh * 0.75 : g.fs;
+	g.height = g.ypad1 + rows * g.fh + g.ypad2;
 	g.height = (double)(uint64_t)(g.height + 0.999);
-	g.scale = total ? (g.width - 2 * PERFAN__FG_XPAD) / (double)total : 0;
+	uint64_t shown = op.view == PERFAN_FG_VIEW_BEFORE       ? base_total
+			 : op.view == PERFAN_FG_VIEW_UNION && d ? union_total
+								: total;
+	g.scale = shown ? (g.width - 2 * PERFAN__FG_XPAD) / (double)shown : 0;
 
 	/* weights by period read best in the event's own unit: "cycles" */
 	const char *unit = op.countname;
@@ -613,13 +620,22 @@ int perfan_flamegraph_write(const perfan_profile *p, FILE *fp,
 	if (!unit || !*unit)
 		unit = "samples";
 	struct out o = {.fp = fp};
-	write_head(&o, &op, &g, unit, total, base_total, diff);
+	write_head(&o, &op, &g, unit, total, base_total, union_total, diff);
+	if (d) {
+		fprintf(fp, "<text id=\"summary\" x=\"%g\" y=\"%.1f\">",
+			PERFAN__FG_XPAD, g.fs * 3.6);
+		put_str(&o, d->summary);
+		fputs("</text>\n", fp);
+	}
 	if (legend)
 		write_legend(&o, &op, &g, kinds, states, other, d);
 	fprintf(fp, "<g id=\"frames\">\n");
 	for (size_t i = 0; i < n; i++)
-		write_frame(&o, &op, &g, lp, perfan_fg_layout_frame(l, i), d);
+		write_frame(&o, &op, &g, lp, perfan_fg_layout_frame(l, i), d,
+			    i);
 	fputs("</g>\n</svg>\n", fp);
+	if (d)
+		perfan__fg_diff_fini(d);
 	perfan_fg_layout_free(l);
 	if (fflush(fp) || ferror(fp))
 		return perfan__err(PERFAN_EIO, "flame graph: writing failed");

@@ -5,9 +5,13 @@
 // F3, "ic", Escape) with the matched share computed here from the stacks,
 // the view restored from the URL, an invalid regular expression, and no
 // error in the page; a differential graph (two-count folded input): both
-// sides' frames, the toggle between the after and the before shape (button
-// and key b) with zoom and search kept, vanished frames shown only before,
-// the tooltips' before and after, v=b in the URL. Screenshots of a real
+// sides' frames, the union shape it opens with (vanished and new frames
+// both drawn, the summary line), the buttons Both, Before, After and the
+// key b with zoom and search kept, vanished frames shown only before in
+// the before shape, the tooltips' before and after, v=b in the URL; and
+// the slow/fast handler's diff (testdata/slow-service) in a 1200x900
+// window: summarize_slow and summarize_fast both drawn and coloured in the
+// first view, the root row inside it. Screenshots of a real
 // recording's graph and of the differential one go to $PERFAN_ARTIFACTS
 // (default: the system's temporary directory).
 //
@@ -123,6 +127,12 @@ async function text(page, id) {
 
 async function classes(page, id) {
 	return page.$eval('#' + id, (e) => [...e.classList].sort().join(' '));
+}
+
+// The shape a differential graph shows: the id's letter of the view button
+// drawn bold ("u" both, "a" after, "b" before).
+async function shownView(page) {
+	return page.$$eval('.view.on', (es) => es.map((e) => e.id.replace(/^view-/, '')).join(','));
 }
 
 async function query(page) {
@@ -607,6 +617,8 @@ async function diffFrames(page) {
 			w: Number(g.getAttribute('data-w')),
 			bo: Number(g.getAttribute('data-bo')),
 			bw: Number(g.getAttribute('data-bw')),
+			uo: Number(g.getAttribute('data-uo')),
+			uw: Number(g.getAttribute('data-uw')),
 			d: Number(g.getAttribute('data-d')),
 			m: g.getAttribute('data-m'),
 			name: g.querySelector('title').textContent.replace(/ \(.*$/, ''),
@@ -633,10 +645,12 @@ async function diffFrames(page) {
 	return fs_;
 }
 
-// Frames of SIDE (0 after, 1 before) placed as a zoom into Z (null: none)
-// draws them there, and frames without width on that side hidden.
+// Frames of SIDE (0 after, 1 before, 2 both sides' union) placed as a
+// zoom into Z (null: none) draws them there, and frames without width on
+// that side hidden.
 function checkSide(what, fs_, side, z) {
-	const O = (f) => side ? f.bo : f.o, W = (f) => side ? f.bw : f.w;
+	const O = (f) => side === 2 ? f.uo : side ? f.bo : f.o;
+	const W = (f) => side === 2 ? f.uw : side ? f.bw : f.w;
 	const all = fs_.find((f) => f.d === 0);
 	const zo = z ? O(z) : 0, zw = z ? W(z) : W(all), zd = z ? z.d : 0;
 	const bad = [];
@@ -657,7 +671,7 @@ function checkSide(what, fs_, side, z) {
 			bad.push(`${f.path}: shown, not hidden`);
 		}
 	}
-	check(`${what}: ${fs_.length} frames placed on the ${side ? 'before' : 'after'} side` +
+	check(`${what}: ${fs_.length} frames placed on the ${['after', 'before', 'union'][side]} side` +
 		(z ? ` zoomed into ${z.path}` : ''), bad.length === 0, bad.join('; '));
 }
 
@@ -688,7 +702,9 @@ async function testDiff(ctx, dir, dialogs) {
 	const folded = path.join(dir, 'two-count.folded');
 	fs.writeFileSync(folded, TWO);
 	const svg = path.join(dir, 'diff.svg');
-	execFileSync(BIN, ['flamegraph', '-o', svg, folded]);
+	// opened on the after shape (the default, both sides' union, is
+	// tested by testDiffUnion)
+	execFileSync(BIN, ['flamegraph', '--view', 'after', '-o', svg, folded]);
 	const url = pathToFileURL(svg).href;
 	const page = await ctx.newPage();
 	await open(page, url);
@@ -708,12 +724,12 @@ async function testDiff(ctx, dir, dialogs) {
 	const fresh = byPath(orig, 'all;main;fresh'), grew = byPath(orig, 'all;main;grew');
 	const main_ = byPath(orig, 'all;main');
 	eq('diff: classes of the frames of one side', [gone.cls, deep.cls, fresh.cls, grew.cls],
-		['hide vanished', 'hide vanished', 'new', '']);
+		['hide vanished', 'hide', 'new', '']);
 	checkSide('diff: at first', orig, 0, null);
-	eq('diff: the toggle says Show before', await text(page, 'toggle'), 'Show before');
+	eq('diff: the After button is bold', await shownView(page), 'a');
 	const legend = await page.$$eval('#legend text', (ts) => ts.map((t) => t.textContent));
 	eq('diff: the legend', legend,
-		['Self share:', 'grew', 'shrank', 'unchanged', '1 new', '2 vanished']);
+		['Self share:', 'grew', 'shrank', 'unchanged', '1 new', '1 vanished']);
 	check('diff: grew red, shrank blue', /^#ff/.test(grew.fill) &&
 		/ff$/.test(byPath(orig, 'all;main;shrank').fill), `${grew.fill}`);
 	check('diff: a new frame outlined, not dashed', fresh.outlined && !fresh.dashed);
@@ -744,10 +760,10 @@ async function testDiff(ctx, dir, dialogs) {
 
 	// the before side: its widths, vanished frames shown dashed, new ones
 	// hidden, the share matched of the before total
-	await page.click('#toggle');
+	await page.click('#view-b');
 	let now = await diffFrames(page);
-	eq('diff: toggled: Show after, URL', [await text(page, 'toggle'), await query(page)],
-		['Show after', '?v=b&s=%5Eg']);
+	eq('diff: Before clicked: Before bold, URL', [await shownView(page), await query(page)],
+		['b', '?v=b&s=%5Eg']);
 	checkSide('diff: before', now, 1, null);
 	eq('diff: before: gone and deep shown, fresh hidden',
 		[byPath(now, gone.path).shown, byPath(now, deep.path).shown, byPath(now, fresh.path).shown],
@@ -768,17 +784,18 @@ async function testDiff(ctx, dir, dialogs) {
 	now = await diffFrames(page);
 	checkSide('diff: before, zoomed', now, 1, byPath(now, gone.path));
 	eq('diff: before, zoomed: URL', await query(page), `?v=b&x=${gone.bo}&y=${gone.d}&s=%5Eg`);
+	// key b: the next shape (both, before, after, both...)
 	await page.keyboard.press('b');
 	now = await diffFrames(page);
 	checkSide('diff: key b: after, zoomed into the caller', now, 0, byPath(now, main_.path));
-	eq('diff: key b: after: Show before, Reset Zoom, URL, Matched',
-		[await text(page, 'toggle'), await classes(page, 'unzoom'), await query(page),
+	eq('diff: key b: after: After bold, Reset Zoom, URL, Matched',
+		[await shownView(page), await classes(page, 'unzoom'), await query(page),
 			await text(page, 'matched')],
-		['Show before', 'button', `?x=${main_.o}&y=${main_.d}&s=%5Eg`,
+		['a', 'button', `?x=${main_.o}&y=${main_.d}&s=%5Eg`,
 			'Matched: ' + pct(want.get('all;main;grew').a, at)]);
-	await page.keyboard.press('b');
+	await page.click('#view-b');
 	now = await diffFrames(page);
-	checkSide('diff: key b again: before, zoomed into gone again', now, 1, byPath(now, gone.path));
+	checkSide('diff: Before again: before, zoomed into gone again', now, 1, byPath(now, gone.path));
 	const saved = page.url();
 	eq('diff: zoom back: URL', await query(page), `?v=b&x=${gone.bo}&y=${gone.d}&s=%5Eg`);
 
@@ -787,20 +804,20 @@ async function testDiff(ctx, dir, dialogs) {
 	await open(restored, saved);
 	now = await diffFrames(restored);
 	checkSide('diff: restored from the URL (v=b, zoom)', now, 1, byPath(now, gone.path));
-	eq('diff: restored: Show after, Matched, Reset Zoom',
-		[await text(restored, 'toggle'), await text(restored, 'matched'),
+	eq('diff: restored: Before bold, Matched, Reset Zoom',
+		[await shownView(restored), await text(restored, 'matched'),
 			await classes(restored, 'unzoom')],
-		['Show after', 'Matched: ' + pct(want.get('all;main;grew').b + want.get('all;main;gone').b, bt),
+		['b', 'Matched: ' + pct(want.get('all;main;grew').b + want.get('all;main;gone').b, bt),
 			'button']);
 	await restored.keyboard.press('Escape');
 	now = await diffFrames(restored);
 	checkSide('diff: Escape: before, unzoomed', now, 1, null);
 	eq('diff: Escape: the side kept in the URL', await query(restored), '?v=b');
-	await restored.click('#toggle');
+	await restored.click('#view-a');
 	now = await diffFrames(restored);
 	checkSide('diff: toggled back to after', now, 0, null);
-	eq('diff: after again: URL, Show before', [await query(restored), await text(restored, 'toggle')],
-		['', 'Show before']);
+	eq('diff: after again: URL, After bold', [await query(restored), await shownView(restored)],
+		['', 'a']);
 	await restored.screenshot({ path: path.join(ARTIFACTS, 'flamegraph-diff-after.png') });
 	await restored.close();
 
@@ -810,7 +827,7 @@ async function testDiff(ctx, dir, dialogs) {
 	now = await diffFrames(page);
 	checkSide('diff: after, zoomed into grew', now, 0, byPath(now, grew.path));
 	eq('diff: after, zoomed: URL', await query(page), `?x=${grew.o}&y=${grew.d}`);
-	await page.click('#toggle');
+	await page.click('#view-b');
 	now = await diffFrames(page);
 	checkSide('diff: toggled: before, zoomed into grew', now, 1, byPath(now, grew.path));
 	eq('diff: before, zoomed into grew: URL', await query(page), `?v=b&x=${grew.bo}&y=${grew.d}`);
@@ -820,9 +837,142 @@ async function testDiff(ctx, dir, dialogs) {
 	const plain = await ctx.newPage();
 	await open(plain, pathToFileURL(path.join(dir, 'small.svg')).href);
 	await plain.keyboard.press('b');
-	eq('plain: no toggle, key b changes nothing',
-		[await plain.$$eval('#toggle', (e) => e.length), await query(plain)], [0, '']);
+	eq('plain: no view buttons, key b changes nothing',
+		[await plain.$$eval('.view', (e) => e.length), await query(plain)], [0, '']);
 	await plain.close();
+}
+
+// The union shape a differential graph opens with: every frame of either
+// side drawn, as wide as the larger of its shares (its self share's larger
+// side plus its children), both the vanished and the new one visible and
+// coloured, the summary line, zoom and search in it, key b to the others.
+async function testDiffUnion(ctx, dir, dialogs) {
+	const stacks = parseTwo(TWO);
+	const want = unionOf(stacks);
+	const at = want.get('all').a, bt = want.get('all').b;
+	const folded = path.join(dir, 'two-count.folded');
+	fs.writeFileSync(folded, TWO);
+	const svg = path.join(dir, 'union.svg');
+	execFileSync(BIN, ['flamegraph', '-o', svg, folded]);
+	const page = await ctx.newPage();
+	await open(page, pathToFileURL(svg).href);
+	const orig = await diffFrames(page);
+	eq('union: Both bold, nothing in the URL', [await shownView(page), await query(page)], ['u', '']);
+	// the union widths the stacks imply, in billionths of each side
+	const part = (w, t) => (w ? Math.max(1, Math.round(w / t * 1e9)) : 0);
+	const uw = new Map();
+	for (const p of [...want.keys()].sort((x, y) => y.split(';').length - x.split(';').length)) {
+		const w = want.get(p);
+		let u = Math.max(part(w.sa, at), part(w.sb, bt));
+		for (const [q, v] of uw)
+			if (q.startsWith(p + ';') && q.split(';').length === p.split(';').length + 1)
+				u += v;
+		uw.set(p, u);
+	}
+	const bad = [];
+	for (const [p, u] of uw) {
+		const f = orig.find((q) => q.path === p);
+		if (!f || f.uw !== u)
+			bad.push(`${p}: ${f ? f.uw : 'missing'}, want ${u}`);
+	}
+	check('union: every frame as wide as its larger share plus its children', bad.length === 0,
+		bad.join('; '));
+	checkSide('union: at first', orig, 2, null);
+	const gone = byPath(orig, 'all;main;gone'), fresh = byPath(orig, 'all;main;fresh');
+	check('union: the vanished and the new frame both drawn, 8/50 and 6/48 of a side wide',
+		gone.shown && fresh.shown && near(gone.width, 0.16 * AVAIL * 1e9 / uw.get('all')) &&
+		near(fresh.width, 0.125 * AVAIL * 1e9 / uw.get('all')), `${gone.width} ${fresh.width}`);
+	check('union: vanished blue and dashed, new red and outlined',
+		/ff$/.test(byPath(orig, 'all;main;gone;deep').fill) && /^#ff/.test(fresh.fill) &&
+		gone.dashed && fresh.outlined && !fresh.dashed,
+		`${byPath(orig, 'all;main;gone;deep').fill} ${fresh.fill}`);
+	check('union: the summary line', (await text(page, 'summary')).startsWith(
+		'Largest changes of self share: grew +21.7 pts, shrank \u221219.2 pts, deep \u221216.0 pts (vanished), fresh +12.5 pts (new)'),
+		await text(page, 'summary'));
+	// search: the union's widths are no side's, so both shares
+	await ask('union: Search', page, dialogs, '^(gone|fresh)$', () => page.click('#search'));
+	eq('union: search: Matched before and after', await text(page, 'matched'),
+		`Matched: ${pct(8, bt)} before, ${pct(6, at)} after`);
+	await page.keyboard.press('Escape');
+	// zoom in the union, and on to the other shapes with key b
+	await page.click(dsel(gone));
+	let now = await diffFrames(page);
+	checkSide('union: zoomed into gone', now, 2, byPath(now, gone.path));
+	eq('union: zoomed: URL', await query(page), `?x=${gone.uo}&y=${gone.d}`);
+	await page.keyboard.press('b');
+	now = await diffFrames(page);
+	checkSide('union: key b: before, zoomed into gone', now, 1, byPath(now, gone.path));
+	eq('union: key b: Before bold, URL', [await shownView(page), await query(page)],
+		['b', `?v=b&x=${gone.bo}&y=${gone.d}`]);
+	await page.keyboard.press('b');
+	await page.keyboard.press('b');
+	now = await diffFrames(page);
+	checkSide('union: key b twice more: union again, zoomed into gone', now, 2, byPath(now, gone.path));
+	await page.click('#view-u');
+	eq('union: Both clicked: URL', await query(page), `?x=${gone.uo}&y=${gone.d}`);
+	await page.close();
+}
+
+// The issue's case: the slow handler (a quadratic scan, json.dumps per
+// event) against its fix, three runs a side, in a 1200x900 window: the
+// first view shows both the vanished summarize_slow (blue) and the new
+// summarize_fast (red), named in the summary line, the root row inside the
+// window without scrolling, and only a few outlines.
+async function testSlowService(browser, dir) {
+	const d = path.join(TD, 'slow-service');
+	const svg = path.join(dir, 'slow-service.svg');
+	const runs = (s) => [1, 2, 3].map((i) => path.join(d, `${s}-${i}.data`));
+	execFileSync(BIN, ['diff', '--symfs', d, '--perf-map-dir', d,
+		'--kallsyms', path.join(TD, 'kallsyms'), '--buildid-dir', path.join(dir, 'no-cache'),
+		'--python', 'python', '--svg', '-b', runs('slow').join(','), '-a', runs('fast').join(','),
+		'-o', svg]);
+	const ctx = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+	ctx.setDefaultTimeout(5000);
+	const page = await ctx.newPage();
+	const errors = [];
+	page.on('pageerror', (e) => errors.push(e.message));
+	await open(page, pathToFileURL(svg).href);
+	const seen = await page.evaluate(() => {
+		const out = {};
+		for (const g of document.querySelectorAll('#frames > g')) {
+			const name = g.querySelector('title').textContent;
+			const key = name === 'all' ? 'all' : (/^(summarize_slow|summarize_fast) \(/.exec(name) || [])[1];
+			if (!key)
+				continue;
+			const r = g.querySelector('rect'), b = r.getBoundingClientRect();
+			const m = /^#(..)(..)(..)$/.exec(r.getAttribute('fill'));
+			const f = { width: b.width, top: b.top, bottom: b.bottom, left: b.left, right: b.right,
+				shown: getComputedStyle(g).display !== 'none',
+				rgb: m ? m.slice(1).map((x) => parseInt(x, 16)) : null };
+			if (!out[key] || f.width > out[key].width)
+				out[key] = f;
+		}
+		const outlined = document.querySelectorAll('#frames > g.new, #frames > g.vanished').length;
+		return { frames: out, outlined, scroll: [document.documentElement.scrollWidth,
+			document.documentElement.scrollHeight] };
+	});
+	const inside = (f) => f && f.shown && f.width >= 1 && f.top >= 0 && f.bottom <= 900 &&
+		f.left >= 0 && f.right <= 1200;
+	const slow = seen.frames.summarize_slow, fast = seen.frames.summarize_fast;
+	check('slow-service: summarize_slow drawn in the first view', inside(slow), JSON.stringify(slow));
+	check('slow-service: summarize_fast drawn in the first view', inside(fast), JSON.stringify(fast));
+	check('slow-service: summarize_slow blue (shrank)',
+		slow && slow.rgb && slow.rgb[2] >= 200 && slow.rgb[2] - slow.rgb[0] >= 60, JSON.stringify(slow && slow.rgb));
+	check('slow-service: summarize_fast red (grew)',
+		fast && fast.rgb && fast.rgb[0] >= 200 && fast.rgb[0] - fast.rgb[2] >= 60, JSON.stringify(fast && fast.rgb));
+	check('slow-service: the root row inside a 900 px window, nothing to scroll',
+		inside(seen.frames.all) && seen.scroll[0] <= 1200 && seen.scroll[1] <= 900,
+		JSON.stringify([seen.frames.all, seen.scroll]));
+	const summary = await text(page, 'summary');
+	check('slow-service: the summary line names summarize_slow (vanished) and summarize_fast (new)',
+		/summarize_slow \u2212\d+\.\d pts \(vanished\)/.test(summary) &&
+		/summarize_fast \+\d+\.\d pts \(new\)/.test(summary), summary);
+	check('slow-service: a few outlines, where new and vanished code starts',
+		seen.outlined >= 2 && seen.outlined <= 20, String(seen.outlined));
+	check('slow-service: no error in the page', errors.length === 0, errors.join('; '));
+	fs.mkdirSync(ARTIFACTS, { recursive: true });
+	await page.screenshot({ path: path.join(ARTIFACTS, 'flamegraph-diff-slow-service.png') });
+	await ctx.close();
 }
 
 async function main() {
@@ -854,9 +1004,10 @@ async function main() {
 			});
 		});
 		for (const t of [testFolded, testMerged, testRecording, testOffcpu, testDiff,
-			testKnownBugs]) {
+			testDiffUnion, testSlowService, testKnownBugs]) {
 			try {
-				await (t === testKnownBugs ? t(browser, dir) : t(ctx, dir, dialogs));
+				await (t === testKnownBugs || t === testSlowService ? t(browser, dir)
+					: t(ctx, dir, dialogs));
 			} catch (e) {
 				check(t.name, false, e.stack || e);
 			}

@@ -135,7 +135,11 @@ assert b > r, ("shrunk function not blue", r, g, b)
 v = names["dedup_quadratic"]
 assert "vanished" in (v.get("class") or ""), v.attrib
 assert v.get("data-w") == "0" and int(v.get("data-bw")) > 0, v.attrib
-assert root.find(f".//{ns}text[@id='toggle']") is not None
+# both sides' union first, the after and the before shape a click away
+assert [root.find(f".//{ns}text[@id='view-{x}']") is not None for x in "uab"] == [True] * 3
+allbw = int(frames.find(f"{ns}g[@data-d='0']").get("data-bw"))
+# as wide as before (in billionths of each side's total, each part rounded)
+assert int(v.get("data-uw")) >= int(v.get("data-bw")) * 10**9 // allbw - 100, (v.attrib, allbw)
 # one tree: builds named apart share their stacks (no process roots)
 roots = [g for g in frames.findall(f"{ns}g") if g.get("data-d") == "1"]
 assert len(roots) <= 2, [g.find(f"{ns}title").text for g in roots]

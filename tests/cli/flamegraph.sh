@@ -867,6 +867,8 @@ begin diff
 printf '%s\n' 'a;b 10 20' 'a;c 20 10' 'a;d 5 5' >"$d/diff.folded"
 sed 's/ [0-9]* \([0-9]*\)$/ \1/' "$d/diff.folded" >"$d/diff.after"
 draw "$d/diff.svg" "$d/diff.folded"
+# the after shape (a differential graph opens on both sides' union)
+draw "$d/diff.asvg" --view after "$d/diff.folded"
 draw "$d/neg.svg" --negate "$d/diff.folded"
 fill_of() { # fill_of SVG NAME: the #rrggbb of frame NAME
 	sed -n "s/^<g data-o.*<title>$2<\/title><rect [^>]* fill=\"#\([0-9a-f]*\)\".*/\1/p" "$1"
@@ -879,7 +881,7 @@ got=$(for x in b c d; do hue "$(fill_of "$d/diff.svg" $x)"; done | tr '\n' ' ')
 [ "$got" = "red blue neutral " ] || err "b grew, c shrank, d did not: $got"
 got=$(for x in b c d; do hue "$(fill_of "$d/neg.svg" $x)"; done | tr '\n' ' ')
 [ "$got" = "blue red neutral " ] || err "--negate: $got"
-q frames "differential: widths from the second count" "$d/diff.after" "$d/diff.svg"
+q frames "differential: widths from the second count" "$d/diff.after" "$d/diff.asvg"
 q diff "differential model" "$d/diff.folded" "$d/diff.svg" 0
 q diff "differential model, --negate" "$d/diff.folded" "$d/neg.svg" 1
 for w in grew shrank; do

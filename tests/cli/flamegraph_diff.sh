@@ -60,7 +60,8 @@ if [ -d "$PEER/diff-folded" ]; then
 	for x in funcab cycles-numa java-vertx; do
 		b=$PEER/diff-folded/$x.before.folded
 		a=$PEER/diff-folded/$x.after.folded
-		fg "$tmp/$x.0.svg" --diff --minwidth 0 "$b" "$a"
+		# the after shape: a differential graph opens on the union
+		fg "$tmp/$x.0.svg" --diff --view after --minwidth 0 "$b" "$a"
 		after_frames "$tmp/$x.0.svg" "$tmp/$x.0.after.svg"
 		python3 tests/tools/fg_frames.py --minwidth 0 "$a" \
 			"$tmp/$x.0.after.svg" >"$tmp/out" ||
@@ -139,7 +140,7 @@ echo "ok: --diff of large sorted pairs, and of unsorted ones"
 # ---- 3. a perf.data against itself ---------------------------------------------
 
 pd=testdata/fp/perf.data
-fg "$tmp/same.svg" --diff --minwidth 0 "$pd" "$pd"
+fg "$tmp/same.svg" --diff --view after --minwidth 0 "$pd" "$pd"
 "$PERFAN_BIN" collapse "$pd" >"$tmp/fp.folded"
 python3 tests/tools/fg_frames.py --minwidth 0 "$tmp/fp.folded" "$tmp/same.svg" \
 	>"$tmp/out" || err "$pd twice: $(cat "$tmp/out")"

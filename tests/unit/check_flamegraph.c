@@ -88,9 +88,10 @@ static perfan_profile *two_count(const char *text)
 }
 
 /* A differential layout as text, one frame per line: "depth name offset
- * width base_offset base_width self base_self". */
-static char *diff_layout_text(const perfan_profile *p,
-			      const struct perfan_flamegraph_opts *o)
+ * width base_offset base_width self base_self", or with UNION "depth name
+ * union_offset union_width" and a last line "total UNION_TOTAL". */
+static char *diff_text(const perfan_profile *p,
+		       const struct perfan_flamegraph_opts *o, int with_union)
 {
 	perfan_fg_layout *l;
 	ck_assert_msg(perfan_fg_layout_new(&l, p, o) == 0, "%s",
@@ -106,17 +107,31 @@ static char *diff_layout_text(const perfan_profile *p,
 			: f->frame == PERFAN_FG_OTHER
 				? "(other)"
 				: perfan_profile_frame_get(lp, f->frame)->name;
-		fprintf(fp, "%u %s %llu %llu %llu %llu %llu %llu\n", f->depth,
-			name, (unsigned long long)f->offset,
-			(unsigned long long)f->width,
-			(unsigned long long)f->base_offset,
-			(unsigned long long)f->base_width,
-			(unsigned long long)f->self,
-			(unsigned long long)f->base_self);
+		if (with_union)
+			fprintf(fp, "%u %s %llu %llu\n", f->depth, name,
+				(unsigned long long)f->union_offset,
+				(unsigned long long)f->union_width);
+		else
+			fprintf(fp, "%u %s %llu %llu %llu %llu %llu %llu\n",
+				f->depth, name, (unsigned long long)f->offset,
+				(unsigned long long)f->width,
+				(unsigned long long)f->base_offset,
+				(unsigned long long)f->base_width,
+				(unsigned long long)f->self,
+				(unsigned long long)f->base_self);
 	}
+	if (with_union)
+		fprintf(fp, "total %llu\n",
+			(unsigned long long)perfan_fg_layout_union_total(l));
 	fclose(fp);
 	perfan_fg_layout_free(l);
 	return buf;
+}
+
+static char *diff_layout_text(const perfan_profile *p,
+			      const struct perfan_flamegraph_opts *o)
+{
+	return diff_text(p, o, 0);
 }
 
 static void expect_diff_layout(const perfan_profile *p,
@@ -534,6 +549,58 @@ START_TEST(test_diff_union_layout)
 }
 END_TEST
 
+static char *union_text(const perfan_profile *p,
+			const struct perfan_flamegraph_opts *o)
+{
+	return diff_text(p, o, 1);
+}
+
+START_TEST(test_diff_union_shape)
+{
+	/* in billionths of each side's total (after 48, before 50): a frame
+	 * is its larger self share plus its children, so gone (8/50 before,
+	 * through deep) and fresh (6/48 after) both have room, shrank is as
+	 * wide as before (20/50), grew as after (20/48) */
+	perfan_profile *p = two_count(TWO_SIDES);
+	struct perfan_flamegraph_opts o = PERFAN_FG_OPTS_INIT;
+	o.base_column = 1;
+	char *got = union_text(p, &o);
+	const char *want = "0 all 0 1351666667\n"
+			   "1 main 0 1205833334\n"
+			   "1 other 1205833334 145833333\n"
+			   "2 fresh 0 125000000\n"
+			   "2 gone 125000000 160000000\n"
+			   "2 grew 285000000 416666667\n"
+			   "2 same 701666667 104166667\n"
+			   "2 shrank 805833334 400000000\n"
+			   "3 deep 125000000 160000000\n"
+			   "total 1351666667\n";
+	ck_assert_msg(!strcmp(got, want), "union:\n%s\nwanted:\n%s", got, want);
+	free(got);
+	/* merged narrow frames: the larger of their two widths; a plain
+	 * layout has no union */
+	perfan_profile_free(p);
+	p = two_count("m;a 50 90\nm;b 40 2\nm;c 4 3\nm;d 0 5\nm;e 6 0\n");
+	o.minwidth = 10;
+	o.minwidth_percent = 1;
+	got = union_text(p, &o);
+	ck_assert_msg(!strcmp(got, "0 all 0 1400000000\n"
+				   "1 m 0 1400000000\n"
+				   "2 a 0 900000000\n"
+				   "2 b 900000000 400000000\n"
+				   "2 (other) 1300000000 100000000\n"
+				   "total 1400000000\n"),
+		      "union:\n%s", got);
+	free(got);
+	o.base_column = PERFAN_FG_NO_BASE;
+	got = union_text(p, &o);
+	ck_assert_ptr_nonnull(strstr(got, "total 0\n"));
+	ck_assert_ptr_nonnull(strstr(got, "2 a 0 0\n"));
+	free(got);
+	perfan_profile_free(p);
+}
+END_TEST
+
 /* The attribute NAME="..." of the <g> of the frame titled TITLE, or "". */
 static const char *attr_of(const char *svg, const char *title, const char *name,
 			   char *buf, size_t size)
@@ -556,6 +623,17 @@ static const char *attr_of(const char *svg, const char *title, const char *name,
 	return buf;
 }
 
+/* The height of the 1200 px wide image SVG. */
+static unsigned svg_height(const char *svg)
+{
+	unsigned h = 0;
+	ck_assert_int_eq(
+		sscanf(strstr(svg, "<svg "),
+		       "<svg version=\"1.1\" width=\"1200\" height=\"%u\"", &h),
+		1);
+	return h;
+}
+
 START_TEST(test_diff_svg)
 {
 	perfan_profile *p = two_count(TWO_SIDES);
@@ -564,26 +642,41 @@ START_TEST(test_diff_svg)
 	char *svg = svg_of(p, &o), *again = svg_of(p, &o), b[64];
 	ck_assert_str_eq(svg, again);
 	free(again);
-	/* the before side's place; one-side frames marked, zero width
-	 * after hidden */
+	/* the before side's place; one-side frames outlined where such a
+	 * subtree starts, none hidden in the union shape it opens with */
 	ck_assert_str_eq(attr_of(svg, "gone", "data-w", b, sizeof(b)), "0");
 	ck_assert_str_eq(attr_of(svg, "gone", "data-bo", b, sizeof(b)), "0");
 	ck_assert_str_eq(attr_of(svg, "gone", "data-bw", b, sizeof(b)), "8");
 	ck_assert_str_eq(attr_of(svg, "gone", "class", b, sizeof(b)),
-			 "vanished hide");
-	ck_assert_str_eq(attr_of(svg, "deep", "class", b, sizeof(b)),
-			 "vanished hide");
+			 "vanished");
+	ck_assert_str_eq(attr_of(svg, "deep", "class", b, sizeof(b)), "");
+	ck_assert_str_eq(attr_of(svg, "gone", "data-uo", b, sizeof(b)),
+			 "125000000");
+	ck_assert_str_eq(attr_of(svg, "gone", "data-uw", b, sizeof(b)),
+			 "160000000");
 	ck_assert_str_eq(attr_of(svg, "fresh", "class", b, sizeof(b)), "new");
 	ck_assert_str_eq(attr_of(svg, "fresh", "data-bw", b, sizeof(b)), "0");
 	ck_assert_str_eq(attr_of(svg, "grew", "data-bo", b, sizeof(b)), "8");
 	ck_assert_str_eq(attr_of(svg, "grew", "data-bw", b, sizeof(b)), "10");
 	ck_assert_str_eq(attr_of(svg, "grew", "class", b, sizeof(b)), "");
 	ck_assert_str_eq(attr_of(svg, "all", "data-bw", b, sizeof(b)), "50");
-	/* the toggle, the legend's counts, the script's differential part */
-	ck_assert_ptr_nonnull(strstr(svg, "id=\"toggle\""));
-	ck_assert_ptr_nonnull(strstr(svg, ">Show before</text>"));
+	/* the views, the legend's counts (of outlines), the summary, the
+	 * script's differential part */
+	ck_assert_ptr_nonnull(
+		strstr(svg, "id=\"view-u\" class=\"button view on\""));
+	ck_assert_ptr_nonnull(strstr(svg, ">Before</text>"));
 	ck_assert_ptr_nonnull(strstr(svg, ">1 new</text>"));
-	ck_assert_ptr_nonnull(strstr(svg, ">2 vanished</text>"));
+	ck_assert_ptr_nonnull(strstr(svg, ">1 vanished</text>"));
+	/* self shares: grew 20% to 41.7%, shrank 40% to 20.8%, deep 16%
+	 * to none, fresh none to 12.5%, other 14% to 14.6%; the largest
+	 * five, by size, minus signs U+2212 */
+	ck_assert_ptr_nonnull(strstr(
+		svg,
+		">Largest changes of self share: grew +21.7 pts, shrank "
+		"\xe2\x88\x92"
+		"19.2 pts, deep \xe2\x88\x92"
+		"16.0 pts "
+		"(vanished), fresh +12.5 pts (new), other +0.6 pts</text>"));
 	ck_assert_ptr_nonnull(strstr(svg, ">Self share:</text>"));
 	ck_assert_ptr_nonnull(strstr(svg, "function describeDiff"));
 	ck_assert_ptr_null(strstr(svg, "\n//#"));
@@ -591,7 +684,35 @@ START_TEST(test_diff_svg)
 	/* a plain graph has none of it */
 	o.base_column = PERFAN_FG_NO_BASE;
 	svg = svg_of(p, &o);
-	ck_assert_ptr_null(strstr(svg, "toggle\""));
+	ck_assert_ptr_null(strstr(svg, "view-u"));
+	free(svg);
+	perfan_profile_free(p);
+	/* 90 levels deep: a differential graph's frames get lower (8 px,
+	 * the least) so that it fits 900 px (16 px each would take 1,570), a
+	 * plain one's not */
+	char deep[2048] = "";
+	for (int i = 0; i < 90; i++)
+		strcat(deep, i ? ";f" : "f");
+	strcat(deep, " 3 5\n");
+	p = two_count(deep);
+	o.base_column = 1;
+	svg = svg_of(p, &o);
+	unsigned h = 0;
+	h = svg_height(svg);
+	ck_assert_msg(h <= 900 && h > 800, "height %u", h);
+	ck_assert_ptr_nonnull(strstr(svg, "#frames text { font-size: 6px; }"));
+	free(svg);
+	o.max_height = -1;
+	svg = svg_of(p, &o);
+	h = svg_height(svg);
+	ck_assert_uint_gt(h, 1500);
+	free(svg);
+	o.max_height = 0;
+	o.base_column = PERFAN_FG_NO_BASE;
+	svg = svg_of(p, &o);
+	h = svg_height(svg);
+	ck_assert_uint_gt(h, 1500);
+	ck_assert_ptr_null(strstr(svg, "id=\"summary\""));
 	ck_assert_ptr_null(strstr(svg, "data-bo"));
 	ck_assert_ptr_null(strstr(svg, "data-s="));
 	ck_assert_ptr_null(strstr(svg, "describeDiff"));
@@ -746,6 +867,7 @@ static Suite *flamegraph_suite(void)
 	tcase_add_test(tc, test_svg_deterministic_and_escaped);
 	tcase_add_test(tc, test_differential);
 	tcase_add_test(tc, test_diff_union_layout);
+	tcase_add_test(tc, test_diff_union_shape);
 	tcase_add_test(tc, test_diff_svg);
 	tcase_add_test(tc, test_diff_color_self_total);
 	tcase_add_test(tc, test_diff_noise);
