@@ -14,6 +14,7 @@ int cmd_diff(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
 int cmd_header(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_scaling(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 
 /* The machine perfan runs on, as the PERFAN_HOST_* environment variables
