@@ -93,6 +93,18 @@ static int parse_args(int argc, char **argv, struct perfan_scaling_run *runs,
 			   size);
 }
 
+struct result {
+	const perfan_scaling *sc;
+	int json;
+};
+
+static int write_result(const void *arg, FILE *fp)
+{
+	const struct result *r = arg;
+	return perfan_scaling_write(
+		r->sc, fp, r->json ? PERFAN_SCALING_JSON : PERFAN_SCALING_TEXT);
+}
+
 int cmd_scaling(int argc, char **argv)
 {
 	enum {
@@ -144,16 +156,12 @@ int cmd_scaling(int argc, char **argv)
 						   "exponent, time, name",
 						   optarg);
 			break;
-		case O_LIMIT: {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-			if (end == optarg || *end || v < 0)
+		case O_LIMIT:
+			if (cli_parse_count(optarg, &so.limit))
 				return usage_error("--limit: '%s' is not a "
 						   "count",
 						   optarg);
-			so.limit = (size_t)v;
 			break;
-		}
 		case O_MIN_SHARE: {
 			double v;
 			if (!strcmp(optarg, "0"))
@@ -221,25 +229,8 @@ int cmd_scaling(int argc, char **argv)
 		status = 1;
 	}
 	if (!status) {
-		struct cli_output out;
-		if (cli_output_open(&out, out_path)) {
-			cli_error(CMD, "cannot write %s: %s", out_path,
-				  strerror(errno));
-			status = 1;
-		} else {
-			if (perfan_scaling_write(sc, out.fp,
-						 json ? PERFAN_SCALING_JSON
-						      : PERFAN_SCALING_TEXT)) {
-				cli_error(CMD, "%s", perfan_error_last());
-				status = 1;
-			}
-			if (cli_output_close(&out, status == 0) && !status) {
-				cli_error(CMD, "cannot write %s",
-					  out_path ? out_path
-						   : "standard output");
-				status = 1;
-			}
-		}
+		struct result res = {sc, json};
+		status = cli_write_result(CMD, out_path, write_result, &res);
 	}
 	perfan_scaling_free(sc);
 	for (int i = 0; i < n; i++)

@@ -23,16 +23,7 @@ static perfan_profile *profile(const char *name, const char *unit)
 /* Add "a;b;c" with weight W. */
 static void add(perfan_profile *p, const char *stack, uint64_t w)
 {
-	perfan_frame_id f[32];
-	size_t n = 0;
-	char *copy = strdup(stack), *save = NULL;
-	for (char *t = strtok_r(copy, ";", &save); t;
-	     t = strtok_r(NULL, ";", &save))
-		ck_assert_int_eq(perfan_profile_frame(p, &f[n++], t, NULL, NULL,
-						      0, PERFAN_FRAME_NATIVE),
-				 0);
-	ck_assert_int_eq(perfan_profile_add(p, f, n, 0, w, NULL, NULL), 0);
-	free(copy);
+	tu_add_stack(p, 0, stack, w);
 }
 
 static const struct perfan_scaling_row *row(const perfan_scaling *s,
