@@ -35,7 +35,7 @@ static const char usage_text[] =
 	"                     size) or name\n"
 	"  --limit N          at most N functions\n"
 	"  --min-share PCT    leave out functions below PCT percent of the\n"
-	"                     total in every run (default 1; 0: none)\n"
+	"                     runs' totals on average (default 1; 0: none)\n"
 	"  --level L          confidence level of the intervals, between 0\n"
 	"                     and 1 (default 0.95)\n"
 	"  --json             print JSON (every function, per-run weights)\n" CLI_LOAD_HELP
