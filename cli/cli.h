@@ -14,6 +14,7 @@ int cmd_diff(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
 int cmd_header(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_scaling(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 
 /* The machine perfan runs on, as the PERFAN_HOST_* environment variables
@@ -50,6 +51,14 @@ int cli_output_open(struct cli_output *o, const char *out_path);
 /* Finish: OK non-zero commits the file, zero removes the temporary. */
 int cli_output_close(struct cli_output *o, int ok);
 
+/* Write a result to OUT_PATH (NULL or "-": stdout) through cli_output:
+ * WRITE(ARG, fp) returns 0 or a PERFAN_E* code (perfan_error_last says
+ * why); after a failure of it or of writing, no file is kept and the
+ * error is printed as "perfan CMD: ...". Returns the exit status, 0 or
+ * 1. */
+int cli_write_result(const char *cmd, const char *out_path,
+		     int (*write)(const void *arg, FILE *fp), const void *arg);
+
 /* "perfan CMD: " and FMT with ARG on stderr, then the command's USAGE;
  * returns 2, the exit status of a usage error. */
 int cli_usage_error(const char *cmd, const char *usage, const char *fmt,
@@ -57,6 +66,9 @@ int cli_usage_error(const char *cmd, const char *usage, const char *fmt,
 
 /* A plain decimal in (0, MAX] (no hex, inf or nan). 0 or -1. */
 int cli_parse_positive(const char *s, double max, double *out);
+
+/* A count: a plain decimal, 0 or more. 0 or -1. */
+int cli_parse_count(const char *s, size_t *out);
 
 /* --minwidth: "PX" or "PCT%" into the flame graph options. 0 or -1. */
 struct perfan_flamegraph_opts;

@@ -21,6 +21,7 @@ static const struct command commands[] = {
 	{"flamegraph", cmd_flamegraph, "draw an interactive SVG flame graph"},
 	{"header", cmd_header, "show the header and features of a perf.data"},
 	{"report", cmd_report, "top functions by self and total share"},
+	{"scaling", cmd_scaling, "fit how time grows with the input size"},
 	{"stats", cmd_stats, "count records per type and per event"},
 };
 

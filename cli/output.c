@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <perfan/perfan.h>
+
 #include "cli.h"
 
 static int same_file(const struct stat *a, const struct stat *b)
@@ -161,4 +163,26 @@ int cli_output_close(struct cli_output *o, int ok)
 	free(o->tmp);
 	memset(o, 0, sizeof(*o));
 	return rc;
+}
+
+int cli_write_result(const char *cmd, const char *out_path,
+		     int (*write)(const void *arg, FILE *fp), const void *arg)
+{
+	struct cli_output out;
+	if (cli_output_open(&out, out_path)) {
+		cli_error(cmd, "cannot write %s: %s", out_path,
+			  strerror(errno));
+		return 1;
+	}
+	int status = 0;
+	if (write(arg, out.fp)) {
+		cli_error(cmd, "%s", perfan_error_last());
+		status = 1;
+	}
+	if (cli_output_close(&out, status == 0) && !status) {
+		cli_error(cmd, "cannot write %s",
+			  out_path ? out_path : "standard output");
+		status = 1;
+	}
+	return status;
 }

@@ -81,6 +81,17 @@ int cli_parse_view(const char *cmd, const char *usage, const char *arg,
 		cmd, usage, "--view: '%s' is none of both, after, before", arg);
 }
 
+int cli_parse_count(const char *s, size_t *out)
+{
+	char *end;
+	errno = 0;
+	long long v = strtoll(s, &end, 10);
+	if (errno || end == s || *end || v < 0)
+		return -1;
+	*out = (size_t)v;
+	return 0;
+}
+
 int cli_parse_minwidth(const char *arg, struct perfan_flamegraph_opts *fo)
 {
 	char *end;

@@ -19,6 +19,7 @@
 #include <perfan/records.h>
 #include <perfan/report.h>
 #include <perfan/resolve.h>
+#include <perfan/scaling.h>
 #include <perfan/script.h>
 #include <perfan/source.h>
 #include <perfan/speedscope.h>

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 /* A frame of P interned as perfan_profile_frame does, which must work. */
@@ -23,6 +24,26 @@ static inline perfan_frame_id tu_frame(perfan_profile *p, const char *name,
 					      kind),
 			 0);
 	return id;
+}
+
+/* Add WEIGHT to column COL of the stack "a;b;c" (root first, native
+ * frames without module) of P, which must work. */
+static inline void tu_add_stack(perfan_profile *p, size_t col,
+				const char *stack, uint64_t weight)
+{
+	perfan_frame_id f[64];
+	size_t n = 0;
+	for (const char *s = stack; *s && n < 64;) {
+		size_t len = strcspn(s, ";");
+		char name[256];
+		ck_assert_uint_lt(len, sizeof(name));
+		memcpy(name, s, len);
+		name[len] = '\0';
+		f[n++] = tu_frame(p, name, NULL, NULL, 0, PERFAN_FRAME_NATIVE);
+		s += len + (s[len] == ';');
+	}
+	ck_assert_int_eq(perfan_profile_add(p, f, n, col, weight, NULL, NULL),
+			 0);
 }
 
 /* int main(void) running SUITE_FN() with CK_NORMAL output; the exit status
