@@ -596,11 +596,11 @@ int perfan_flamegraph_write(const perfan_profile *p, FILE *fp,
 		  (legend ? g.fs * 2 : 0) + (diff ? g.fs * 1.8 : 0);
 	g.ypad2 = g.fs * 2 + 10;
 	/* lower frames where the graph would not fit MAX_HEIGHT, not below
-	 * 8 px, their names in a font three quarters their height */
+	 * 6 px, their names in a font three quarters their height */
 	double rows = (double)g.maxdepth + 1;
 	if (max_height > 0 && g.ypad1 + rows * g.fh + g.ypad2 > max_height) {
 		double fh = floor((max_height - g.ypad1 - g.ypad2) / rows);
-		g.fh = fh < 8 ? 8 : fh;
+		g.fh = fh < 6 ? 6 : fh;
 	}
 	g.ffs = g.fh * 0.75 < g.fs ? g.fh * 0.75 : g.fs;
 	g.height = g.ypad1 + rows * g.fh + g.ypad2;

@@ -687,8 +687,7 @@ START_TEST(test_diff_svg)
 	ck_assert_ptr_null(strstr(svg, "view-u"));
 	free(svg);
 	perfan_profile_free(p);
-	/* 90 levels deep: a differential graph's frames get lower (8 px,
-	 * the least) so that it fits 900 px (16 px each would take 1,570), a
+	/* 90 levels deep: a differential graph's frames get lower (8 px) so that it fits 900 px (16 px each would take 1,570), a
 	 * plain one's not */
 	char deep[2048] = "";
 	for (int i = 0; i < 90; i++)
