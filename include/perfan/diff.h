@@ -105,6 +105,14 @@ struct perfan_diff_row {
 	 * that sampling alone would give (values as the row's: shares, or
 	 * weights with absolute); NaN when the sample counts are unknown. */
 	double self_noise, total_noise;
+	/* Since 0.2. Whether the row is one of the changes Amdahl's estimate
+	 * sums (a significant change of own time, or significant code that
+	 * is new or vanished), and its mean weight per run on each side:
+	 * its own time with that of the callees that are not such changes
+	 * themselves (each sample counted once, for the innermost of them
+	 * on its stack). */
+	int amdahl;
+	double before_amdahl_weight, after_amdahl_weight;
 };
 
 /* Rows ordered by the sort key: for the change keys the shrinking ones
@@ -122,11 +130,16 @@ PERFAN_API int perfan_diff_tested(const perfan_diff *d);
 PERFAN_API double perfan_diff_noise_floor(const perfan_diff *d);
 
 /* Amdahl: the mean total weight per run of each side, the speed-up that
- * the significant changes of self time account for, before_total /
- * (before_total + their net change by weight), and the whole's
+ * the significant changes account for, before_total / (before_total +
+ * the net change of the rows' Amdahl weights), and the whole's
  * before_total / after_total; TOP names the amdahl_top largest of them.
- * With one run a side (no test), the changes beyond their sampling noise
- * interval count, or every change when the sample counts are unknown.
+ * The changes that count (perfan_diff_row.amdahl) are the significant
+ * changes of own time and the significant functions that are new or
+ * vanished, each with the time of its callees that did not change
+ * significantly themselves: a vanished function takes its whole cost
+ * with it, a slower loop the small helpers it calls. With one run a side
+ * (no test), changes beyond their sampling noise interval count instead,
+ * or every change when the sample counts are unknown.
  * Meaningful when weights measure time (cpu-clock, or samples at a fixed
  * frequency) for the same work. */
 struct perfan_diff_amdahl {

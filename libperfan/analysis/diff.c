@@ -73,6 +73,20 @@ static int function(perfan_diff *d, const char *name, uint32_t *out)
 	return 0;
 }
 
+int perfan__diff_lookup(const perfan_diff *d, const char *name, uint32_t *out)
+{
+	if (!d->nslots)
+		return -1;
+	size_t mask = d->nslots - 1;
+	for (size_t h = perfan__hash_mem(name, strlen(name)) & mask; d->slot[h];
+	     h = (h + 1) & mask)
+		if (!strcmp(d->fname[d->slot[h] - 1], name)) {
+			*out = d->slot[h] - 1;
+			return 0;
+		}
+	return -1;
+}
+
 /* Function index of each frame of P (UINT32_MAX: process roots, which
  * are not functions). */
 static int map_frames(perfan_diff *d, const perfan_profile *p, uint32_t **out)
@@ -556,13 +570,15 @@ int perfan_diff_new(perfan_diff **out, const struct perfan_diff_run *before,
 	for (size_t r = 0; r < d->nr && !rc; r++)
 		rc = weigh(d, r, r < d->nb ? &before[r] : &after[r - d->nb],
 			   maps[r]);
-	for (size_t r = 0; maps && r < d->nr; r++)
-		free(maps[r]);
-	free(maps);
 	if (!rc)
 		rc = sample_counts(d, before, after);
 	if (!rc)
 		rc = make_rows(d);
+	if (!rc)
+		rc = perfan__diff_attribute(d, before, after, maps);
+	for (size_t r = 0; maps && r < d->nr; r++)
+		free(maps[r]);
+	free(maps);
 	if (rc) {
 		perfan_diff_free(d);
 		return rc;
@@ -613,58 +629,4 @@ const char *perfan_diff_unit(const perfan_diff *d, double *scale)
 	if (scale)
 		*scale = d ? d->unit_scale : 1;
 	return d ? d->unit : "weight";
-}
-
-/* Whether row W's self change counts for Amdahl: significant, or with
- * one run a side beyond its sampling noise (any change when that is
- * unknown). */
-int perfan__diff_amdahl_counts(const perfan_diff *d,
-			       const struct perfan_diff_row *w)
-{
-	if (d->tested)
-		return w->self_significant;
-	if (w->self_change == 0)
-		return 0;
-	return isnan(w->self_noise) || fabs(w->self_change) > w->self_noise;
-}
-
-void perfan_diff_amdahl(const perfan_diff *d, struct perfan_diff_amdahl *out)
-{
-	memset(out, 0, sizeof(*out));
-	if (!d)
-		return;
-	for (size_t r = 0; r < d->nr; r++)
-		*(r < d->nb ? &out->before_total : &out->after_total) +=
-			d->run_total[r];
-	out->before_total /= (double)d->nb;
-	out->after_total /= (double)d->na;
-	double net = 0;
-	for (size_t i = 0; i < d->nrows; i++)
-		if (perfan__diff_amdahl_counts(d, &d->rows[i]))
-			net += d->rows[i].after_self_weight -
-			       d->rows[i].before_self_weight;
-	/* the largest of them by weight, either way, named */
-	for (size_t k = 0; k < d->o.amdahl_top; k++) {
-		const struct perfan_diff_row *best = NULL;
-		double bestc = 0;
-		for (size_t i = 0; i < d->nrows; i++) {
-			const struct perfan_diff_row *w = &d->rows[i];
-			double c = fabs(w->after_self_weight -
-					w->before_self_weight);
-			int taken = !perfan__diff_amdahl_counts(d, w);
-			for (size_t j = 0; j < out->nr_top; j++)
-				taken |= out->top[j] == w;
-			if (!taken && c > bestc) {
-				best = w;
-				bestc = c;
-			}
-		}
-		if (!best)
-			break;
-		out->top[out->nr_top++] = best;
-	}
-	double b = out->before_total;
-	out->speedup_top = b + net > 0 ? b / (b + net) : INFINITY;
-	out->speedup_whole = out->after_total > 0 ? b / out->after_total
-						  : INFINITY;
 }

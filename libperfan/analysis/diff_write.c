@@ -126,16 +126,19 @@ static void write_amdahl(const perfan_diff *d, FILE *fp)
 				       : "changes (untested)";
 	size_t counted = 0;
 	for (size_t i = 0; i < d->nrows; i++)
-		counted += (size_t)perfan__diff_amdahl_counts(d, &d->rows[i]);
+		counted += (size_t)d->rows[i].amdahl;
 	fprintf(fp, "#\n# Amdahl: ");
 	if (!a.nr_top)
-		fprintf(fp, "no %s of own time", what);
+		fprintf(fp, "no %s", what);
 	else {
-		fprintf(fp, "the %s of own time (", what);
+		fprintf(fp,
+			"the %s, each with its callees that did not change "
+			"(",
+			what);
 		for (size_t i = 0; i < a.nr_top; i++)
 			fprintf(fp, "%s%s %+.1f", i ? ", " : "", a.top[i]->name,
-				k * (a.top[i]->after_self_weight -
-				     a.top[i]->before_self_weight));
+				k * (a.top[i]->after_amdahl_weight -
+				     a.top[i]->before_amdahl_weight));
 		fprintf(fp, "%s) sum to %+.1f %s per run and make it %.2fx %s",
 			a.nr_top < counted ? ", ..." : "", est, u,
 			a.speedup_top >= 1 ? a.speedup_top : 1 / a.speedup_top,
@@ -337,6 +340,8 @@ static void write_json(const perfan_diff *d, FILE *fp)
 			{"p_total", r->p_total},
 			{"self_noise", r->self_noise},
 			{"total_noise", r->total_noise},
+			{"before_amdahl", r->before_amdahl_weight * k},
+			{"after_amdahl", r->after_amdahl_weight * k},
 		};
 		for (size_t k = 0; k < sizeof(f) / sizeof(*f); k++) {
 			fprintf(fp, ", \"%s\": ", f[k].k);
@@ -353,6 +358,7 @@ static void write_json(const perfan_diff *d, FILE *fp)
 			r->tested ? "true" : "false",
 			r->self_significant ? "true" : "false",
 			r->total_significant ? "true" : "false");
+		fprintf(fp, ", \"amdahl\": %s", r->amdahl ? "true" : "false");
 		fputs(", \"runs_before_self\": ", fp);
 		json_runs(fp, r->runs_self, 0, d->nb);
 		fputs(", \"runs_after_self\": ", fp);

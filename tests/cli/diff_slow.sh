@@ -5,7 +5,7 @@
 # significant new one (summarize_fast); at most 3 of the top 20 rows are
 # changes that an independent oracle (perf script's text) calls not real;
 # the Amdahl estimate is within 25 % of the whole's measured change, in ms
-# per run; the shell's glob form reads the same runs as commas do; the
+# per run and as a speed-up; the shell's glob form reads the same runs as commas do; the
 # unchanged program against itself (fast-1..3 against fast-4..6) shows no
 # significant row; --shares flags the share that grew only because the
 # rest shrank.
@@ -115,18 +115,25 @@ print(f"ok: {len(sig)} significant rows of {len(rows)} ({j['tested_functions']} 
       f"summarize_slow self {100*s['self_change']:+.1f}, policy_label total "
       f"{100*p['total_change']:+.1f}, summarize_fast new {100*f['self_change']:+.1f} points; "
       f"not real by the oracle: {len(unreal)} of the top {len(top)} {unreal}")
-# Amdahl: significant rows only, in ms per run, within 25 % of the whole
+# Amdahl: significant rows only, in ms per run, within 25 % of the whole,
+# as a change and as a speed-up; the changes it sums add up to it
 a = j["amdahl"]
 assert a["unit"] == "ms", a
 est, whole = a["estimate_change"], a["whole_change"]
 assert whole < 0 and abs(est - whole) <= 0.25 * abs(whole), (est, whole)
+sw, st = a["speedup_whole"], a["speedup_top"]
+assert abs(st - sw) <= 0.25 * sw, (st, sw)
+counted = [r for r in rows if r["amdahl"]]
+assert all(r["significant"] for r in counted), [r["function"] for r in counted]
+assert abs(sum(r["after_amdahl"] - r["before_amdahl"] for r in counted) - est) < 0.5
 names = set(a["top"])
-assert names <= {r["function"] for r in rows if r["self_significant"]}, names
+assert names <= {r["function"] for r in counted}, names
+assert any(n.startswith("summarize_slow (") for n in names), names
 m = re.search(r"sum to ([-+0-9.]+) ms per run and make it ([0-9.]+)x faster; "
               r"the whole changed ([-+0-9.]+) ms per run", txt)
 assert m, txt[-600:]
 assert abs(float(m.group(1)) - est) < 0.1 and abs(float(m.group(3)) - whole) < 0.1, m.groups()
-print(f"ok: Amdahl: significant changes of own time {est:+.1f} ms per run, the whole "
+print(f"ok: Amdahl: significant changes {est:+.1f} ms per run, the whole "
       f"{whole:+.1f} ms ({100*est/whole:.0f} %); speed-up {a['speedup_top']:.2f}x "
       f"estimated, {a['speedup_whole']:.2f}x measured")
 PY
@@ -164,6 +171,6 @@ PY
 # 5. one run a side: no test, the sampling noise of each change instead
 "$PERFAN_BIN" diff "${O[@]}" "$d/slow-1.data" "$d/fast-1.data" >"$tmp/one.txt"
 grep -q "cannot be judged" "$tmp/one.txt" || fail "one run: no word on significance"
-grep -Eq '^ +70\.[0-9]+% +0\.00% +-70\.[0-9]+ +vanished .* \+- +[0-9.]+  summarize_slow \(' \
+grep -Eq '^ +80\.[0-9]+% +0\.00% +-80\.[0-9]+ +vanished .* \+- +[0-9.]+  summarize_slow \(' \
 	"$tmp/one.txt" || fail "one run: summarize_slow without its noise interval"
 echo "ok: one run a side: cannot be judged, noise intervals shown"

@@ -393,7 +393,8 @@ START_TEST(test_share_of_the_rest)
 	/* the same work: fix drops from 900 to 100 samples a run, keep
 	 * stays at 100; keep's share grows from 10 % to 50 % but its time
 	 * per run does not: not a change of keep, unless asked for shares
-	 * only. fix's change is all of the whole's, and Amdahl says so. */
+	 * only. fix's change, with its untested callee's, is all of the
+	 * whole's, and Amdahl says so. */
 	perfan_profile *p[6];
 	struct perfan_diff_run r[6];
 	const int fixb[] = {900, 905, 895}, fixa[] = {100, 98, 103};
@@ -403,19 +404,28 @@ START_TEST(test_share_of_the_rest)
 		add(p[i], "main;fix",
 		    (uint64_t)(i < 3 ? fixb[i] : fixa[i - 3]));
 		add(p[i], "main;keep", (uint64_t)keep[i]);
+		/* a callee too small to test: its time goes with fix's */
+		if (i < 3)
+			add(p[i], "main;fix;tiny", 4);
 		r[i] = (struct perfan_diff_run){p[i], 0, NULL};
 	}
 	perfan_diff *d;
 	ck_assert_int_eq(perfan_diff_new(&d, r, 3, r + 3, 3, NULL), 0);
 	ck_assert(row(d, "fix")->significant);
+	ck_assert(!row(d, "tiny")->tested && !row(d, "tiny")->amdahl);
+	ck_assert(row(d, "fix")->amdahl && !row(d, "keep")->amdahl);
+	ck_assert_double_eq_tol(row(d, "fix")->before_amdahl_weight, 904, 1e-9);
+	ck_assert_double_eq_tol(row(d, "fix")->after_amdahl_weight, 301.0 / 3,
+				1e-9);
 	ck_assert(row(d, "keep")->self_change > 0.3);
 	ck_assert(!row(d, "keep")->significant);
 	struct perfan_diff_amdahl am;
 	perfan_diff_amdahl(d, &am);
 	ck_assert_uint_eq(am.nr_top, 1);
 	ck_assert_str_eq(am.top[0]->name, "fix");
-	/* 1000 / (1000 - 799.67) */
-	ck_assert_double_eq_tol(am.speedup_top, 1000.0 / 200.33, 0.001);
+	/* 1004 / (1004 - 803.67): the whole's change */
+	ck_assert_double_eq_tol(am.speedup_top, 1004.0 / 200.33, 0.001);
+	ck_assert_double_eq_tol(am.speedup_whole, 1004.0 / 200.33, 0.001);
 	double scale;
 	ck_assert_str_eq(perfan_diff_unit(d, &scale), "samples");
 	ck_assert_double_eq(scale, 1);
@@ -424,10 +434,11 @@ START_TEST(test_share_of_the_rest)
 	FILE *fp = open_memstream(&txt, &len);
 	ck_assert_int_eq(perfan_diff_write(d, fp, PERFAN_DIFF_TEXT), 0);
 	fclose(fp);
-	ck_assert_msg(strstr(txt, "the significant changes of own time (fix "
-				  "-799.7) sum to -799.7 samples per run"),
+	ck_assert_msg(strstr(txt, "the significant changes, each with its "
+				  "callees that did not change (fix -803.7) "
+				  "sum to -803.7 samples per run"),
 		      "%s", txt);
-	ck_assert_ptr_nonnull(strstr(txt, "the whole changed -799.7 samples"));
+	ck_assert_ptr_nonnull(strstr(txt, "the whole changed -803.7 samples"));
 	free(txt);
 	perfan_diff_free(d);
 	struct perfan_diff_opts o = PERFAN_OPTS_INIT(struct perfan_diff_opts);
@@ -440,12 +451,12 @@ START_TEST(test_share_of_the_rest)
 	ck_assert(!perfan_diff_tested(d));
 	const struct perfan_diff_row *k = row(d, "keep");
 	ck_assert(!k->significant && isnan(k->p_self));
-	/* 1.96 sqrt(p0 (1 - p0) (1 / 1000 + 1 / 201)), p0 = 201 / 1201:
+	/* 1.96 sqrt(p0 (1 - p0) (1 / 1004 + 1 / 201)), p0 = 201 / 1205:
 	 * the binomial noise of both shares at the pooled one */
-	double p0 = 201.0 / 1201;
+	double p0 = 201.0 / 1205;
 	ck_assert_double_eq_tol(
 		k->self_noise,
-		1.959964 * sqrt(p0 * (1 - p0) * (1.0 / 1000 + 1.0 / 201)),
+		1.959964 * sqrt(p0 * (1 - p0) * (1.0 / 1004 + 1.0 / 201)),
 		1e-9);
 	perfan_diff_free(d);
 	for (int i = 0; i < 6; i++)
