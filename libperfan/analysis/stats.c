@@ -167,16 +167,27 @@ static int cmp_ranked(const void *va, const void *vb)
 	return a->i < b->i ? -1 : a->i > b->i;
 }
 
-int perfan__holm(double *p, size_t n)
+/* The p-values of P that are not NaN, smallest first, with their
+ * indices; their number in *M. NULL when out of memory. */
+static struct ranked *rank(const double *p, size_t n, size_t *m)
 {
 	struct ranked *r = malloc((n ? n : 1) * sizeof(*r));
+	*m = 0;
 	if (!r)
-		return perfan__err(PERFAN_ENOMEM, "diff: out of memory");
-	size_t m = 0;
+		return NULL;
 	for (size_t i = 0; i < n; i++)
 		if (!isnan(p[i]))
-			r[m++] = (struct ranked){p[i], i};
-	qsort(r, m, sizeof(*r), cmp_ranked);
+			r[(*m)++] = (struct ranked){p[i], i};
+	qsort(r, *m, sizeof(*r), cmp_ranked);
+	return r;
+}
+
+int perfan__holm(double *p, size_t n)
+{
+	size_t m;
+	struct ranked *r = rank(p, n, &m);
+	if (!r)
+		return perfan__err(PERFAN_ENOMEM, "diff: out of memory");
 	double run = 0;
 	for (size_t k = 0; k < m; k++) {
 		double adj = r[k].p * (double)(m - k);
@@ -193,14 +204,10 @@ int perfan__holm(double *p, size_t n)
 
 int perfan__bh(double *p, size_t n)
 {
-	struct ranked *r = malloc((n ? n : 1) * sizeof(*r));
+	size_t m;
+	struct ranked *r = rank(p, n, &m);
 	if (!r)
 		return perfan__err(PERFAN_ENOMEM, "diff: out of memory");
-	size_t m = 0;
-	for (size_t i = 0; i < n; i++)
-		if (!isnan(p[i]))
-			r[m++] = (struct ranked){p[i], i};
-	qsort(r, m, sizeof(*r), cmp_ranked);
 	/* from the largest down: q_k = min(p_k m / k, q_k+1) */
 	double run = 1;
 	for (size_t k = m; k-- > 0;) {
