@@ -27,7 +27,9 @@ for c in $cmds; do
 done
 # and every command in perfan(1) exists
 for c in $(sed -n '/^\.SH COMMANDS/,/^\.SH [A-Z]/p' man/perfan.1 | awk '/^\.TP/{getline; print $2}'); do
-	printf '%s\n' "$cmds" | grep -qx "$c" ||
+	# a here-string, not a pipe: grep -q leaves at its first match, and
+	# under pipefail a writer still writing then fails the pipeline
+	grep -qx "$c" <<<"$cmds" ||
 		{ echo "FAIL: perfan(1) lists $c, which perfan does not have"; fail=1; }
 done
 [ "$fail" = 0 ] && echo "ok: --help and man pages agree for: $(echo $cmds)"
