@@ -120,41 +120,41 @@ enum {
 	}
 
 /* The lines of --help for the shared options. */
-#define CLI_LOAD_HELP                                                              \
-	"  --samples          weigh every sample as 1\n"                           \
-	"  --period           weigh samples by their period (the default, as\n"    \
-	"                     perf report)\n"                                      \
-	"  --event NAME       only samples of event NAME (perf.data, perf\n"       \
-	"                     script text), the bpftrace map NAME (@name), or\n"   \
-	"                     of speedscope JSON time, bytes or samples\n"         \
-	"  --pid PID          (perf.data) only samples of process PID\n"           \
-	"  --tid TID          (perf.data) only samples of thread TID\n"            \
-	"  --comm COMM        (perf.data) only samples of threads named COMM\n"    \
-	"  --cpu CPU          (perf.data) only samples taken on CPU\n"             \
-	"  --time START,END   (perf.data) only samples between these times, in\n"  \
-	"                     seconds as perf script prints them; either may\n"    \
-	"                     be left empty\n"                                     \
-	"  --inline           (perf.data) add the functions inlined into others\n" \
-	"  --symfs DIR        (perf.data) look for binaries under DIR\n"           \
-	"  --debug-dir DIR    (perf.data) look for debug files under DIR too\n"    \
-	"  --buildid-dir DIR  (perf.data) perf's build-id cache (default\n"        \
-	"                     ~/.debug)\n"                                         \
-	"  --kallsyms FILE    (perf.data) kernel symbols from FILE\n"              \
-	"  --perf-map-dir DIR (perf.data) JIT symbols from DIR/perf-PID.map\n"     \
-	"                     (default /tmp)\n"                                    \
-	"  --jitdump-dir DIR  (perf.data) look for jit-PID.dump in DIR first\n"    \
-	"  --lineno           (py-spy, speedscope) a frame per line, name\n"       \
-	"                     (file:line), not one per function\n"                 \
-	CLI_LOAD_PYTHON_HELP CLI_LOAD_TIME_HELP
+#define CLI_LOAD_HELP                                                                   \
+	"  --samples          weigh every sample as 1\n"                                \
+	"  --period           weigh samples by their period (the default, as\n"         \
+	"                     perf report)\n"                                           \
+	"  --event NAME       only samples of event NAME (perf.data, perf\n"            \
+	"                     script text), the bpftrace map NAME (@name), or\n"        \
+	"                     of speedscope JSON time, bytes or samples\n"              \
+	"  --pid PID          (perf.data) only samples of process PID\n"                \
+	"  --tid TID          (perf.data) only samples of thread TID\n"                 \
+	"  --comm COMM        (perf.data) only samples of threads named COMM\n"         \
+	"  --cpu CPU          (perf.data) only samples taken on CPU\n"                  \
+	"  --time START,END   (perf.data) only samples between these times, in\n"       \
+	"                     seconds as perf script prints them; either may\n"         \
+	"                     be left empty\n"                                          \
+	"  --inline           (perf.data) add the functions inlined into others\n"      \
+	"  --symfs DIR        (perf.data) look for binaries under DIR\n"                \
+	"  --debug-dir DIR    (perf.data) look for debug files under DIR too\n"         \
+	"  --buildid-dir DIR  (perf.data) perf's build-id cache (default\n"             \
+	"                     ~/.debug)\n"                                              \
+	"  --kallsyms FILE    (perf.data) kernel symbols from FILE\n"                   \
+	"  --perf-map-dir DIR (perf.data) JIT symbols from DIR/perf-PID.map\n"          \
+	"                     (default /tmp)\n"                                         \
+	"  --jitdump-dir DIR  (perf.data) look for jit-PID.dump in DIR first\n"         \
+	"  --lineno           (py-spy, speedscope) a frame per line, name\n"            \
+	"                     (file:line), not one per function\n" CLI_LOAD_PYTHON_HELP \
+		CLI_LOAD_TIME_HELP
 
 /* The lines of --help for --python (collapse has its own option loop). */
-#define CLI_LOAD_PYTHON_HELP \
+#define CLI_LOAD_PYTHON_HELP                                                     \
 	"  --python VIEW      Python frames: python (Python functions, the\n"    \
-	"                     interpreter and libc frames under one in its\n"   \
-	"                     self time, extension modules and the kernel as\n" \
-	"                     native leaves; the default when there are any),\n"\
-	"                     mixed (each Python function in place of the\n"    \
-	"                     interpreter frames that ran it, the C code it\n"  \
+	"                     interpreter and libc frames under one in its\n"    \
+	"                     self time, extension modules and the kernel as\n"  \
+	"                     native leaves; the default when there are any),\n" \
+	"                     mixed (each Python function in place of the\n"     \
+	"                     interpreter frames that ran it, the C code it\n"   \
 	"                     called below it) or native (as perf)\n"
 
 /* The lines of --help for --off-cpu and --wall. */
