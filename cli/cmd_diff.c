@@ -394,16 +394,12 @@ static int run(int argc, char **argv, struct list *before, struct list *after)
 						   "before, after, name",
 						   optarg);
 			break;
-		case O_LIMIT: {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-			if (end == optarg || *end || v < 0)
+		case O_LIMIT:
+			if (cli_parse_count(optarg, &dopts.limit))
 				return usage_error("--limit: '%s' is not a "
 						   "count",
 						   optarg);
-			dopts.limit = (size_t)v;
 			break;
-		}
 		case O_ALL: dopts.all = 1; break;
 		case O_SHARES: dopts.shares_only = 1; break;
 		case O_MIN_SHARE: {
