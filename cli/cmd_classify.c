@@ -164,27 +164,16 @@ int cmd_classify(int argc, char **argv)
 			return 1;
 		}
 	}
-	size_t n = perfan_stat_nr_counters(s);
-	struct perfan_stat_counter *cs = calloc(n ? n : 1, sizeof(*cs));
-	if (!cs) {
-		perfan_stat_free(s);
-		cli_error("classify", "out of memory");
-		return 1;
-	}
-	for (size_t i = 0; i < n; i++)
-		cs[i] = *perfan_stat_counter(s, i);
 	struct perfan_classify_opts co =
 		PERFAN_OPTS_INIT(struct perfan_classify_opts);
 	co.unscaled = unscaled;
-	co.elapsed = perfan_stat_elapsed(s);
 	perfan_classify *c = NULL;
-	int rc = perfan_classify_new(&c, cs, n, &co);
+	int rc = perfan_classify_stat(&c, s, &co);
 	if (rc) {
 		cli_error("classify", "%s: %s", name,
 			  rc == PERFAN_EINVAL
 				  ? "no counters in perf stat output"
 				  : perfan_error_last());
-		free(cs);
 		perfan_stat_free(s);
 		return 1;
 	}
@@ -200,7 +189,6 @@ int cmd_classify(int argc, char **argv)
 									 : 1;
 	}
 	perfan_classify_free(c);
-	free(cs);
 	perfan_stat_free(s);
 	return status;
 }

@@ -22,10 +22,13 @@ enum perfan_verdict {
 	PERFAN_VERDICT_CORE_BOUND = 4,
 	PERFAN_VERDICT_WELL_OPTIMISED = 5,
 	PERFAN_VERDICT_MIXED = 6,
+	/* software counters only (no hardware counters): */
+	PERFAN_VERDICT_CPU_BOUND = 7,      /* on CPU most of the wall time */
+	PERFAN_VERDICT_MOSTLY_WAITING = 8, /* off CPU most of the wall time */
 };
 
 /* "memory-bound", "bad-speculation", "front-end-bound", "core-bound",
- * "well-optimised", "mixed", "unknown". */
+ * "well-optimised", "mixed", "cpu-bound", "mostly-waiting", "unknown". */
 PERFAN_API const char *perfan_verdict_name(int verdict);
 
 /* Metrics recomputed from the counts. A metric whose counters are absent,
@@ -47,6 +50,12 @@ struct perfan_classify_metrics {
 		tma_fetch_bandwidth, tma_branch_mispredicts, tma_machine_clears,
 		tma_light_operations, tma_heavy_operations;
 	double min_running_pct; /* lowest run share of a counter used, 100 */
+	/* Software counters, on any machine. Seconds; rates per second of
+	 * wall time. */
+	double elapsed_s, cpu_s; /* wall time; task-clock (or cpu-clock) */
+	double ctx_switches_per_s, cpu_migrations_per_s, page_faults_per_s;
+	double user_s, sys_s; /* "seconds user/sys" */
+	double sys_share;     /* sys / (user + sys) */
 };
 
 /* IPC of one PMU of a hybrid CPU (cpu_core, cpu_atom). */
@@ -78,6 +87,11 @@ struct perfan_classify_group {
 	const char *next;   /* what to measure or look at next */
 	size_t nr_evidence;
 	const struct perfan_classify_evidence *evidence;
+	unsigned run;        /* the input's run (perfan_stat_run), from 0 */
+	const char *command; /* that run's command, or NULL */
+	const char *pmu;     /* one PMU of a hybrid CPU ("cpu_core"), or NULL:
+			        every PMU */
+	int combined;        /* 1: several runs of one command read together */
 };
 
 typedef struct perfan_classify perfan_classify;
@@ -90,6 +104,9 @@ struct perfan_classify_opts {
 	int unscaled;
 	/* "N seconds time elapsed", for CPUs utilised; <= 0: unknown. */
 	double elapsed;
+	/* "N seconds user" and "sys"; both 0 (the default) or < 0:
+	 * unknown. */
+	double user, sys;
 };
 
 /* Classify N counters (as perfan_stat_counter() returns them, or made up):
@@ -100,6 +117,12 @@ PERFAN_API int perfan_classify_new(perfan_classify **out,
 				   const struct perfan_stat_counter *counters,
 				   size_t n,
 				   const struct perfan_classify_opts *o);
+/* Classify what perf stat printed, each run on its own (with its command,
+ * elapsed, user and sys), and together where runs of one command measured
+ * events that complement each other. O's elapsed, user and sys are taken
+ * from each run. Returns as perfan_classify_new. */
+PERFAN_API int perfan_classify_stat(perfan_classify **out, const perfan_stat *s,
+				    const struct perfan_classify_opts *o);
 PERFAN_API void perfan_classify_free(perfan_classify *c);
 
 /* Groups in input order; the whole is the last. Borrowed from C. */

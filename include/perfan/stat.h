@@ -42,6 +42,21 @@ struct perfan_stat_counter {
 				 "ls-1234", ... NULL for the whole */
 	double aggr_count;     /* the CPUs (or threads) aggregated, or 0 */
 	uint32_t line;         /* in the input, from 1 */
+	unsigned run;          /* the run it belongs to (perfan_stat_run) */
+};
+
+/* One run of perf stat in the input: a "Performance counter stats for"
+ * block of text, or a CSV/JSON stretch ended by a repeated header or the
+ * start of another block. A file of one run has one. Its counters are
+ * perfan_stat_counter(s, first) .. (s, first + count - 1). */
+struct perfan_stat_run {
+	const char *command; /* the target it names: "make", "process id
+				'4463'", "system wide"... or NULL */
+	double elapsed;      /* "N seconds time elapsed", or -1 */
+	double user, sys;    /* "N seconds user/sys", or -1 */
+	unsigned repeats;    /* "(N runs)" of -r, or 1 */
+	uint32_t line;       /* where it starts, from 1 */
+	size_t first, count; /* its counters */
 };
 
 typedef struct perfan_stat perfan_stat;
@@ -80,6 +95,11 @@ PERFAN_API double perfan_stat_user(const perfan_stat *s);
 PERFAN_API double perfan_stat_sys(const perfan_stat *s);
 /* "(N runs)" of -r, or 1. */
 PERFAN_API unsigned perfan_stat_runs(const perfan_stat *s);
+/* The runs in input order: at least one when there are counters. The
+ * four accessors above give the first run's figures. */
+PERFAN_API size_t perfan_stat_nr_runs(const perfan_stat *s);
+PERFAN_API const struct perfan_stat_run *perfan_stat_run(const perfan_stat *s,
+							 size_t i);
 
 #ifdef __cplusplus
 }

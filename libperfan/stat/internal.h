@@ -38,6 +38,8 @@ struct perfan_stat {
 	/* a line like "TIME COUNT" without an event: an error if the input
 	 * turns out to be interval output, else program output */
 	uint32_t suspect_line;
+	struct perfan_stat_run *runv; /* perfan_stat_run(), made by finish() */
+	size_t nruns;
 };
 
 /* One line of the input: without '\n' or a '\r' before it; LAST_OPEN is

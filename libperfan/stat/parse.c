@@ -154,6 +154,22 @@ static int finish(perfan_stat *s)
 		rc = conv(s, &s->user, dec, s->user_line, "time", &s->user_v);
 	if (!rc)
 		rc = conv(s, &s->sys, dec, s->sys_line, "time", &s->sys_v);
+	if (!rc && s->nrows) { /* one run holds every counter */
+		s->runv = perfan__arena_alloc(&s->arena, sizeof(*s->runv));
+		if (!s->runv)
+			return perfan__err(PERFAN_ENOMEM, "%s: out of memory",
+					   s->name);
+		*s->runv = (struct perfan_stat_run){
+			.elapsed = s->elapsed_v,
+			.user = s->user_v,
+			.sys = s->sys_v,
+			.repeats = s->runs,
+			.line = s->rows[0].c.line,
+			.first = 0,
+			.count = s->nrows,
+		};
+		s->nruns = 1;
+	}
 	return rc;
 }
 
@@ -435,4 +451,14 @@ double perfan_stat_sys(const perfan_stat *s)
 unsigned perfan_stat_runs(const perfan_stat *s)
 {
 	return s ? s->runs : 1;
+}
+
+size_t perfan_stat_nr_runs(const perfan_stat *s)
+{
+	return s ? s->nruns : 0;
+}
+
+const struct perfan_stat_run *perfan_stat_run(const perfan_stat *s, size_t i)
+{
+	return s && i < s->nruns ? &s->runv[i] : NULL;
 }
