@@ -1,11 +1,33 @@
 /* perfdata/tracing.c: perf's tracing data (the tracepoint formats stored in
  * perf.data) handed to libtraceevent, to name tracepoint events "sys:name"
  * and, kept with the file, to decode their RAW fields (the stream). */
+#define _GNU_SOURCE
 #include "perfdata/internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <traceevent/event-parse.h>
+
+/* One event's format, without its "print fmt:" line. perfan reads the
+ * name, the ID and the fields, never the print format; libtraceevent's
+ * parser of that expression crashes on some malformed ones (a SEGV in its
+ * recursive argument parser, found by fuzz_perfdata), so it gets an empty
+ * one in its place. */
+static void parse_format(struct tep_handle *tep, const char *fmt, size_t sz,
+			 const char *sys)
+{
+	static const char key[] = "\nprint fmt:";
+	static const char empty[] = "\nprint fmt: \"\"\n";
+	const char *at = memmem(fmt, sz, key, sizeof(key) - 1);
+	size_t keep = at ? (size_t)(at - fmt) : sz;
+	char *buf = malloc(keep + sizeof(empty));
+	if (!buf)
+		return;
+	memcpy(buf, fmt, keep);
+	memcpy(buf + keep, empty, sizeof(empty));
+	tep_parse_event(tep, buf, keep + sizeof(empty) - 1, sys);
+	free(buf);
+}
 
 /* perf's layout: "\027\010\104tracing", version string, endian byte,
  * long size byte, u32 page size, header_page, header_event, ftrace
@@ -58,7 +80,8 @@ static int parse(struct tep_handle *tep, const uint8_t *p, size_t len)
 				(const char *)perfan__cur_take(&c, (size_t)sz);
 			/* a format libtraceevent cannot parse only loses
 			 * that event's name */
-			tep_parse_event(tep, fmt, (unsigned long)sz, sys);
+			if (fmt)
+				parse_format(tep, fmt, (size_t)sz, sys);
 		}
 	}
 	return c.bad ? -1 : 0;
