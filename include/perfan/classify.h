@@ -50,12 +50,6 @@ struct perfan_classify_metrics {
 		tma_fetch_bandwidth, tma_branch_mispredicts, tma_machine_clears,
 		tma_light_operations, tma_heavy_operations;
 	double min_running_pct; /* lowest run share of a counter used, 100 */
-	/* Software counters, on any machine. Seconds; rates per second of
-	 * wall time. */
-	double elapsed_s, cpu_s; /* wall time; task-clock (or cpu-clock) */
-	double ctx_switches_per_s, cpu_migrations_per_s, page_faults_per_s;
-	double user_s, sys_s; /* "seconds user/sys" */
-	double sys_share;     /* sys / (user + sys) */
 };
 
 /* IPC of one PMU of a hybrid CPU (cpu_core, cpu_atom). */

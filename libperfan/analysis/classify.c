@@ -817,6 +817,8 @@ const char *perfan_verdict_name(int v)
 	case PERFAN_VERDICT_CORE_BOUND: return "core-bound";
 	case PERFAN_VERDICT_WELL_OPTIMISED: return "well-optimised";
 	case PERFAN_VERDICT_MIXED: return "mixed";
+	case PERFAN_VERDICT_CPU_BOUND: return "cpu-bound";
+	case PERFAN_VERDICT_MOSTLY_WAITING: return "mostly-waiting";
 	default: return "unknown";
 	}
 }
