@@ -4,7 +4,8 @@
 # SECONDS (default 10) from its seeds: the files that tests/fuzz/NAME.seeds
 # names (globs, one per line, from the top of the tree; missing ones, such
 # as ../shared where it is absent, are skipped). A crash, leak, timeout or
-# broken promise of the target fails the script, and its input is left in
+# broken promise of the target fails the script (leaks inside
+# libtraceevent excepted: tests/fuzz/lsan.supp), and its input is left in
 # $FUZZ_DIR (default a temporary folder) for tests/fuzz/README.md's steps.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,7 +38,8 @@ for src in tests/fuzz/fuzz_*.c; do
 		done <"tests/fuzz/$name.seeds"
 	fi
 	printf '%s: %d seeds, %d s\n' "$name" "$n" "$secs"
-	if ! "$bin" -max_total_time="$secs" -max_len=65536 -timeout=10 \
+	if ! LSAN_OPTIONS=suppressions=$PWD/tests/fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS} \
+		"$bin" -max_total_time="$secs" -max_len=65536 -timeout=10 \
 		-rss_limit_mb=2048 -malloc_limit_mb=1024 -print_final_stats=1 \
 		-artifact_prefix="$work/$name/" "$corpus" "$seeds" \
 		>"$work/$name/log" 2>&1; then

@@ -87,7 +87,8 @@ int perfan__decomp_feed(struct perfan_perfdata *pd, const struct perfan__raw *r)
 		dc->in = n;
 		dc->in_cap = in_len;
 	}
-	memcpy(dc->in, in, in_len);
+	if (in_len) /* an empty frame: nothing allocated to copy to */
+		memcpy(dc->in, in, in_len);
 	dc->in_len = in_len;
 	dc->in_pos = 0;
 	dc->offset = r->offset;
