@@ -32,9 +32,7 @@ int perfan_classify_stat(perfan_classify **out, const perfan_stat *s,
 	free(cs);
 	if (rc)
 		return rc;
-	for (size_t i = 0; i < (*out)->n; i++) {
-		(*out)->g[i].pub.run = 0;
+	for (size_t i = 0; i < (*out)->n; i++) /* each group is of run 0 */
 		(*out)->g[i].pub.command = r->command;
-	}
 	return 0;
 }
