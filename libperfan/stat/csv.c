@@ -232,6 +232,8 @@ static int topdown_row(perfan_stat *s, const struct perfan__stat_line *l,
 			if (ag.n &&
 			    !(r->c.aggr = perfan__stat_dup(s, ag.p, ag.n)))
 				return nomem();
+			if (perfan__stat_row_done(s, r))
+				return PERFAN_ENOMEM;
 		}
 	}
 	return 0;
@@ -245,10 +247,14 @@ int perfan__stat_csv_line(perfan_stat *s, const struct perfan__stat_line *l,
 	size_t nf, j = 0, m;
 	int k;
 
-	if (!l->n || l->p[0] == '#')
+	if (!l->n)
 		return 0;
+	if (l->p[0] == '#')
+		return perfan__stat_started_on(s, l);
 	nf = split(l->p, l->n, sep, f);
 	if (nf > 1 && is_topdown_header(f, nf)) {
+		if (perfan__stat_run_begin(s, l->no))
+			return nomem();
 		s->td_cols =
 			perfan__arena_alloc(&s->arena, nf * sizeof(char *));
 		if (!s->td_cols)
@@ -316,5 +322,5 @@ int perfan__stat_csv_line(perfan_stat *s, const struct perfan__stat_line *l,
 				   "%s:%u: bad number in a counter row",
 				   s->name, l->no);
 	}
-	return 0;
+	return perfan__stat_row_done(s, r);
 }

@@ -92,8 +92,10 @@ int perfan__stat_json_line(perfan_stat *s, const struct perfan__stat_line *l)
 	int have_event = 0, have_value = 0, rc;
 
 	ws(&c);
+	if (c.p < c.e && *c.p == '#')
+		return perfan__stat_started_on(s, l);
 	if (c.p >= c.e || *c.p != '{')
-		return 0; /* "# started on", program output */
+		return 0; /* program output */
 	c.p++;
 	memset(&row, 0, sizeof(row));
 	perfan__stat_defaults(&row.c);
@@ -155,6 +157,7 @@ int perfan__stat_json_line(perfan_stat *s, const struct perfan__stat_line *l)
 	r = perfan__stat_add(s, l->no);
 	if (!r)
 		return perfan__err(PERFAN_ENOMEM, "out of memory");
+	row.c.run = r->c.run;
 	*r = row;
 	if (!perfan__stat_value(r, value.p, value.n))
 		return perfan__err(PERFAN_EFORMAT,
@@ -163,7 +166,7 @@ int perfan__stat_json_line(perfan_stat *s, const struct perfan__stat_line *l)
 	perfan__stat_vote(s, value.p, value.n);
 	if (perfan__stat_name(s, &r->c))
 		return perfan__err(PERFAN_ENOMEM, "out of memory");
-	return 0;
+	return perfan__stat_row_done(s, r);
 bad:
 	if (l->last_open)
 		return 0; /* cut off */

@@ -18,10 +18,15 @@ struct perfan__stat_row *perfan__stat_add(perfan_stat *s, uint32_t line)
 	if (perfan__grow((void **)&s->rows, &s->cap, s->nrows + 1,
 			 sizeof(*s->rows)))
 		return NULL;
+	int err;
+	unsigned run = perfan__stat_row_run(s, line, &err);
+	if (err)
+		return NULL;
 	r = &s->rows[s->nrows++];
 	memset(r, 0, sizeof(*r));
 	perfan__stat_defaults(&r->c);
 	r->c.line = line;
+	r->c.run = run;
 	return r;
 }
 
@@ -147,30 +152,7 @@ static int finish(perfan_stat *s)
 			rc = conv(s, &r->running, dec, l, "running share",
 				  &r->c.running_pct);
 	}
-	if (!rc)
-		rc = conv(s, &s->elapsed, dec, s->elapsed_line, "time",
-			  &s->elapsed_v);
-	if (!rc)
-		rc = conv(s, &s->user, dec, s->user_line, "time", &s->user_v);
-	if (!rc)
-		rc = conv(s, &s->sys, dec, s->sys_line, "time", &s->sys_v);
-	if (!rc && s->nrows) { /* one run holds every counter */
-		s->runv = perfan__arena_alloc(&s->arena, sizeof(*s->runv));
-		if (!s->runv)
-			return perfan__err(PERFAN_ENOMEM, "%s: out of memory",
-					   s->name);
-		*s->runv = (struct perfan_stat_run){
-			.elapsed = s->elapsed_v,
-			.user = s->user_v,
-			.sys = s->sys_v,
-			.repeats = s->runs,
-			.line = s->rows[0].c.line,
-			.first = 0,
-			.count = s->nrows,
-		};
-		s->nruns = 1;
-	}
-	return rc;
+	return rc ? rc : perfan__stat_runs_finish(s, dec);
 }
 
 static int is_json(const char *text, size_t len)
@@ -413,6 +395,8 @@ void perfan_stat_free(perfan_stat *s)
 	if (!s)
 		return;
 	free(s->rows);
+	free(s->rr);
+	perfan__htab_free(&s->seen);
 	perfan__arena_free(&s->arena);
 	free(s);
 }

@@ -7,91 +7,9 @@
 #include "stat/internal.h"
 #include "util/error.h"
 
-#define MAXTOK 32
-
-static int is_space(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
 static int is_digit(char c)
 {
 	return c >= '0' && c <= '9';
-}
-
-/* Split on blanks. A single space followed by exactly three digits inside
- * a number is a grouping mark (fr_FR and others), not a column break. */
-static size_t tokenize(const char *p, size_t n, struct perfan__span *t)
-{
-	size_t i = 0, nt = 0;
-
-	while (i < n && nt < MAXTOK) {
-		size_t b;
-		while (i < n && is_space(p[i]))
-			i++;
-		if (i >= n)
-			break;
-		b = i;
-		for (;;) {
-			while (i < n && !is_space(p[i]))
-				i++;
-			if (i + 4 <= n && p[i] == ' ' && is_digit(p[i - 1]) &&
-			    is_digit(p[i + 1]) && is_digit(p[i + 2]) &&
-			    is_digit(p[i + 3]) &&
-			    (i + 4 == n || !is_digit(p[i + 4])) &&
-			    perfan__stat_is_num(p + b, i - b) &&
-			    (i + 4 == n || is_space(p[i + 4]) ||
-			     p[i + 4] == ',' || p[i + 4] == '.')) {
-				i++;
-				continue;
-			}
-			break;
-		}
-		t[nt].p = p + b;
-		t[nt].n = i - b;
-		nt++;
-	}
-	return nt;
-}
-
-static int tok_is(const struct perfan__span *t, const char *s)
-{
-	return t->n == strlen(s) && !memcmp(t->p, s, t->n);
-}
-
-static int is_int(const struct perfan__span *t)
-{
-	size_t i;
-
-	for (i = 0; i < t->n; i++)
-		if (!is_digit(t->p[i]))
-			return 0;
-	return t->n > 0;
-}
-
-/* "S0-D0-C1", "S0", "N0", "CPU3", "S0-D0-L2-ID0", "bash-2466": the -A and
- * --per-* prefixes. */
-static int is_aggr(const struct perfan__span *t)
-{
-	const char *p = t->p;
-	size_t n = t->n, i;
-
-	if (!n || perfan__stat_is_num(p, n))
-		return 0;
-	if (n > 3 && !memcmp(p, "CPU", 3) &&
-	    is_int(&(struct perfan__span){p + 3, n - 3}))
-		return 1;
-	if ((p[0] == 'S' || p[0] == 'N') && n > 1 && is_digit(p[1])) {
-		for (i = 1; i < n; i++)
-			if (!is_digit(p[i]) && p[i] != '-' &&
-			    !strchr("SDCNLI", p[i]))
-				return 0;
-		return 1;
-	}
-	/* comm-pid of --per-thread */
-	for (i = n; i > 0 && is_digit(p[i - 1]); i--)
-		;
-	return i > 1 && i < n && p[i - 1] == '-';
 }
 
 static int is_value_start(const struct perfan__span *t)
@@ -111,7 +29,7 @@ static int is_unit(const struct perfan__span *t)
 	size_t i;
 
 	for (i = 0; units[i]; i++)
-		if (tok_is(t, units[i]))
+		if (perfan__stat_tok_is(t, units[i]))
 			return 1;
 	return 0;
 }
@@ -132,7 +50,8 @@ static int is_event(const struct perfan__span *t)
 	return 1;
 }
 
-/* "seconds time elapsed", "seconds user", "seconds sys". */
+/* "seconds time elapsed", "seconds user", "seconds sys": 1 if it was one,
+ * -1 when out of memory. */
 static int footer(perfan_stat *s, const struct perfan__stat_line *l,
 		  struct perfan__span *t, size_t nt)
 {
@@ -140,41 +59,67 @@ static int footer(perfan_stat *s, const struct perfan__stat_line *l,
 
 	if (!nt || !perfan__stat_is_num(t[0].p, t[0].n))
 		return 0;
-	for (i = 1; i < nt && !tok_is(&t[i], "seconds"); i++)
+	for (i = 1; i < nt && !perfan__stat_tok_is(&t[i], "seconds"); i++)
 		;
 	if (i >= nt - 1 || i > 3)
 		return 0;
+	struct perfan__stat_runraw *r = perfan__stat_cur_run(s);
+	if (!r)
+		return -1;
 	perfan__stat_vote(s, t[0].p, t[0].n);
-	if (tok_is(&t[i + 1], "time") && i + 2 < nt &&
-	    tok_is(&t[i + 2], "elapsed")) {
-		s->elapsed = t[0];
-		s->elapsed_line = l->no;
-	} else if (tok_is(&t[i + 1], "user")) {
-		s->user = t[0];
-		s->user_line = l->no;
-	} else if (tok_is(&t[i + 1], "sys")) {
-		s->sys = t[0];
-		s->sys_line = l->no;
+	if (perfan__stat_tok_is(&t[i + 1], "time") && i + 2 < nt &&
+	    perfan__stat_tok_is(&t[i + 2], "elapsed")) {
+		r->elapsed = t[0];
+		r->elapsed_line = l->no;
+		r->closed = 1;
+	} else if (perfan__stat_tok_is(&t[i + 1], "user")) {
+		r->user = t[0];
+		r->user_line = l->no;
+	} else if (perfan__stat_tok_is(&t[i + 1], "sys")) {
+		r->sys = t[0];
+		r->sys_line = l->no;
 	} else {
 		return 0;
 	}
 	return 1;
 }
 
-/* "Performance counter stats for 'x' (5 runs):" */
-static void header(perfan_stat *s, const struct perfan__stat_line *l)
+/* "Performance counter stats for 'x' (5 runs):", "... for 'system wide':",
+ * "... for process id '4463':": a run begins, of that command. 0 or
+ * PERFAN_ENOMEM. */
+static int header(perfan_stat *s, const struct perfan__stat_line *l)
 {
 	const char *p = l->p, *e = l->p + l->n, *q;
+	struct perfan__stat_runraw *r;
 
-	while (e > p && (is_space(e[-1]) || e[-1] == ':'))
+	if (perfan__stat_run_begin(s, l->no) || !(r = perfan__stat_cur_run(s)))
+		return PERFAN_ENOMEM;
+	while (e > p && (perfan__stat_is_space(e[-1]) || e[-1] == ':'))
 		e--;
-	if (e - p < 7 || memcmp(e - 6, " runs)", 6))
-		return;
-	q = e - 6;
-	while (q > p && is_digit(q[-1]))
-		q--;
-	if (q > p && q[-1] == '(' && q < e - 6)
-		s->runs = (unsigned)strtoul(q, NULL, 10);
+	if (e - p >= 7 && !memcmp(e - 6, " runs)", 6)) {
+		q = e - 6;
+		while (q > p && is_digit(q[-1]))
+			q--;
+		if (q > p && q[-1] == '(' && q < e - 6) {
+			r->repeats = (unsigned)strtoul(q, NULL, 10);
+			e = q - 1;
+			while (e > p && perfan__stat_is_space(e[-1]))
+				e--;
+		}
+	}
+	q = p;
+	while (q + 4 <= e && memcmp(q, " for", 4))
+		q++;
+	if (q + 4 > e)
+		return 0;
+	q += 4;
+	while (q < e && perfan__stat_is_space(*q))
+		q++;
+	if (e - q >= 2 && *q == '\'' && e[-1] == '\'')
+		q++, e--; /* 'make -j4': the command itself */
+	if (e > q && !(r->command = perfan__stat_dup(s, q, (size_t)(e - q))))
+		return PERFAN_ENOMEM;
+	return 0;
 }
 
 /* "( +- 3.4% )", "(38.46%)", "[100.00%]" after the event. Returns 0, or 1
@@ -194,14 +139,14 @@ static int tail(perfan_stat *s, struct perfan__stat_row *r, const char *p,
 		if (!close)
 			return 1;
 		q = open + 1;
-		while (q < close && is_space(*q))
+		while (q < close && perfan__stat_is_space(*q))
 			q++;
 		if (close - q > 2 && q[0] == '+' && q[1] == '-') {
 			q += 2;
-			while (q < close && is_space(*q))
+			while (q < close && perfan__stat_is_space(*q))
 				q++;
 			num = q;
-			while (q < close && *q != '%' && !is_space(*q))
+			while (q < close && *q != '%' && !perfan__stat_is_space(*q))
 				q++;
 			if (perfan__stat_is_num(num, (size_t)(q - num))) {
 				r->variance.p = num;
@@ -210,7 +155,7 @@ static int tail(perfan_stat *s, struct perfan__stat_row *r, const char *p,
 			}
 		} else {
 			num = q;
-			while (q < close && *q != '%' && !is_space(*q))
+			while (q < close && *q != '%' && !perfan__stat_is_space(*q))
 				q++;
 			if (q < close && *q == '%' &&
 			    perfan__stat_is_num(num, (size_t)(q - num))) {
@@ -224,37 +169,28 @@ static int tail(perfan_stat *s, struct perfan__stat_row *r, const char *p,
 	return 0;
 }
 
-int perfan__stat_text_line(perfan_stat *s, const struct perfan__stat_line *l)
+/* A counter row: [time] [aggregate [count]] value [unit] event [# comment]
+ * [(x%)]. A line that is none is skipped (0). */
+static int counter_row(perfan_stat *s, const struct perfan__stat_line *l,
+		       struct perfan__span *t, size_t nt)
 {
-	struct perfan__span t[MAXTOK], *iv = NULL, *ag = NULL, *ac = NULL, *val,
-				       *unit = NULL, *ev;
+	struct perfan__span *iv = NULL, *ag = NULL, *ac = NULL, *val,
+			    *unit = NULL, *ev;
 	struct perfan__stat_row *r;
-	size_t nt, i = 0, nvt = 1, vlen;
+	size_t i = 0, nvt = 1, vlen;
 	const char *rest, *e = l->p + l->n;
-
-	nt = tokenize(l->p, l->n, t);
-	if (!nt || t[0].p[0] == '#')
-		return 0;
-	if (tok_is(&t[0], "Performance") && nt > 3 &&
-	    tok_is(&t[1], "counter")) {
-		header(s, l);
-		return 0;
-	}
-	if (footer(s, l, t, nt))
-		return 0;
 
 	if (nt == 2 && perfan__stat_is_num(t[0].p, t[0].n) &&
 	    is_value_start(&t[1]) && !l->last_open && !s->suspect_line &&
 	    (memchr(t[0].p, '.', t[0].n) || memchr(t[0].p, ',', t[0].n)))
 		s->suspect_line = l->no;
 
-	/* [time] [aggregate [count]] value [unit] event [# comment] [(x%)] */
 	if (nt >= 3 && perfan__stat_is_num(t[0].p, t[0].n) &&
-	    (is_value_start(&t[1]) || is_aggr(&t[1])))
+	    (is_value_start(&t[1]) || perfan__stat_is_aggr(&t[1])))
 		iv = &t[i++];
-	if (i < nt && is_aggr(&t[i])) {
+	if (i < nt && perfan__stat_is_aggr(&t[i])) {
 		ag = &t[i++];
-		if (i + 1 < nt && is_int(&t[i]) && is_value_start(&t[i + 1]))
+		if (i + 1 < nt && perfan__stat_is_int(&t[i]) && is_value_start(&t[i + 1]))
 			ac = &t[i++];
 	}
 	if (i >= nt || !is_value_start(&t[i]))
@@ -280,7 +216,7 @@ int perfan__stat_text_line(perfan_stat *s, const struct perfan__stat_line *l)
 	if (!is_event(ev))
 		return 0;
 	rest = ev->p + ev->n;
-	if (i < nt && tok_is(&t[i], "(msec)")) {
+	if (i < nt && perfan__stat_tok_is(&t[i], "(msec)")) {
 		unit = &t[i];
 		rest = t[i].p + t[i].n;
 		i++;
@@ -312,7 +248,7 @@ int perfan__stat_text_line(perfan_stat *s, const struct perfan__stat_line *l)
 	if (!r->c.raw_name || perfan__stat_name(s, &r->c))
 		return perfan__err(PERFAN_ENOMEM, "out of memory");
 	if (unit)
-		r->c.unit = tok_is(unit, "(msec)")
+		r->c.unit = perfan__stat_tok_is(unit, "(msec)")
 				    ? "msec"
 				    : perfan__stat_dup(s, unit->p, unit->n);
 	if (tail(s, r, rest, e)) {
@@ -324,7 +260,7 @@ int perfan__stat_text_line(perfan_stat *s, const struct perfan__stat_line *l)
 				   "%s:%u: counter row with an unclosed '('",
 				   s->name, l->no);
 	}
-	return 0;
+	return perfan__stat_row_done(s, r);
 
 incomplete:
 	if (l->last_open)
@@ -332,4 +268,37 @@ incomplete:
 	return perfan__err(PERFAN_EFORMAT,
 			   "%s:%u: counter row without an event name", s->name,
 			   l->no);
+}
+
+int perfan__stat_text_line(perfan_stat *s, const struct perfan__stat_line *l)
+{
+	struct perfan__span t[PERFAN__STAT_MAXTOK];
+	size_t nt = perfan__stat_tokenize(l->p, l->n, t), before = s->nrows;
+	int rc;
+
+	if (!nt)
+		return 0;
+	if ((rc = perfan__stat_mo_header(s, t, nt)) != 0)
+		return rc < 0 ? rc : 0;
+	if (t[0].p[0] == '#')
+		return perfan__stat_comment_metrics(s, l, t, nt,
+						    PERFAN__STAT_CONT);
+	if (perfan__stat_tok_is(&t[0], "Performance") && nt > 3 &&
+	    perfan__stat_tok_is(&t[1], "counter")) {
+		s->mo_n = 0; /* a new run: its own layout */
+		s->metric_pmu = NULL;
+		return header(s, l) ? perfan__err(PERFAN_ENOMEM, "out of memory")
+				    : 0;
+	}
+	rc = footer(s, l, t, nt);
+	if (rc)
+		return rc < 0 ? perfan__err(PERFAN_ENOMEM, "out of memory") : 0;
+	if (s->mo_n && (rc = perfan__stat_mo_row(s, l, t, nt)) != 0)
+		return rc < 0 ? rc : 0;
+	rc = counter_row(s, l, t, nt);
+	if (rc)
+		return rc;
+	return perfan__stat_comment_metrics(
+		s, l, t, nt,
+		s->nrows > before ? PERFAN__STAT_ROW : PERFAN__STAT_LABEL);
 }
