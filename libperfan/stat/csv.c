@@ -267,6 +267,13 @@ int perfan__stat_csv_line(perfan_stat *s, const struct perfan__stat_line *l,
 		return 0;
 	}
 	k = fit(f, nf);
+	struct perfan__span tma;
+	if (k < 0 && nf > 2 &&
+	    perfan__stat_tma_unit(f[nf - 1].p, f[nf - 1].n, &tma))
+		/* ",,,,,,,30.5,% tma_retiring": a metric of the row before */
+		return perfan__stat_metric_row(
+			s, s->nrows ? &s->rows[s->nrows - 1] : NULL, l->no,
+			f[nf - 2], tma);
 	if (k < 0) {
 		if (s->td_n && nf > 1)
 			return topdown_row(s, l, f, nf);
@@ -322,5 +329,10 @@ int perfan__stat_csv_line(perfan_stat *s, const struct perfan__stat_line *l,
 				   "%s:%u: bad number in a counter row",
 				   s->name, l->no);
 	}
-	return perfan__stat_row_done(s, r);
+	int rc = perfan__stat_row_done(s, r);
+	if (rc || m + 2 >= nf ||
+	    !perfan__stat_tma_unit(f[m + 2].p, f[m + 2].n, &tma))
+		return rc;
+	return perfan__stat_metric_row(s, &s->rows[s->nrows - 1], l->no,
+				       f[m + 1], tma);
 }

@@ -39,13 +39,13 @@ struct perfan_stat {
 	struct perfan__arena arena;
 	struct perfan__stat_runraw *rr; /* the runs while reading */
 	size_t nrr, rr_cap;
-	struct perfan__htab seen; /* the current run's counter keys */
+	struct perfan__htab seen;        /* the current run's counter keys */
 	double elapsed_v, user_v, sys_v; /* the first run's */
 	unsigned runs;                   /* the first run's repeats */
 	const char *name;
 	int votes_dot, votes_comma; /* evidence for the decimal point */
 	int weak_dot, weak_comma;   /* the same from "1,234" / "1.234" */
-	const char **mo_cols; /* the names of a metric-only text table */
+	const char **mo_cols;       /* the names of a metric-only text table */
 	size_t mo_n;
 	int mo_time, mo_aggr;   /* it has a time, an aggregation column */
 	const char *metric_pmu; /* the PMU of comment-column metrics */
@@ -103,6 +103,15 @@ int perfan__stat_comment_metrics(perfan_stat *s,
 				 const struct perfan__stat_line *l,
 				 const struct perfan__span *t, size_t nt,
 				 int kind);
+
+/* metric_row.c */
+/* "% tma_retiring", "tma_retiring": 1 and the name, or 0. */
+int perfan__stat_tma_unit(const char *p, size_t n, struct perfan__span *name);
+/* The metric NAME = VALUE as a row of unit "%", of the counter row ON's
+ * PMU, aggregation and time (ON may be NULL). 0 or a negative error. */
+int perfan__stat_metric_row(perfan_stat *s, const struct perfan__stat_row *on,
+			    uint32_t line, struct perfan__span value,
+			    struct perfan__span name);
 
 /* parse.c */
 /* A new row, in the current run (a new run when that one has ended). */

@@ -88,7 +88,7 @@ int perfan__stat_json_line(perfan_stat *s, const struct perfan__stat_line *l)
 {
 	struct cur c = {l->p, l->p + l->n};
 	struct perfan__stat_row row, *r;
-	struct perfan__span value = {0};
+	struct perfan__span value = {0}, mvalue = {0}, munit = {0};
 	int have_event = 0, have_value = 0, rc;
 
 	ws(&c);
@@ -126,6 +126,10 @@ int perfan__stat_json_line(perfan_stat *s, const struct perfan__stat_line *l)
 		} else if (key_is(&k, "event")) {
 			row.c.raw_name = sv;
 			have_event = sv != NULL;
+		} else if (key_is(&k, "metric-value")) {
+			mvalue = v;
+		} else if (key_is(&k, "metric-unit")) {
+			munit = v;
 		} else if (key_is(&k, "unit")) {
 			row.c.unit = sv && *sv ? sv : NULL;
 		} else if (key_is(&k, "pcnt-running")) {
@@ -152,8 +156,12 @@ int perfan__stat_json_line(perfan_stat *s, const struct perfan__stat_line *l)
 			break;
 		goto bad;
 	}
-	if (!have_event || !have_value)
-		return 0; /* a metric-only line */
+	struct perfan__span tma;
+	int is_tma = perfan__stat_tma_unit(munit.p, munit.n, &tma);
+	if (!have_event || !have_value) /* a metric-only line */
+		return is_tma ? perfan__stat_metric_row(s, &row, l->no, mvalue,
+							tma)
+			      : 0;
 	r = perfan__stat_add(s, l->no);
 	if (!r)
 		return perfan__err(PERFAN_ENOMEM, "out of memory");
@@ -166,7 +174,11 @@ int perfan__stat_json_line(perfan_stat *s, const struct perfan__stat_line *l)
 	perfan__stat_vote(s, value.p, value.n);
 	if (perfan__stat_name(s, &r->c))
 		return perfan__err(PERFAN_ENOMEM, "out of memory");
-	return perfan__stat_row_done(s, r);
+	rc = perfan__stat_row_done(s, r);
+	if (rc || !is_tma)
+		return rc;
+	r = &s->rows[s->nrows - 1];
+	return perfan__stat_metric_row(s, r, l->no, mvalue, tma);
 bad:
 	if (l->last_open)
 		return 0; /* cut off */

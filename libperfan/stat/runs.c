@@ -145,8 +145,7 @@ int perfan__stat_runs_finish(perfan_stat *s, char dec)
 	if (s->nrr) {
 		s->runv = perfan__arena_alloc(&s->arena,
 					      s->nrr * sizeof(*s->runv));
-		renum = perfan__arena_alloc(&s->arena,
-					    s->nrr * sizeof(*renum));
+		renum = perfan__arena_alloc(&s->arena, s->nrr * sizeof(*renum));
 		if (!s->runv || !renum)
 			return nomem(s);
 	}

@@ -146,7 +146,8 @@ static int tail(perfan_stat *s, struct perfan__stat_row *r, const char *p,
 			while (q < close && perfan__stat_is_space(*q))
 				q++;
 			num = q;
-			while (q < close && *q != '%' && !perfan__stat_is_space(*q))
+			while (q < close && *q != '%' &&
+			       !perfan__stat_is_space(*q))
 				q++;
 			if (perfan__stat_is_num(num, (size_t)(q - num))) {
 				r->variance.p = num;
@@ -155,7 +156,8 @@ static int tail(perfan_stat *s, struct perfan__stat_row *r, const char *p,
 			}
 		} else {
 			num = q;
-			while (q < close && *q != '%' && !perfan__stat_is_space(*q))
+			while (q < close && *q != '%' &&
+			       !perfan__stat_is_space(*q))
 				q++;
 			if (q < close && *q == '%' &&
 			    perfan__stat_is_num(num, (size_t)(q - num))) {
@@ -190,7 +192,8 @@ static int counter_row(perfan_stat *s, const struct perfan__stat_line *l,
 		iv = &t[i++];
 	if (i < nt && perfan__stat_is_aggr(&t[i])) {
 		ag = &t[i++];
-		if (i + 1 < nt && perfan__stat_is_int(&t[i]) && is_value_start(&t[i + 1]))
+		if (i + 1 < nt && perfan__stat_is_int(&t[i]) &&
+		    is_value_start(&t[i + 1]))
 			ac = &t[i++];
 	}
 	if (i >= nt || !is_value_start(&t[i]))
@@ -287,8 +290,9 @@ int perfan__stat_text_line(perfan_stat *s, const struct perfan__stat_line *l)
 	    perfan__stat_tok_is(&t[1], "counter")) {
 		s->mo_n = 0; /* a new run: its own layout */
 		s->metric_pmu = NULL;
-		return header(s, l) ? perfan__err(PERFAN_ENOMEM, "out of memory")
-				    : 0;
+		return header(s, l)
+			       ? perfan__err(PERFAN_ENOMEM, "out of memory")
+			       : 0;
 	}
 	rc = footer(s, l, t, nt);
 	if (rc)

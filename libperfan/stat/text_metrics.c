@@ -28,8 +28,8 @@ static const char *const old_names[][2] = {
  * (perf's aggr_header_std). */
 static int is_prefix_word(const struct perfan__span *t)
 {
-	static const char *const w[] = {"time", "core",     "cpus",  "socket",
-					"die",  "cpu",      "node",  "comm-pid",
+	static const char *const w[] = {"time",  "core",   "cpus", "socket",
+					"die",   "cpu",    "node", "comm-pid",
 					"cache", "counts", NULL};
 	for (size_t i = 0; w[i]; i++)
 		if (perfan__stat_tok_is(t, w[i]))
@@ -178,8 +178,8 @@ static const char *label_pmu(perfan_stat *s, const struct perfan__span *t,
 		if (t[i].n > 2 && t[i].p[0] == '(' &&
 		    t[i].p[t[i].n - 1] == ')' &&
 		    !perfan__stat_is_num(t[i].p + 1, t[i].n - 2)) {
-			const char *p = perfan__stat_dup(s, t[i].p + 1,
-							 t[i].n - 2);
+			const char *p =
+				perfan__stat_dup(s, t[i].p + 1, t[i].n - 2);
 			*err = !p;
 			return p;
 		}

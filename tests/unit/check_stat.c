@@ -1046,7 +1046,15 @@ START_TEST(test_made_up_formats)
 	const struct perfan_stat_counter *c;
 
 	ck_assert_int_eq(parse_buf(&s, tma, strlen(tma), "tma"), 0);
-	ck_assert_uint_eq(perfan_stat_nr_counters(s), 4);
+	ck_assert_uint_eq(perfan_stat_nr_counters(s), 7);
+	/* the comment column's metrics, with the PMU of their row */
+	c = find(s, "tma_backend_bound");
+	ck_assert_double_eq_tol(c->value, 27.4, 1e-12);
+	ck_assert_str_eq(c->unit, "%");
+	ck_assert_ptr_null(c->pmu);
+	ck_assert_double_eq_tol(val(s, "tma_bad_speculation"), 11.4, 1e-12);
+	c = find(s, "tma_retiring");
+	ck_assert_str_eq(c->pmu, "cpu_core");
 	ck_assert_double_eq(val(s, "TOPDOWN.SLOTS"), 5005539116.0);
 	c = find(s, "topdown-retiring");
 	ck_assert_str_eq(c->pmu, "cpu_core");
@@ -1061,7 +1069,8 @@ START_TEST(test_made_up_formats)
 	perfan_stat_free(s);
 
 	ck_assert_int_eq(parse_buf(&s, json, strlen(json), "json"), 0);
-	ck_assert_uint_eq(perfan_stat_nr_counters(s), 1);
+	ck_assert_uint_eq(perfan_stat_nr_counters(s), 2);
+	ck_assert_double_eq_tol(val(s, "tma_retiring"), 30.5, 1e-12);
 	c = find_nth(s, "cycles", NULL, "3", 0);
 	ck_assert_double_eq(c->value, 12);
 	ck_assert_double_eq_tol(c->variance_pct, 1.5, 1e-12);
@@ -1069,7 +1078,10 @@ START_TEST(test_made_up_formats)
 	perfan_stat_free(s);
 
 	ck_assert_int_eq(parse_buf(&s, csv, strlen(csv), "csv"), 0);
-	ck_assert_uint_eq(perfan_stat_nr_counters(s), 1);
+	ck_assert_uint_eq(perfan_stat_nr_counters(s), 2);
+	c = find(s, "tma_retiring");
+	ck_assert_double_eq_tol(c->value, 30.5, 1e-12);
+	ck_assert_str_eq(c->aggr, "S0-D0-C0"); /* of the row before */
 	c = find_nth(s, "cycles", NULL, "S0-D0-C0", 0);
 	ck_assert_double_eq(c->value, 1234);
 	ck_assert_double_eq(c->aggr_count, 2);
