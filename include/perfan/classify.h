@@ -25,10 +25,14 @@ enum perfan_verdict {
 	/* software counters only (no hardware counters): */
 	PERFAN_VERDICT_CPU_BOUND = 7,      /* on CPU most of the wall time */
 	PERFAN_VERDICT_MOSTLY_WAITING = 8, /* off CPU most of the wall time */
+	/* TMA level 1 back-end bound, with no level 2 to split memory from
+	 * core: */
+	PERFAN_VERDICT_BACKEND_BOUND = 9,
 };
 
 /* "memory-bound", "bad-speculation", "front-end-bound", "core-bound",
- * "well-optimised", "mixed", "cpu-bound", "mostly-waiting", "unknown". */
+ * "well-optimised", "mixed", "cpu-bound", "mostly-waiting",
+ * "back-end-bound", "unknown". */
 PERFAN_API const char *perfan_verdict_name(int verdict);
 
 /* Metrics recomputed from the counts. A metric whose counters are absent,
@@ -68,10 +72,20 @@ struct perfan_classify_evidence {
 	const char *source; /* where the threshold comes from */
 };
 
+/* Where the wall time went, from a run's footer and software counters,
+ * which every machine has. NAN where not printed. */
+struct perfan_classify_time {
+	double elapsed, user, sys; /* seconds */
+	double on_cpu;    /* CPU time (task-clock, else user + sys) / elapsed */
+	double sys_share; /* sys / (user + sys) */
+	double context_switches_per_sec, cpu_migrations_per_sec,
+		page_faults_per_sec;
+};
+
 struct perfan_classify_group {
 	double interval;  /* the -I timestamp, or -1 */
 	const char *aggr; /* "S0-C0", "CPU3", ... or NULL */
-	int whole;        /* 1: every counter of the input summed */
+	int whole;        /* 1: every counter of the run (or PMU) summed */
 	struct perfan_classify_metrics m;
 	size_t nr_pmus; /* 0 unless hybrid */
 	const struct perfan_classify_pmu *pmus;
@@ -86,6 +100,8 @@ struct perfan_classify_group {
 	const char *pmu;     /* one PMU of a hybrid CPU ("cpu_core"), or NULL:
 			        every PMU */
 	int combined;        /* 1: several runs of one command read together */
+	struct perfan_classify_time time;
+	const char *warning; /* what makes the verdict less sure, or NULL */
 };
 
 typedef struct perfan_classify perfan_classify;
@@ -119,7 +135,10 @@ PERFAN_API int perfan_classify_stat(perfan_classify **out, const perfan_stat *s,
 				    const struct perfan_classify_opts *o);
 PERFAN_API void perfan_classify_free(perfan_classify *c);
 
-/* Groups in input order; the whole is the last. Borrowed from C. */
+/* Groups in input order: each run's intervals and aggregations, its
+ * whole, then (hybrid) one whole per PMU; last, any combined reading of
+ * several runs. Borrowed from C. perfan_classify_whole() is the last group
+ * that is a whole of every PMU: the combined reading, or the last run's. */
 PERFAN_API size_t perfan_classify_nr_groups(const perfan_classify *c);
 PERFAN_API const struct perfan_classify_group *
 perfan_classify_group(const perfan_classify *c, size_t i);

@@ -13,48 +13,6 @@
 #include "util/error.h"
 #include "util/htab.h"
 
-/* ---- thresholds -------------------------------------------------------------
- * perf's own, from tools/perf/util/stat-shadow.c get_ratio_color(): a ratio
- * is coloured yellow/magenta/red ("normal/high/very high") at
- *   GRC_CACHE_MISSES (also used for branch, L1, LLC and TLB misses) 5/10/20 %,
- *   GRC_STALLED_CYCLES_FE (frontend cycles idle)                    10/30/50 %,
- *   GRC_STALLED_CYCLES_BE (backend cycles idle)                     20/50/75 %.
- */
-#define PERF_MISS_WARN 0.05
-#define PERF_MISS_HIGH 0.10
-#define PERF_MISS_VHIGH 0.20
-#define PERF_FE_HIGH 0.30
-#define PERF_BE_HIGH 0.50
-#define SRC_PERF "perf tools/perf/util/stat-shadow.c get_ratio_color()"
-
-/* TMA level 1/2: the MetricThreshold of perf's Intel metric files
- * (tools/perf/pmu-events/arch/x86/<cpu>/<cpu>-metrics.json; pmu-tools
- * toplev uses the same): tma_frontend_bound > 0.15, tma_bad_speculation
- * > 0.15, tma_backend_bound > 0.2, "tma_memory_bound > 0.2 &
- * tma_backend_bound > 0.2", tma_core_bound > 0.1 (fetch_bandwidth > 0.1
- * or 0.2, branch_mispredicts and machine_clears > 0.1 are shown, not
- * used). perf flags "tma_retiring > 0.7 | tma_heavy_operations > 0.1"
- * (0.75 in the E-core files) as worth vectorising; the issue reads
- * retiring > 0.5 with no other class over threshold as well-used slots. */
-#define TMA_FE 0.15
-#define TMA_BS 0.15
-#define TMA_BE 0.20
-#define TMA_MEM 0.20
-#define TMA_CORE 0.10
-#define TMA_RET_WELL 0.50
-#define SRC_TMA "perf pmu-events x86 *-metrics.json MetricThreshold; pmu-tools"
-
-/* The IPC rules of thumb of perfan issue 7 (Denis Bakhvalov, "Performance
- * Analysis and Tuning on Modern CPUs", ch. 4; Brendan Gregg, "CPI/IPC"):
- * IPC < 1 is low (stalled), IPC > 2.5 is well-optimised code; a miss per
- * reference ratio alone misleads, misses per 1000 instructions (MPKI) tell
- * the cost: > 10 cache or branch misses per kinsn is "many". */
-#define IPC_LOW 1.0
-#define IPC_WELL 2.5
-#define IPC_GOOD 2.0
-#define MPKI_HIGH 10.0
-#define SRC_ISSUE "perfan issue 7 IPC rules of thumb"
-
 /* ---- event names ----------------------------------------------------------- */
 
 static const struct {
@@ -63,6 +21,12 @@ static const struct {
 } names[] = {
 	{"task-clock", E_TASK_CLOCK},
 	{"cpu-clock", E_CPU_CLOCK},
+	{"context-switches", E_CONTEXT_SWITCHES},
+	{"cs", E_CONTEXT_SWITCHES},
+	{"cpu-migrations", E_CPU_MIGRATIONS},
+	{"migrations", E_CPU_MIGRATIONS},
+	{"page-faults", E_PAGE_FAULTS},
+	{"faults", E_PAGE_FAULTS},
 	{"cycles", E_CYCLES},
 	{"cpu-cycles", E_CYCLES},
 	{"instructions", E_INSTRUCTIONS},
@@ -110,7 +74,7 @@ static const struct {
 
 /* The event's meaning, or -1. Tolerates a PMU ("cpu_core/cycles/") and
  * modifiers (":u") left in the name. */
-static int event_id(const char *ev)
+int perfan__classify_event(const char *ev)
 {
 	char buf[96];
 	const char *s = ev, *slash = strchr(ev, '/');
@@ -151,6 +115,22 @@ static void acc_init(struct cl_acc *a)
 	a->min_running = 100;
 }
 
+/* The slot of PMU in A (CL_MAX_PMUS: none, or no room). */
+static size_t pmu_slot(struct cl_acc *a, const char *pmu)
+{
+	size_t i;
+	if (!pmu)
+		return CL_MAX_PMUS;
+	for (i = 0; i < a->npmu; i++)
+		if (!strcmp(a->pmu[i].pmu, pmu))
+			return i;
+	if (a->npmu == CL_MAX_PMUS)
+		return CL_MAX_PMUS;
+	a->pmu[i] = (struct perfan_classify_pmu){pmu, 0, 0, 0};
+	a->pmu_running[i] = 100;
+	return a->npmu++;
+}
+
 static void acc_add(struct cl_acc *a, const struct perfan_stat_counter *c,
 		    int e, int unscaled)
 {
@@ -167,35 +147,60 @@ static void acc_add(struct cl_acc *a, const struct perfan_stat_counter *c,
 		e = e - E_TD_RETIRING + E_TMA_RETIRING;
 	double v = c->value;
 	double run = c->running_pct;
+	size_t slot = is_hw(e) ? pmu_slot(a, c->pmu) : CL_MAX_PMUS;
 	if (run > 0 && run < 100) {
-		if (unscaled)
+		if (unscaled && e < E_TMA_RETIRING)
 			v *= 100 / run;
 		if (run < a->min_running)
 			a->min_running = run;
 	}
-	a->v[e] += v;
+	if (slot < CL_MAX_PMUS && run >= 0 && run < a->pmu_running[slot])
+		a->pmu_running[slot] = run;
 	a->ok[e] = 1;
 	if (is_hw(e))
 		a->hw_counted = 1;
-	if ((e == E_CYCLES || e == E_INSTRUCTIONS) && c->pmu &&
-	    !strncmp(c->pmu, "cpu_", 4)) {
-		size_t i;
-		for (i = 0; i < a->npmu; i++)
-			if (!strcmp(a->pmu[i].pmu, c->pmu))
-				break;
-		if (i == a->npmu) {
-			if (a->npmu == CL_MAX_PMUS)
-				return;
-			a->npmu++;
-			a->pmu[i].pmu = c->pmu;
-			a->pmu[i].cycles = a->pmu[i].instructions = 0;
-		}
+	if (e >= E_TMA_RETIRING) { /* a percentage: averaged, not summed */
+		a->tma_sum[slot][e - E_TMA_RETIRING] += v;
+		a->tma_n[slot][e - E_TMA_RETIRING]++;
+		return;
+	}
+	a->v[e] += v;
+	if ((e == E_CYCLES || e == E_INSTRUCTIONS) && slot < CL_MAX_PMUS) {
 		int k = e == E_INSTRUCTIONS;
 		if (k)
-			a->pmu[i].instructions += v;
+			a->pmu[slot].instructions += v;
 		else
-			a->pmu[i].cycles += v;
-		a->pmu_ok[i][k] = 1;
+			a->pmu[slot].cycles += v;
+		a->pmu_ok[slot][k] = 1;
+	}
+}
+
+/* Each TMA percentage: the mean of its rows per PMU, then across PMUs
+ * weighed by their cycles (plain mean when some PMU has none). */
+static void tma_mix(struct cl_acc *a)
+{
+	for (int t = 0; t < CL_NR_TMA; t++) {
+		double wsum = 0, w = 0, msum = 0;
+		int nslots = 0, weighted = 1;
+		for (size_t k = 0; k <= CL_MAX_PMUS; k++) {
+			if (!a->tma_n[k][t])
+				continue;
+			double mean = a->tma_sum[k][t] / a->tma_n[k][t];
+			double cyc = k < a->npmu && a->pmu_ok[k][0]
+					     ? a->pmu[k].cycles
+					     : 0;
+			nslots++;
+			msum += mean;
+			if (cyc > 0) {
+				wsum += mean * cyc;
+				w += cyc;
+			} else {
+				weighted = 0;
+			}
+		}
+		if (nslots)
+			a->v[E_TMA_RETIRING + t] =
+				weighted && w > 0 ? wsum / w : msum / nslots;
 	}
 }
 
@@ -218,10 +223,36 @@ static double per_kinsn(const struct cl_acc *a, int num)
 	return d > 0 ? 1000 * n / d : NAN;
 }
 
+static void time_metrics(struct cl_group *g)
+{
+	const struct cl_acc *a = &g->a;
+	struct perfan_classify_time *t = &g->pub.time;
+	double el = g->elapsed_s > 0 ? g->elapsed_s : NAN;
+	int times = g->user_s >= 0 && g->sys_s >= 0 &&
+		    (g->user_s > 0 || g->sys_s > 0);
+	t->elapsed = el;
+	t->user = times ? g->user_s : NAN;
+	t->sys = times ? g->sys_s : NAN;
+	double clock = a->ok[E_TASK_CLOCK] ? a->v[E_TASK_CLOCK]
+					   : get(a, E_CPU_CLOCK);
+	/* user and sys are counted in clock ticks: too coarse for short
+	 * runs */
+	double cpu = !isnan(clock) ? clock / 1000
+		     : el >= 0.1   ? t->user + t->sys
+				   : NAN;
+	t->on_cpu = cpu / el;
+	t->sys_share = times ? t->sys / (t->user + t->sys) : NAN;
+	t->context_switches_per_sec = get(a, E_CONTEXT_SWITCHES) / el;
+	t->cpu_migrations_per_sec = get(a, E_CPU_MIGRATIONS) / el;
+	t->page_faults_per_sec = get(a, E_PAGE_FAULTS) / el;
+}
+
 static void metrics(struct cl_group *g)
 {
 	struct cl_acc *a = &g->a;
 	struct perfan_classify_metrics *m = &g->pub.m;
+	tma_mix(a);
+	time_metrics(g);
 	m->cycles = get(a, E_CYCLES);
 	m->instructions = get(a, E_INSTRUCTIONS);
 	m->ipc = ratio(a, E_INSTRUCTIONS, E_CYCLES);
@@ -289,309 +320,15 @@ static void metrics(struct cl_group *g)
 	m->tma_heavy_operations = get(a, E_TMA_HEAVY_OPS) / 100;
 }
 
-/* ---- rules ----------------------------------------------------------------- */
-
-static void evidence(struct cl_group *g, const char *metric, double value,
-		     const char *op, double threshold, const char *rule,
-		     const char *source)
-{
-	if (g->pub.nr_evidence == CL_MAX_EVIDENCE)
-		return;
-	g->ev[g->pub.nr_evidence++] = (struct perfan_classify_evidence){
-		metric, value, op, threshold, rule, source};
-}
-
-static const char *const next_text[] = {
-	[PERFAN_VERDICT_UNKNOWN] =
-		"count cycles, instructions, branches, branch-misses, "
-		"cache-references, cache-misses and stalled-cycles-* (perfan "
-		"classify -- COMMAND does) on a machine with a hardware PMU",
-	[PERFAN_VERDICT_MEMORY_BOUND] =
-		"find the missing loads: perf record -e cache-misses (or perf "
-		"mem record); look at data layout, access order, working-set "
-		"size and prefetching; toplev -l2 splits L1/L2/L3/DRAM bound",
-	[PERFAN_VERDICT_BAD_SPECULATION] =
-		"find the mispredicted branches: perf record -e branch-misses "
-		"(or -b for LBR); make them predictable (sorted data, "
-		"branchless selects, fewer indirect calls) or use PGO",
-	[PERFAN_VERDICT_FRONTEND_BOUND] =
-		"the core starves for instructions: count "
-		"L1-icache-load-misses and iTLB-load-misses; reduce code size "
-		"and jumps in hot paths (inlining, PGO, BOLT, huge pages for "
-		"text)",
-	[PERFAN_VERDICT_CORE_BOUND] =
-		"the execution units are the limit: look for divides, long "
-		"dependency chains and port pressure (perf stat --topdown, "
-		"toplev -l3); vectorise or break the chains",
-	[PERFAN_VERDICT_WELL_OPTIMISED] =
-		"the core is used well: gains now come from doing less work "
-		"(algorithm, vectorisation, parallelism), not from stalls",
-	[PERFAN_VERDICT_MIXED] =
-		"several causes at once: split them with perf stat --topdown "
-		"(TopdownL1/L2 metrics) or toplev, then profile the largest",
-};
-
-/* From TMA level 1 (and 2). Returns 1 when it decided. */
-static int rules_tma(struct cl_group *g)
-{
-	const struct perfan_classify_metrics *m = &g->pub.m;
-	double ret = m->tma_retiring, bs = m->tma_bad_speculation,
-	       fe = m->tma_frontend_bound, be = m->tma_backend_bound;
-	int have = !isnan(ret) + !isnan(bs) + !isnan(fe) + !isnan(be);
-	if (have < 3)
-		return 0;
-	double sum = (isnan(ret) ? 0 : ret) + (isnan(bs) ? 0 : bs) +
-		     (isnan(fe) ? 0 : fe) + (isnan(be) ? 0 : be);
-	double vals[4] = {ret, bs, fe, be};
-	for (int i = 0; i < 4; i++)
-		if (vals[i] < 0 || vals[i] > 1.0) {
-			snprintf(g->reason, CL_REASON_MAX,
-				 "TMA level 1 is invalid (a class at %.1f %%, "
-				 "outside 0-100 %%; sum %.1f %%)",
-				 100 * vals[i], 100 * sum);
-			g->pub.verdict = PERFAN_VERDICT_UNKNOWN;
-			return 1;
-		}
-	if (have == 4 && (sum < 0.9 || sum > 1.1)) {
-		snprintf(g->reason, CL_REASON_MAX,
-			 "TMA level 1 is invalid (classes sum to %.1f %%, not "
-			 "100 %%)",
-			 100 * sum);
-		g->pub.verdict = PERFAN_VERDICT_UNKNOWN;
-		return 1;
-	}
-	int nv = 0, v = PERFAN_VERDICT_UNKNOWN;
-	double best = 0;
-	if (fe > TMA_FE) {
-		evidence(g, "tma_frontend_bound", fe, ">", TMA_FE,
-			 "slots lost to instruction fetch/decode", SRC_TMA);
-		nv++;
-		if (fe > best)
-			best = fe, v = PERFAN_VERDICT_FRONTEND_BOUND;
-	}
-	if (bs > TMA_BS) {
-		evidence(g, "tma_bad_speculation", bs, ">", TMA_BS,
-			 "slots wasted on mispredicted paths", SRC_TMA);
-		nv++;
-		if (bs > best)
-			best = bs, v = PERFAN_VERDICT_BAD_SPECULATION;
-	}
-	if (be > TMA_BE) {
-		double mem = m->tma_memory_bound, core = m->tma_core_bound;
-		int bv = PERFAN_VERDICT_MIXED;
-		if (mem > TMA_MEM && !(core > mem)) {
-			evidence(g, "tma_memory_bound", mem, ">", TMA_MEM,
-				 "back end waits for data", SRC_TMA);
-			bv = PERFAN_VERDICT_MEMORY_BOUND;
-		} else if (core > TMA_CORE) {
-			evidence(g, "tma_core_bound", core, ">", TMA_CORE,
-				 "back end limited by execution units",
-				 SRC_TMA);
-			bv = PERFAN_VERDICT_CORE_BOUND;
-		}
-		evidence(g, "tma_backend_bound", be, ">", TMA_BE,
-			 "slots stalled in the back end", SRC_TMA);
-		nv++;
-		if (be > best)
-			best = be, v = bv;
-	}
-	if (nv == 0 && ret > TMA_RET_WELL) {
-		evidence(g, "tma_retiring", ret, ">", TMA_RET_WELL,
-			 "most slots retire useful work", SRC_TMA);
-		v = PERFAN_VERDICT_WELL_OPTIMISED;
-	} else if (nv > 1) {
-		/* Several classes over threshold: name the largest only when
-		 * it clearly dominates. */
-		double second = 0;
-		double cls[3] = {fe > TMA_FE ? fe : 0, bs > TMA_BS ? bs : 0,
-				 be > TMA_BE ? be : 0};
-		for (int i = 0; i < 3; i++)
-			if (cls[i] < best && cls[i] > second)
-				second = cls[i];
-		if (best < 1.5 * second)
-			v = PERFAN_VERDICT_MIXED;
-	}
-	if (v == PERFAN_VERDICT_UNKNOWN) {
-		snprintf(g->reason, CL_REASON_MAX,
-			 "no TMA level 1 class over its threshold");
-		return 1;
-	}
-	g->pub.verdict = v;
-	g->pub.confidence = have == 4 ? 0.9 : 0.7;
-	snprintf(g->reason, CL_REASON_MAX,
-		 "TMA level 1: retiring %.1f %%, bad speculation %.1f %%, "
-		 "front-end bound %.1f %%, back-end bound %.1f %%",
-		 100 * ret, 100 * bs, 100 * fe, 100 * be);
-	return 1;
-}
-
-static void rules_ipc(struct cl_group *g)
-{
-	const struct perfan_classify_metrics *m = &g->pub.m;
-	const struct cl_acc *a = &g->a;
-	double ipc = m->ipc;
-	if (isnan(ipc)) {
-		if (a->hw_missing && !a->hw_counted)
-			snprintf(g->reason, CL_REASON_MAX,
-				 "no hardware counters: every hardware event "
-				 "is <not supported> or <not counted>");
-		else if (!a->hw_counted)
-			snprintf(g->reason, CL_REASON_MAX,
-				 "no cycles or instructions in the input "
-				 "(software, tracepoint or raw events only)");
-		else
-			snprintf(
-				g->reason, CL_REASON_MAX,
-				"no IPC: needs both cycles and instructions "
-				"counted (%s%s)",
-				a->ok[E_CYCLES] ? "" : "cycles missing",
-				a->ok[E_INSTRUCTIONS]
-					? ""
-					: (a->ok[E_CYCLES]
-						   ? "instructions missing"
-						   : ", instructions missing"));
-		g->pub.verdict = PERFAN_VERDICT_UNKNOWN;
-		return;
-	}
-
-	int mem = 0, branch = 0, fe = 0, be = 0;
-	if (m->cache_mpki > MPKI_HIGH) {
-		evidence(g, "cache_mpki", m->cache_mpki, ">", MPKI_HIGH,
-			 "many cache misses per 1000 instructions", SRC_ISSUE);
-		mem = 1;
-	}
-	if (m->cache_miss_ratio > PERF_MISS_VHIGH && !mem)
-		/* The matrix-multiply case: a high ratio of few misses. */
-		evidence(g, "cache_miss_ratio", m->cache_miss_ratio, ">",
-			 PERF_MISS_VHIGH,
-			 "high per reference, but few per 1000 instructions: "
-			 "not memory-bound by itself",
-			 SRC_PERF);
-	if (m->branch_miss_ratio > PERF_MISS_WARN) {
-		evidence(g, "branch_miss_ratio", m->branch_miss_ratio, ">",
-			 PERF_MISS_WARN, "many branches mispredicted",
-			 SRC_PERF);
-		branch = 1;
-	}
-	if (m->branch_mpki > MPKI_HIGH) {
-		evidence(g, "branch_mpki", m->branch_mpki, ">", MPKI_HIGH,
-			 "many branch misses per 1000 instructions", SRC_ISSUE);
-		branch = 1;
-	}
-	if (m->fe_stall_ratio > PERF_FE_HIGH) {
-		evidence(g, "fe_stall_ratio", m->fe_stall_ratio, ">",
-			 PERF_FE_HIGH, "front end idle for many cycles",
-			 SRC_PERF);
-		fe = 1;
-	}
-	if (m->be_stall_ratio > PERF_BE_HIGH) {
-		evidence(g, "be_stall_ratio", m->be_stall_ratio, ">",
-			 PERF_BE_HIGH, "back end idle for many cycles",
-			 SRC_PERF);
-		be = 1;
-	}
-	if (m->llc_miss_ratio > PERF_MISS_VHIGH)
-		evidence(g, "llc_miss_ratio", m->llc_miss_ratio, ">",
-			 PERF_MISS_VHIGH, "many LLC loads miss", SRC_PERF);
-	if (m->dtlb_miss_ratio > PERF_MISS_VHIGH)
-		evidence(g, "dtlb_miss_ratio", m->dtlb_miss_ratio, ">",
-			 PERF_MISS_VHIGH, "many dTLB loads miss", SRC_PERF);
-	if (m->itlb_miss_ratio > PERF_MISS_VHIGH)
-		evidence(g, "itlb_miss_ratio", m->itlb_miss_ratio, ">",
-			 PERF_MISS_VHIGH, "many iTLB loads miss", SRC_PERF);
-
-	/* What is missing lowers the confidence of whatever is decided. */
-	int have_cache = !isnan(m->cache_mpki);
-	int have_branch = !isnan(m->branch_miss_ratio) ||
-			  !isnan(m->branch_mpki);
-	int have_stall = !isnan(m->fe_stall_ratio) || !isnan(m->be_stall_ratio);
-	double conf = 0.9;
-	conf *= have_cache ? 1 : 0.85;
-	conf *= have_branch ? 1 : 0.85;
-	conf *= have_stall ? 1 : 0.9;
-
-	if (ipc >= IPC_WELL) {
-		evidence(g, "ipc", ipc, ">=", IPC_WELL,
-			 "high IPC: well-optimised code", SRC_ISSUE);
-		g->pub.verdict = PERFAN_VERDICT_WELL_OPTIMISED;
-		g->pub.confidence = conf;
-		snprintf(g->reason, CL_REASON_MAX, "IPC %.2f >= %.1f", ipc,
-			 IPC_WELL);
-		return;
-	}
-	/* Back-end stalls are memory when the cache misses are many, the core
-	 * when the cache counters show few; without them they stay open. */
-	int core = be && !mem && have_cache;
-	int open_be = be && !mem && !have_cache;
-	int nsig = mem + branch + fe + core + open_be;
-	if (ipc < IPC_LOW)
-		evidence(g, "ipc", ipc, "<", IPC_LOW, "low IPC: stalled",
-			 SRC_ISSUE);
-	else
-		conf *= 0.85; /* a cause without a low IPC hurts less */
-	if (nsig == 0) {
-		if (ipc >= IPC_GOOD && have_cache && have_branch) {
-			evidence(g, "ipc", ipc, ">=", IPC_GOOD,
-				 "good IPC with few misses per 1000 "
-				 "instructions",
-				 SRC_ISSUE);
-			g->pub.verdict = PERFAN_VERDICT_WELL_OPTIMISED;
-			g->pub.confidence = 0.6 * conf;
-			snprintf(g->reason, CL_REASON_MAX,
-				 "IPC %.2f with no miss or stall rule firing",
-				 ipc);
-			return;
-		}
-		g->pub.verdict = PERFAN_VERDICT_UNKNOWN;
-		snprintf(g->reason, CL_REASON_MAX,
-			 "IPC %.2f and no rule fired%s%s%s", ipc,
-			 have_cache ? "" : "; no cache-misses counter",
-			 have_branch ? "" : "; no branch-misses counter",
-			 have_stall ? "" : "; no stalled-cycles counters");
-		return;
-	}
-	int v = PERFAN_VERDICT_MIXED;
-	if (nsig == 1)
-		v = mem      ? PERFAN_VERDICT_MEMORY_BOUND
-		    : branch ? PERFAN_VERDICT_BAD_SPECULATION
-		    : fe     ? PERFAN_VERDICT_FRONTEND_BOUND
-		    : core   ? PERFAN_VERDICT_CORE_BOUND
-			     : PERFAN_VERDICT_MIXED;
-	g->pub.verdict = v;
-	g->pub.confidence = conf;
-	snprintf(g->reason, CL_REASON_MAX, "IPC %.2f; %s%s%s%s%s", ipc,
-		 mem ? "many cache misses " : "",
-		 branch ? "many branch misses " : "",
-		 fe ? "front end idle " : "",
-		 core ? "back end idle with few cache misses " : "",
-		 open_be ? "back end idle (memory or core: no cache counters) "
-			 : "");
-	size_t l = strlen(g->reason);
-	if (l && g->reason[l - 1] == ' ')
-		g->reason[l - 1] = 0;
-}
-
-/* Returns 0 or -1 when out of memory. */
-static int classify_group(struct cl_group *g)
+int perfan__classify_finish(struct cl_group *g)
 {
 	struct perfan_classify_evidence ev[CL_MAX_EVIDENCE];
-	char reason[CL_REASON_MAX] = "";
+	char reason[CL_REASON_MAX] = "", warning[CL_REASON_MAX] = "";
 	g->ev = ev;
 	g->reason = reason;
-	metrics(g);
-	g->pub.verdict = PERFAN_VERDICT_UNKNOWN;
-	g->pub.confidence = 0;
-	if (!rules_tma(g))
-		rules_ipc(g);
+	g->warning = warning;
 	g->pub.m.min_running_pct = g->a.min_running;
-	if (g->pub.verdict != PERFAN_VERDICT_UNKNOWN &&
-	    g->a.min_running < 100) {
-		/* Multiplexed: the counts are estimates from part of the run. */
-		g->pub.confidence *= 0.5 + 0.5 * g->a.min_running / 100;
-	}
-	if (g->pub.verdict == PERFAN_VERDICT_UNKNOWN)
-		g->pub.confidence = 0;
-	g->pub.next = next_text[g->pub.verdict];
+	perfan__classify_rules(g);
 	/* Per-PMU IPC only matters when there are several (hybrid). */
 	for (size_t i = 0; i < g->a.npmu; i++) {
 		struct perfan_classify_pmu *p = &g->a.pmu[i];
@@ -605,6 +342,7 @@ static int classify_group(struct cl_group *g)
 	}
 	g->pub.nr_pmus = g->a.npmu;
 	g->reason = strdup(reason);
+	g->warning = *warning ? strdup(warning) : NULL;
 	g->ev = NULL;
 	if (g->pub.nr_evidence) {
 		size_t sz = g->pub.nr_evidence * sizeof(*ev);
@@ -613,8 +351,19 @@ static int classify_group(struct cl_group *g)
 			memcpy(g->ev, ev, sz);
 	}
 	g->pub.reason = g->reason;
+	g->pub.warning = g->warning;
 	g->pub.evidence = g->ev;
-	return !g->reason || (g->pub.nr_evidence && !g->ev) ? -1 : 0;
+	return !g->reason || (*warning && !g->warning) ||
+			       (g->pub.nr_evidence && !g->ev)
+		       ? -1
+		       : 0;
+}
+
+/* Returns 0 or -1 when out of memory. */
+static int classify_group(struct cl_group *g)
+{
+	metrics(g);
+	return perfan__classify_finish(g);
 }
 
 /* ---- groups ---------------------------------------------------------------- */
@@ -657,9 +406,21 @@ static struct cl_group *find_group(perfan_classify *c, double interval,
 	if (ix && group_is(&c->g[*ix], interval, aggr))
 		return &c->g[*ix];
 	if (ix) /* a hash collision: rare, search */
-		for (size_t i = 0; i < c->n; i++)
+		for (size_t i = c->base; i < c->n; i++)
 			if (group_is(&c->g[i], interval, aggr))
 				return &c->g[i];
+	if (!ix && perfan__htab_put(&c->index, key, c->n))
+		return NULL;
+	struct cl_group *g = perfan__classify_push(c);
+	if (!g)
+		return NULL;
+	g->pub.interval = interval;
+	g->pub.aggr = aggr;
+	return g;
+}
+
+struct cl_group *perfan__classify_push(perfan_classify *c)
+{
 	if (c->n == c->cap) {
 		size_t cap = c->cap ? 2 * c->cap : 8;
 		struct cl_group *g = realloc(c->g, cap * sizeof(*g));
@@ -668,13 +429,11 @@ static struct cl_group *find_group(perfan_classify *c, double interval,
 		c->g = g;
 		c->cap = cap;
 	}
-	if (!ix && perfan__htab_put(&c->index, key, c->n))
-		return NULL;
 	struct cl_group *g = &c->g[c->n++];
 	memset(g, 0, sizeof(*g));
 	acc_init(&g->a);
-	g->pub.interval = interval;
-	g->pub.aggr = aggr;
+	g->user_s = g->sys_s = -1;
+	g->pub.interval = -1;
 	return g;
 }
 
@@ -682,6 +441,97 @@ static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return x < y ? -1 : x > y;
+}
+
+int perfan__classify_add(perfan_classify *c,
+			 const struct perfan_stat_counter *counters, size_t n,
+			 const struct perfan_classify_opts *o,
+			 const struct cl_ctx *x)
+{
+	size_t base = c->n;
+	perfan__htab_free(&c->index);
+	c->base = base;
+	double *stamps = malloc((n ? n : 1) * sizeof(*stamps));
+	if (!stamps)
+		return PERFAN_ENOMEM;
+	size_t nst = 0;
+	for (size_t i = 0; i < n && !x->whole_only; i++) {
+		const struct perfan_stat_counter *k = &counters[i];
+		int e = perfan__classify_event(k->event ? k->event : "");
+		if (e < 0)
+			continue;
+		struct cl_group *g = find_group(c, k->interval, k->aggr);
+		if (!g)
+			goto nomem;
+		acc_add(&g->a, k, e, o->unscaled);
+		if (k->interval >= 0)
+			stamps[nst++] = k->interval;
+	}
+	/* The whole: everything summed, or the only group when the input
+	 * had neither intervals nor aggregation. */
+	if (c->n == base + 1 && c->g[base].pub.interval < 0 &&
+	    !c->g[base].pub.aggr) {
+		c->g[base].pub.whole = 1;
+	} else {
+		struct cl_group *w = find_group(c, -2, NULL);
+		if (!w)
+			goto nomem;
+		w->pub.whole = 1;
+		w->pub.interval = -1;
+		for (size_t i = 0; i < n; i++) {
+			int e = perfan__classify_event(
+				counters[i].event ? counters[i].event : "");
+			if (e >= 0)
+				acc_add(&w->a, &counters[i], e, o->unscaled);
+			if (e >= 0 && counters[i].interval >= 0 &&
+			    x->whole_only)
+				stamps[nst++] = counters[i].interval;
+		}
+	}
+	/* Elapsed time: an interval's is the gap to the previous stamp. */
+	qsort(stamps, nst, sizeof(*stamps), cmp_double);
+	size_t nu = 0;
+	for (size_t i = 0; i < nst; i++)
+		if (!nu || stamps[i] != stamps[nu - 1])
+			stamps[nu++] = stamps[i];
+	for (size_t i = base; i < c->n; i++) {
+		struct cl_group *g = &c->g[i];
+		if (g->pub.whole) {
+			g->elapsed_s = o->elapsed > 0 ? o->elapsed
+				       : nu           ? stamps[nu - 1]
+						      : 0;
+			g->user_s = o->user;
+			g->sys_s = o->sys;
+		} else if (g->pub.interval >= 0) {
+			/* the first stamp >= this one, by bisection */
+			size_t lo = 0, hi = nu;
+			while (lo < hi) {
+				size_t mid = lo + (hi - lo) / 2;
+				if (stamps[mid] < g->pub.interval)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			double prev = lo ? stamps[lo - 1] : 0;
+			g->elapsed_s = g->pub.interval - prev;
+		} else
+			g->elapsed_s = o->elapsed;
+	}
+	free(stamps);
+	for (size_t i = base; i < c->n; i++) {
+		struct cl_group *g = &c->g[i];
+		g->pub.run = x->run;
+		g->pub.command = x->command;
+		g->pub.pmu = x->pmu;
+		if (classify_group(g)) {
+			c->n = i + 1; /* free what was made */
+			return PERFAN_ENOMEM;
+		}
+	}
+	return 0;
+nomem:
+	free(stamps);
+	return PERFAN_ENOMEM;
 }
 
 int perfan_classify_new(perfan_classify **out,
@@ -700,82 +550,20 @@ int perfan_classify_new(perfan_classify **out,
 		memcpy(&c->o, o, sz);
 		c->o.sz = sizeof(c->o);
 	}
-	double *stamps = malloc(n * sizeof(*stamps));
-	if (!stamps)
-		goto nomem;
-	size_t nst = 0;
-	for (size_t i = 0; i < n; i++) {
-		const struct perfan_stat_counter *k = &counters[i];
-		int e = event_id(k->event ? k->event : "");
-		if (e < 0)
-			continue;
-		struct cl_group *g = find_group(c, k->interval, k->aggr);
-		if (!g)
-			goto nomem;
-		acc_add(&g->a, k, e, c->o.unscaled);
-		if (k->interval >= 0)
-			stamps[nst++] = k->interval;
+	const struct cl_ctx x = {0};
+	if (perfan__classify_add(c, counters, n, &c->o, &x)) {
+		perfan_classify_free(c);
+		return perfan__err(PERFAN_ENOMEM, "classify: out of memory");
 	}
-	/* The whole: everything summed, or the only group when the input
-	 * had neither intervals nor aggregation. */
-	if (c->n == 1 && c->g[0].pub.interval < 0 && !c->g[0].pub.aggr) {
-		c->g[0].pub.whole = 1;
-	} else {
-		struct cl_group *w = find_group(c, -2, NULL);
-		if (!w)
-			goto nomem;
-		w->pub.whole = 1;
-		w->pub.interval = -1;
-		for (size_t i = 0; i < n; i++) {
-			int e = event_id(counters[i].event ? counters[i].event
-							   : "");
-			if (e >= 0)
-				acc_add(&w->a, &counters[i], e, c->o.unscaled);
-		}
-	}
-	/* Elapsed time: an interval's is the gap to the previous stamp. */
-	qsort(stamps, nst, sizeof(*stamps), cmp_double);
-	size_t nu = 0;
-	for (size_t i = 0; i < nst; i++)
-		if (!nu || stamps[i] != stamps[nu - 1])
-			stamps[nu++] = stamps[i];
-	for (size_t i = 0; i < c->n; i++) {
-		struct cl_group *g = &c->g[i];
-		if (g->pub.whole)
-			g->elapsed_s = c->o.elapsed > 0 ? c->o.elapsed
-				       : nu             ? stamps[nu - 1]
-							: 0;
-		else if (g->pub.interval >= 0) {
-			/* the first stamp >= this one, by bisection */
-			size_t lo = 0, hi = nu;
-			while (lo < hi) {
-				size_t mid = lo + (hi - lo) / 2;
-				if (stamps[mid] < g->pub.interval)
-					lo = mid + 1;
-				else
-					hi = mid;
-			}
-			double prev = lo ? stamps[lo - 1] : 0;
-			g->elapsed_s = g->pub.interval - prev;
-		} else
-			g->elapsed_s = c->o.elapsed;
-	}
-	free(stamps);
-	for (size_t i = 0; i < c->n; i++) {
-		c->g[i].pub.pmus = c->g[i].a.pmu;
-		if (classify_group(&c->g[i])) {
-			c->n = i + 1; /* free what was made */
-			perfan_classify_free(c);
-			return perfan__err(PERFAN_ENOMEM,
-					   "classify: out of memory");
-		}
-	}
+	perfan__classify_done(c);
 	*out = c;
 	return 0;
-nomem:
-	free(stamps);
-	perfan_classify_free(c);
-	return perfan__err(PERFAN_ENOMEM, "classify: out of memory");
+}
+
+void perfan__classify_done(perfan_classify *c)
+{
+	for (size_t i = 0; i < c->n; i++) /* c->g moves no more */
+		c->g[i].pub.pmus = c->g[i].a.pmu;
 }
 
 void perfan_classify_free(perfan_classify *c)
@@ -784,6 +572,7 @@ void perfan_classify_free(perfan_classify *c)
 		return;
 	for (size_t i = 0; i < c->n; i++) {
 		free(c->g[i].reason);
+		free(c->g[i].warning);
 		free(c->g[i].ev);
 	}
 	free(c->g);
@@ -805,6 +594,9 @@ perfan_classify_group(const perfan_classify *c, size_t i)
 const struct perfan_classify_group *
 perfan_classify_whole(const perfan_classify *c)
 {
+	for (size_t i = c->n; i > 0; i--)
+		if (c->g[i - 1].pub.whole && !c->g[i - 1].pub.pmu)
+			return &c->g[i - 1].pub;
 	return &c->g[c->n - 1].pub;
 }
 
@@ -819,6 +611,7 @@ const char *perfan_verdict_name(int v)
 	case PERFAN_VERDICT_MIXED: return "mixed";
 	case PERFAN_VERDICT_CPU_BOUND: return "cpu-bound";
 	case PERFAN_VERDICT_MOSTLY_WAITING: return "mostly-waiting";
+	case PERFAN_VERDICT_BACKEND_BOUND: return "back-end-bound";
 	default: return "unknown";
 	}
 }

@@ -15,7 +15,10 @@
 enum cl_event {
 	E_TASK_CLOCK,
 	E_CPU_CLOCK,
-	E_CYCLES,
+	E_CONTEXT_SWITCHES,
+	E_CPU_MIGRATIONS,
+	E_PAGE_FAULTS,
+	E_CYCLES, /* hardware events from here on */
 	E_INSTRUCTIONS,
 	E_BRANCHES,
 	E_BRANCH_MISSES,
@@ -57,6 +60,7 @@ enum cl_event {
 	E_TMA_LIGHT_OPS,
 	E_NR
 };
+#define CL_NR_TMA (E_NR - E_TMA_RETIRING)
 
 struct cl_acc {
 	double v[E_NR];
@@ -67,6 +71,11 @@ struct cl_acc {
 	size_t npmu;
 	struct perfan_classify_pmu pmu[CL_MAX_PMUS];
 	unsigned char pmu_ok[CL_MAX_PMUS][2];
+	double pmu_running[CL_MAX_PMUS]; /* lowest run share of its counters */
+	/* TMA percentages per PMU (the last: none named): averaged, then
+	 * weighed across PMUs by their cycles. */
+	double tma_sum[CL_MAX_PMUS + 1][CL_NR_TMA];
+	unsigned tma_n[CL_MAX_PMUS + 1][CL_NR_TMA];
 };
 
 struct cl_group {
@@ -76,14 +85,46 @@ struct cl_group {
 	 * per-CPU input makes many groups. */
 	struct perfan_classify_evidence *ev;
 	char *reason;
-	double elapsed_s;
+	char *warning;
+	double elapsed_s, user_s, sys_s; /* <= 0 / < 0: unknown */
 };
 
 struct perfan_classify {
 	struct cl_group *g;
 	size_t n, cap;
-	struct perfan__htab index; /* group_key() to index in g */
+	size_t base; /* the first group of this perfan__classify_add */
+	struct perfan__htab index; /* group_key() to index in g, from base */
 	struct perfan_classify_opts o;
 };
+
+/* What a set of counters is, for perfan__classify_add. */
+struct cl_ctx {
+	unsigned run;
+	const char *command;
+	const char *pmu; /* the counters are of this PMU (and software) */
+	int whole_only;  /* make only the whole, no interval/aggr groups */
+};
+
+/* classify.c */
+/* The meaning of event name EV (enum cl_event), or -1. */
+int perfan__classify_event(const char *ev);
+/* Classify N counters into new groups of C (see perfan_classify_new). 0 or
+ * PERFAN_ENOMEM. */
+int perfan__classify_add(perfan_classify *c,
+			 const struct perfan_stat_counter *counters, size_t n,
+			 const struct perfan_classify_opts *o,
+			 const struct cl_ctx *x);
+/* A group whose metrics are set: the rules, then its strings copied out of
+ * the scratch. 0 or -1 when out of memory. */
+int perfan__classify_finish(struct cl_group *g);
+/* Once every group is made: point each group's pmus at its own. */
+void perfan__classify_done(perfan_classify *c);
+/* A new, empty group at the end of C, or NULL. */
+struct cl_group *perfan__classify_push(perfan_classify *c);
+
+/* classify_rules.c */
+/* G's verdict, confidence, reason, evidence, warning and next from its
+ * metrics. G->reason and G->warning are scratch of CL_REASON_MAX bytes. */
+void perfan__classify_rules(struct cl_group *g);
 
 #endif

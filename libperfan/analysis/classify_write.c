@@ -52,9 +52,43 @@ static const struct {
 #undef F
 };
 
+static const struct {
+	const char *key, *label;
+	size_t off;
+	enum kind kind;
+} times[] = {
+#define T(k, l, kind)                                                          \
+	{                                                                      \
+#k, l, offsetof(struct perfan_classify_time, k), kind          \
+	}
+	T(on_cpu, "on CPU, of the wall time", K_PCT),
+	T(elapsed, "elapsed (s)", K_PLAIN),
+	T(user, "user (s)", K_PLAIN),
+	T(sys, "sys (s)", K_PLAIN),
+	T(sys_share, "sys, of the CPU time", K_PCT),
+	T(context_switches_per_sec, "context switches per second", K_PLAIN),
+	T(cpu_migrations_per_sec, "CPU migrations per second", K_PLAIN),
+	T(page_faults_per_sec, "page faults per second", K_PLAIN),
+#undef T
+};
+
 static double field(const struct perfan_classify_metrics *m, size_t i)
 {
 	return *(const double *)((const char *)m + fields[i].off);
+}
+
+static double time_field(const struct perfan_classify_time *t, size_t i)
+{
+	return *(const double *)((const char *)t + times[i].off);
+}
+
+/* Several runs in the input: each title names its run. */
+static int runs_of(const perfan_classify *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (c->g[i].pub.run > 0 || c->g[i].pub.combined)
+			return 1;
+	return 0;
 }
 
 static int is_pct_metric(const char *metric)
@@ -62,10 +96,16 @@ static int is_pct_metric(const char *metric)
 	return strstr(metric, "ratio") || !strncmp(metric, "tma_", 4);
 }
 
-static void put_title(FILE *fp, const struct perfan_classify_group *g)
+static void put_title(FILE *fp, const struct perfan_classify_group *g, int runs)
 {
+	if (g->combined)
+		fputs("runs combined ", fp);
+	else if (runs)
+		fprintf(fp, "run %u ", g->run + 1);
 	if (g->whole)
 		fputs("whole", fp);
+	if (g->pmu)
+		fprintf(fp, " %s", g->pmu);
 	if (g->interval >= 0)
 		fprintf(fp, "%sinterval %.9f", g->whole ? " " : "",
 			g->interval);
@@ -75,16 +115,21 @@ static void put_title(FILE *fp, const struct perfan_classify_group *g)
 
 static void write_text(FILE *fp, const perfan_classify *c)
 {
+	int runs = runs_of(c);
 	for (size_t i = 0; i < c->n; i++) {
 		const struct perfan_classify_group *g = &c->g[i].pub;
 		if (i)
 			fputc('\n', fp);
-		put_title(fp, g);
+		put_title(fp, g, runs);
 		fprintf(fp, ": %s", perfan_verdict_name(g->verdict));
 		if (g->verdict != PERFAN_VERDICT_UNKNOWN)
 			fprintf(fp, " (confidence %.2f)", g->confidence);
 		fputc('\n', fp);
+		if (g->command && (g->whole || runs))
+			fprintf(fp, "  command: %s\n", g->command);
 		fprintf(fp, "  why: %s\n", g->reason);
+		if (g->warning)
+			fprintf(fp, "  warning: %s\n", g->warning);
 		for (size_t k = 0; k < sizeof(fields) / sizeof(fields[0]);
 		     k++) {
 			double v = field(&g->m, k);
@@ -104,9 +149,21 @@ static void write_text(FILE *fp, const perfan_classify *c)
 				fprintf(fp, "  %-36s %10.2f\n", fields[k].label,
 					v);
 		}
+		for (size_t k = 0; k < sizeof(times) / sizeof(times[0]); k++) {
+			double v = time_field(&g->time, k);
+			if (isnan(v) || isinf(v) || g->pmu)
+				continue; /* a PMU's: the same as its run's */
+			if (times[k].kind == K_PCT)
+				fprintf(fp, "  %-36s %10.2f %%\n",
+					times[k].label, 100 * v);
+			else
+				fprintf(fp, "  %-36s %10.3f\n", times[k].label,
+					v);
+		}
 		if (g->m.min_running_pct < 100)
 			fprintf(fp, "  %-36s %10.2f %%\n",
-				"multiplexed: lowest run share",
+				g->pmu ? "ran (lowest run share)"
+				       : "multiplexed: lowest run share",
 				g->m.min_running_pct);
 		for (size_t k = 0; k < g->nr_pmus; k++)
 			if (!isnan(g->pmus[k].ipc))
@@ -145,7 +202,18 @@ static void write_json(FILE *fp, const perfan_classify *c)
 	for (size_t i = 0; i < c->n; i++) {
 		const struct perfan_classify_group *g = &c->g[i].pub;
 		fprintf(fp,
-			"%s\n  {\"whole\": %s, \"interval\": ", i ? "," : "",
+			"%s\n  {\"run\": %u, \"combined\": %s, \"command\": ",
+			i ? "," : "", g->run, g->combined ? "true" : "false");
+		if (g->command)
+			perfan_json_string(fp, g->command);
+		else
+			fputs("null", fp);
+		fputs(", \"pmu\": ", fp);
+		if (g->pmu)
+			perfan_json_string(fp, g->pmu);
+		else
+			fputs("null", fp);
+		fprintf(fp, ", \"whole\": %s, \"interval\": ",
 			g->whole ? "true" : "false");
 		if (g->interval >= 0)
 			json_num(fp, g->interval);
@@ -162,6 +230,11 @@ static void write_json(FILE *fp, const perfan_classify *c)
 		json_num(fp, g->confidence);
 		fputs(", \"reason\": ", fp);
 		perfan_json_string(fp, g->reason);
+		fputs(", \"warning\": ", fp);
+		if (g->warning)
+			perfan_json_string(fp, g->warning);
+		else
+			fputs("null", fp);
 		fputs(", \"next\": ", fp);
 		perfan_json_string(fp, g->next);
 		fputs(",\n   \"metrics\": {", fp);
@@ -178,6 +251,17 @@ static void write_json(FILE *fp, const perfan_classify *c)
 		}
 		fprintf(fp, "%s\"min_running_pct\": ", first ? "" : ", ");
 		json_num(fp, g->m.min_running_pct);
+		fputs("},\n   \"time\": {", fp);
+		first = 1;
+		for (size_t k = 0; k < sizeof(times) / sizeof(times[0]); k++) {
+			double v = time_field(&g->time, k);
+			if (isnan(v) || isinf(v))
+				continue;
+			fprintf(fp, "%s\"%s\": ", first ? "" : ", ",
+				times[k].key);
+			json_num(fp, v);
+			first = 0;
+		}
 		fputs("},\n   \"pmus\": [", fp);
 		for (size_t k = 0; k < g->nr_pmus; k++) {
 			fprintf(fp, "%s{\"pmu\": ", k ? ", " : "");

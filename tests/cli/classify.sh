@@ -143,7 +143,11 @@ for f in "$D"/*.txt; do
 	esac
 done
 
-# ---- local-vm: no hardware PMU, so every verdict is unknown ------------------
+# ---- local-vm: no hardware PMU, so no hardware verdict ----------------------
+# What is left is the software reading: on CPU against wall time, where the
+# run is a task's (not system-wide) and both were printed; its verdict must
+# follow the thresholds (mostly-waiting < 50 %, cpu-bound >= 90 %, mixed
+# between) and its reason must say that there are no hardware counters.
 
 for f in "$D"/local-vm/*.txt; do
 	[ -f "$f" ] || continue
@@ -159,11 +163,23 @@ for f in "$D"/local-vm/*.txt; do
 		fail "$b: $(cat "$tmp/err")"
 		continue
 	fi
-	n=$(jq '[.groups[] | select(.verdict != "unknown")] | length' "$tmp/vm.json")
-	[ "$n" = 0 ] || fail "$b: a verdict without hardware counters"
-	jq -r '.groups[].reason' "$tmp/vm.json" |
+	bad=$(jq -r '.groups[] | select(.verdict != "unknown") |
+		select((.verdict == "mostly-waiting" and .time.on_cpu < 0.5) or
+		       (.verdict == "cpu-bound" and .time.on_cpu >= 0.9) or
+		       (.verdict == "mixed" and .time.on_cpu >= 0.5 and .time.on_cpu < 0.9)
+		       | not) | .verdict' "$tmp/vm.json")
+	[ -z "$bad" ] || fail "$b: verdict(s) $bad without hardware counters"
+	jq -r '.groups[] | select(.verdict != "unknown") | .reason' "$tmp/vm.json" |
+		grep -qv 'no hardware counters' &&
+		fail "$b: a software verdict that does not say there are no hardware counters"
+	jq -r '.groups[] | select(.verdict == "unknown") | .reason' "$tmp/vm.json" |
 		grep -qv -e 'no hardware counters' -e 'no cycles or instructions' &&
 		fail "$b: an unknown without the reason 'no hardware counters'"
+	# system-wide runs: the clock counts idle CPUs too, no software verdict
+	if grep -q "for 'system wide'" "$f"; then
+		n=$(jq '[.groups[] | select(.verdict != "unknown")] | length' "$tmp/vm.json")
+		[ "$n" = 0 ] || fail "$b: a verdict on a system-wide run's clock"
+	fi
 	checks=$((checks + 1))
 done
 
