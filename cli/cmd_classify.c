@@ -16,12 +16,14 @@ static const char usage_text[] =
 	"usage: perfan classify [--json] [--unscaled] [-o FILE] [FILE|-]\n"
 	"       perfan classify [--json] [-o FILE] -- COMMAND [ARGS]\n"
 	"\n"
-	"Read perf stat output (text, CSV or JSON; FILE or '-' for standard\n"
-	"input, the default) and tell whether the code is memory-bound,\n"
-	"bad-speculation (branchy), front-end-bound, core-bound,\n"
-	"well-optimised or mixed, with the evidence, per interval or\n"
-	"aggregation and for the whole. With -- COMMAND, run\n"
-	"`perf stat` on COMMAND with the events the rules need.\n"
+	"Read perf stat output (text, CSV or JSON, any layout perf prints;\n"
+	"FILE or '-' for standard input, the default) and tell whether the\n"
+	"code is memory-bound, bad-speculation (branchy), front-end-bound,\n"
+	"back-end-bound, core-bound, well-optimised or mixed, with the\n"
+	"evidence and its sources, per interval or aggregation, per run, per\n"
+	"PMU of a hybrid CPU, and for the whole. Without hardware counters,\n"
+	"on-CPU against wall time says cpu-bound or mostly-waiting. With --\n"
+	"COMMAND, run `perf stat` on COMMAND with the events the rules need.\n"
 	"\n"
 	"  --json        print a JSON object instead\n"
 	"  --unscaled    counts are raw, not scaled by perf: scale each by\n"
@@ -30,9 +32,9 @@ static const char usage_text[] =
 	"  -h, --help    show this help\n";
 
 #define PERF_EVENTS                                                            \
-	"task-clock,cycles,instructions,branches,branch-misses,"               \
-	"cache-references,cache-misses,stalled-cycles-frontend,"               \
-	"stalled-cycles-backend"
+	"task-clock,context-switches,cpu-migrations,page-faults,cycles,"       \
+	"instructions,branches,branch-misses,cache-references,cache-misses,"   \
+	"stalled-cycles-frontend,stalled-cycles-backend"
 
 /* Run perf stat on ARGV and read its report (on its stderr) into *S. The
  * command's standard output goes to our standard error, so that ours stays
@@ -56,7 +58,6 @@ static int run_perf(char **argv, int argc, perfan_stat **s,
 	args[k++] = "stat";
 	args[k++] = "-e";
 	args[k++] = PERF_EVENTS;
-	args[k++] = "-x,";
 	args[k++] = "--";
 	for (int i = 0; i < argc; i++)
 		args[k++] = argv[i];
@@ -99,6 +100,19 @@ static int run_perf(char **argv, int argc, perfan_stat **s,
 		return -1;
 	}
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+/* Some cycles or instructions count of S was counted. */
+static int hw_counted(const perfan_stat *s)
+{
+	for (size_t i = 0; i < perfan_stat_nr_counters(s); i++) {
+		const struct perfan_stat_counter *c = perfan_stat_counter(s, i);
+		if (c->counted && c->event &&
+		    (!strcmp(c->event, "cycles") ||
+		     !strcmp(c->event, "instructions")))
+			return 1;
+	}
+	return 0;
 }
 
 int cmd_classify(int argc, char **argv)
@@ -164,6 +178,11 @@ int cmd_classify(int argc, char **argv)
 			return 1;
 		}
 	}
+	if (run && !hw_counted(s))
+		cli_warn("classify",
+			 "perf counted no hardware event here (cycles and "
+			 "instructions <not supported>): the verdict is read "
+			 "from software counters, on-CPU against wall time");
 	struct perfan_classify_opts co =
 		PERFAN_OPTS_INIT(struct perfan_classify_opts);
 	co.unscaled = unscaled;

@@ -28,7 +28,7 @@ CC=${CC:-gcc}
 CFLAGS="-O2 -g -fno-omit-frame-pointer"
 export PAGER=cat PERF_PAGER=cat LC_ALL=C
 
-ALL_CASES="fp dwarf pipe zstd two-events cpu-pagefaults sched py312-perf py313-perfjit py-handler multi-thread-fork switch diff slow-service dynsym debug-buildid minidebug offcpu"
+ALL_CASES="fp dwarf pipe zstd two-events cpu-pagefaults sched py312-perf py313-perfjit py-handler multi-thread-fork switch diff slow-service dynsym debug-buildid minidebug offcpu perf-stat-local"
 
 # cmd STRING: log STRING to ./COMMAND and run it (eval, so redirections work).
 cmd() {
@@ -633,6 +633,29 @@ case_offcpu() {
         echo "# (vmlinux.h for the skeletons from this kernel's /sys/kernel/btf/vmlinux)"
         $PERF_BPF version --build-options | sed 's/^/# /'
     } >> COMMAND
+    finish
+}
+
+# perf stat outputs of software counters (hardware ones are <not supported>
+# where there is no PMU, as here): a sleeping and a busy program, several
+# runs in one file (text, CSV with -x, JSON with -j), two runs of one
+# command with complementary events, and -I intervals that go from busy to
+# waiting. The oracle is perf's own comment column (CPUs utilized, /sec).
+case_perf_stat_local() {
+    begin perf-stat-local
+    local ev=task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions
+    local busy="awk 'BEGIN { for (i = 0; i < 20000000; i++) s += i }'"
+    cmd "$PERF stat -e $ev -o sleep.txt -- sleep 0.5"
+    cmd "$PERF stat -e $ev -o busy.txt -- $busy"
+    cmd "$PERF stat -e $ev -o two-commands.txt -- sleep 0.3"
+    cmd "$PERF stat -e $ev --append -o two-commands.txt -- $busy"
+    cmd "$PERF stat -x, -e $ev -o two-commands.csv -- sleep 0.3"
+    cmd "$PERF stat -x, -e $ev --append -o two-commands.csv -- $busy"
+    cmd "$PERF stat -j -e $ev -o two-commands.json -- sleep 0.3"
+    cmd "$PERF stat -j -e $ev --append -o two-commands.json -- $busy"
+    cmd "$PERF stat -e task-clock -o complementary.txt -- sleep 0.3"
+    cmd "$PERF stat -e context-switches,page-faults --append -o complementary.txt -- sleep 0.3"
+    cmd "$PERF stat -I 250 -e task-clock,context-switches -o interval.txt -- sh -c \"$busy; sleep 1\""
     finish
 }
 

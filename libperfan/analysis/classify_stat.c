@@ -113,13 +113,22 @@ _Static_assert(sizeof(struct perfan_classify_metrics) ==
 _Static_assert(sizeof(struct perfan_classify_time) == 8 * sizeof(double),
 	       "perfan_classify_time is all doubles");
 
-static size_t known(const struct perfan_classify_group *g)
+/* How many metrics and times M and T know. */
+static size_t known_of(const struct perfan_classify_metrics *m,
+		       const struct perfan_classify_time *t)
 {
-	const double *m = &g->m.cycles;
+	const double *mv = &m->cycles, *tv = &t->elapsed;
 	size_t n = 0;
 	for (size_t i = 0; i < NR_METRICS; i++)
-		n += !isnan(m[i]);
+		n += !isnan(mv[i]);
+	for (size_t i = 0; i < NR_TIMES; i++)
+		n += !isnan(tv[i]);
 	return n;
+}
+
+static size_t known(const struct perfan_classify_group *g)
+{
+	return known_of(&g->m, &g->time);
 }
 
 static int same_command(const struct perfan_classify_group *a,
@@ -176,10 +185,7 @@ static int combine(perfan_classify *c, const size_t *wholes, size_t nr)
 			snprintf(runs + l, sizeof(runs) - l, "+%u",
 				 o->pub.run + 1);
 		}
-		const double *cm = &m.cycles;
-		size_t nk = 0;
-		for (size_t k = 0; k < NR_METRICS; k++)
-			nk += !isnan(cm[k]);
+		size_t nk = known_of(&m, &t);
 		if (nsame < 2 || nk <= best)
 			continue; /* nothing the runs do not tell alone */
 		const char *command = first->command;

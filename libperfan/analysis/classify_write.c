@@ -93,7 +93,8 @@ static int runs_of(const perfan_classify *c)
 
 static int is_pct_metric(const char *metric)
 {
-	return strstr(metric, "ratio") || !strncmp(metric, "tma_", 4);
+	return strstr(metric, "ratio") || !strncmp(metric, "tma_", 4) ||
+	       !strcmp(metric, "on_cpu");
 }
 
 static void put_title(FILE *fp, const struct perfan_classify_group *g, int runs)

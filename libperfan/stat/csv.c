@@ -330,6 +330,9 @@ int perfan__stat_csv_line(perfan_stat *s, const struct perfan__stat_line *l,
 				   s->name, l->no);
 	}
 	int rc = perfan__stat_row_done(s, r);
+	if (!rc && m + 2 < nf)
+		perfan__stat_cpus_utilized(s, &s->rows[s->nrows - 1], f[m + 1],
+					   f[m + 2]);
 	if (rc || m + 2 >= nf ||
 	    !perfan__stat_tma_unit(f[m + 2].p, f[m + 2].n, &tma))
 		return rc;

@@ -30,6 +30,10 @@ struct perfan__stat_runraw {
 	unsigned repeats;
 	uint32_t line;
 	int closed; /* its "seconds time elapsed" was seen */
+	/* -x and -j print no footer: perf's "CPUs utilized" of task-clock
+	 * (task-clock / elapsed) tells the elapsed time instead. */
+	struct perfan__span cpus;
+	size_t cpus_row;
 };
 
 struct perfan_stat {
@@ -140,6 +144,11 @@ int perfan__stat_row_done(perfan_stat *s, struct perfan__stat_row *r);
 /* "# started on ...", which perf prints at the top of each run it writes
  * to a file: a run begins. 0 or a negative error. */
 int perfan__stat_started_on(perfan_stat *s, const struct perfan__stat_line *l);
+/* R (just added) is task-clock and perf printed VALUE "CPUs utilized" with
+ * it: note it for the elapsed time of a run without a footer. */
+void perfan__stat_cpus_utilized(perfan_stat *s, const struct perfan__stat_row *r,
+				struct perfan__span value,
+				struct perfan__span unit);
 /* Read the runs' figures with decimal point DEC into s->runv, dropping
  * runs without counters. 0 or a negative error with the message set. */
 int perfan__stat_runs_finish(perfan_stat *s, char dec);

@@ -175,6 +175,9 @@ int perfan__stat_json_line(perfan_stat *s, const struct perfan__stat_line *l)
 	if (perfan__stat_name(s, &r->c))
 		return perfan__err(PERFAN_ENOMEM, "out of memory");
 	rc = perfan__stat_row_done(s, r);
+	if (!rc)
+		perfan__stat_cpus_utilized(s, &s->rows[s->nrows - 1], mvalue,
+					   munit);
 	if (rc || !is_tma)
 		return rc;
 	r = &s->rows[s->nrows - 1];

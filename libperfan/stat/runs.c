@@ -125,6 +125,22 @@ int perfan__stat_row_done(perfan_stat *s, struct perfan__stat_row *r)
 	return perfan__htab_put(&s->seen, key, idx) ? nomem(s) : 0;
 }
 
+void perfan__stat_cpus_utilized(perfan_stat *s,
+				const struct perfan__stat_row *r,
+				struct perfan__span value,
+				struct perfan__span unit)
+{
+	struct perfan__stat_runraw *run = perfan__stat_cur_run(s);
+	if (!run || run->cpus.n || !r->c.event ||
+	    strcmp(r->c.event, "task-clock") || r->c.interval >= 0 ||
+	    r->interval.n || r->c.aggr || unit.n != 13 ||
+	    memcmp(unit.p, "CPUs utilized", 13) ||
+	    !perfan__stat_is_num(value.p, value.n))
+		return;
+	run->cpus = value;
+	run->cpus_row = (size_t)(r - s->rows);
+}
+
 static int conv(const perfan_stat *s, const struct perfan__span *sp, char dec,
 		uint32_t line, double *out)
 {
@@ -170,6 +186,11 @@ int perfan__stat_runs_finish(perfan_stat *s, char dec)
 		    conv(s, &r->user, dec, r->user_line, &o->user) ||
 		    conv(s, &r->sys, dec, r->sys_line, &o->sys))
 			return PERFAN_EFORMAT;
+		double cpus;
+		if (o->elapsed < 0 && r->cpus.n && r->cpus_row < s->nrows &&
+		    !perfan__stat_num(r->cpus.p, r->cpus.n, dec, &cpus) &&
+		    cpus > 0 && s->rows[r->cpus_row].c.counted)
+			o->elapsed = s->rows[r->cpus_row].c.value / 1000 / cpus;
 		first += count;
 		n++;
 	}
