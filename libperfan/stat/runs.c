@@ -105,7 +105,8 @@ static int same_counter(const struct perfan__stat_row *a,
 	return str_eq(a->c.raw_name, b->c.raw_name) &&
 	       str_eq(a->c.aggr, b->c.aggr) && str_eq(a->c.pmu, b->c.pmu) &&
 	       a->interval.n == b->interval.n &&
-	       !memcmp(a->interval.p, b->interval.p, a->interval.n) &&
+	       (!a->interval.n ||
+		!memcmp(a->interval.p, b->interval.p, a->interval.n)) &&
 	       a->c.interval == b->c.interval;
 }
 

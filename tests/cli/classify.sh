@@ -64,7 +64,7 @@ expect=$(
 07-netdata-interval-detailed-TRUNCATED.txt|interval|1.09|-|0.90|unknown|the one interval is the whole
 10-cascadelake-topdown-csv-percore.txt|S0-C0|-|-|-|unknown|TMA level 1 is invalid (retiring 151 %, sum > 100 %), the very subject of pmu-tools #203
 12-hybrid-doc-thread-mode.txt|whole|-|-|-|unknown|cycles only, no instructions
-13-json-stalled-multiplex-TRUNCATED.txt|whole|-|-|-|unknown|no instructions in the excerpt (FE idle 9.96 % alone decides nothing)
+13-json-stalled-multiplex-TRUNCATED.txt|whole|-|-|-|mostly-waiting|no instructions in the excerpt (FE idle 9.96 % alone decides nothing), but perf's own 0.001393 CPUs utilized of task-clock: on CPU 0.14 % of the wall time
 15-arm-bigLITTLE-percore-not-supported-TRUNCATED.txt|S0-C0|0.17|-|-|bad-speculation|IPC recomputed 0.17 (perf printed 0.25) < 1 with 26.1 branch misses per kinsn > 10 (branches <not supported>, so no ratio)
 15-arm-bigLITTLE-percore-not-supported-TRUNCATED.txt|S0-C8|-|-|-|unknown|every hardware event <not supported> on the big core
 15-arm-bigLITTLE-percore-not-supported-TRUNCATED.txt|whole|0.17|-|-|bad-speculation|only S0-C0 counted cycles and instructions

@@ -383,6 +383,77 @@ START_TEST(test_from_parser)
 }
 END_TEST
 
+/* perfan_classify_stat on real files: a verdict per run, per PMU, and a
+ * combined reading only where runs of one command complement each other. */
+static perfan_classify *classify_testdata(const char *rel, perfan_stat **st)
+{
+	size_t len;
+	char *buf = tu_slurp(tu_testdata(rel), &len);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_int_eq(perfan_stat_parse(st, buf, len, NULL), 0);
+	free(buf);
+	perfan_classify *c = NULL;
+	ck_assert_int_eq(perfan_classify_stat(&c, *st, NULL), 0);
+	return c;
+}
+
+START_TEST(test_stat_runs)
+{
+	perfan_stat *st = NULL;
+	perfan_classify *c =
+		classify_testdata("perf-stat-local/two-commands.txt", &st);
+	ck_assert_uint_eq(perfan_classify_nr_groups(c), 2);
+	const struct perfan_classify_group *a = perfan_classify_group(c, 0),
+					   *b = perfan_classify_group(c, 1);
+	ck_assert(a->whole && b->whole);
+	ck_assert_uint_eq(a->run, 0);
+	ck_assert_uint_eq(b->run, 1);
+	ck_assert_str_eq(a->command, "sleep 0.3");
+	ck_assert_int_eq(a->verdict, PERFAN_VERDICT_MOSTLY_WAITING);
+	ck_assert_int_eq(b->verdict, PERFAN_VERDICT_CPU_BOUND);
+	ck_assert(a->time.on_cpu < 0.05 && b->time.on_cpu > 0.95);
+	ck_assert_ptr_eq(perfan_classify_whole(c), b);
+	perfan_classify_free(c);
+	perfan_stat_free(st);
+
+	c = classify_testdata("perf-stat-local/complementary.txt", &st);
+	size_t n = perfan_classify_nr_groups(c);
+	ck_assert_uint_eq(n, 3);
+	const struct perfan_classify_group *w = perfan_classify_whole(c);
+	ck_assert_ptr_eq(w, perfan_classify_group(c, 2));
+	ck_assert(w->combined && w->whole);
+	ck_assert(!isnan(w->time.on_cpu));
+	ck_assert(!isnan(w->time.context_switches_per_sec));
+	ck_assert(isnan(
+		perfan_classify_group(c, 0)->time.context_switches_per_sec));
+	perfan_classify_free(c);
+	perfan_stat_free(st);
+
+	/* hybrid: the run's whole, then cpu_atom's and cpu_core's */
+	c = classify_testdata(
+		"perf-stat-public/hybrid-intel-detailed-tdl1-per-pmu.txt", &st);
+	ck_assert_uint_eq(perfan_classify_nr_groups(c), 3);
+	w = perfan_classify_whole(c);
+	ck_assert_ptr_eq(w, perfan_classify_group(c, 0));
+	ck_assert_ptr_nonnull(w->warning);
+	ck_assert_uint_eq(w->nr_pmus, 2);
+	const struct perfan_classify_group *core = perfan_classify_group(c, 2);
+	ck_assert_str_eq(core->pmu, "cpu_core");
+	ck_assert_double_eq_tol(core->m.ipc, 42089779793.0 / 38479933210.0,
+				1e-12);
+	ck_assert_double_eq_tol(core->m.min_running_pct, 35.64, 1e-12);
+	ck_assert_int_eq(core->verdict, PERFAN_VERDICT_BACKEND_BOUND);
+	/* cycle-weighted: the whole's IPC is all instructions over all
+	 * cycles */
+	ck_assert_double_eq_tol(w->m.ipc,
+				(42089779793.0 + 22109621224.0) /
+					(38479933210.0 + 29425190356.0),
+				1e-12);
+	perfan_classify_free(c);
+	perfan_stat_free(st);
+}
+END_TEST
+
 static Suite *classify_suite(void)
 {
 	Suite *s = suite_create("classify");
@@ -396,6 +467,7 @@ static Suite *classify_suite(void)
 	tcase_add_test(tc, test_groups);
 	tcase_add_test(tc, test_write);
 	tcase_add_test(tc, test_from_parser);
+	tcase_add_test(tc, test_stat_runs);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1091,6 +1091,114 @@ START_TEST(test_made_up_formats)
 }
 END_TEST
 
+/* Several runs in one input: each header, "# started on" line or repeated
+ * counter begins one, with its command and times; a counter printed twice
+ * in a row (a hybrid machine's event without its PMU) does not. */
+static perfan_stat *parse_testdata(const char *rel)
+{
+	size_t len;
+	char *buf = tu_slurp(tu_testdata(rel), &len);
+	perfan_stat *s = NULL;
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_msg(parse_buf(&s, buf, len, rel) == 0, "%s: %s", rel,
+		      perfan_error_last());
+	free(buf);
+	return s;
+}
+
+START_TEST(test_runs)
+{
+	static const char *const two[] = {"perf-stat-local/two-commands.txt",
+					  "perf-stat-local/two-commands.csv",
+					  "perf-stat-local/two-commands.json"};
+	for (size_t k = 0; k < 3; k++) {
+		perfan_stat *s = parse_testdata(two[k]);
+		ck_assert_uint_eq(perfan_stat_nr_runs(s), 2);
+		const struct perfan_stat_run *a = perfan_stat_run(s, 0),
+					     *b = perfan_stat_run(s, 1);
+		ck_assert_uint_eq(a->first, 0);
+		ck_assert_uint_eq(a->count, 6);
+		ck_assert_uint_eq(b->first, 6);
+		ck_assert_uint_eq(b->count, 6);
+		for (size_t i = 0; i < 12; i++)
+			ck_assert_uint_eq(perfan_stat_counter(s, i)->run,
+					  i < 6 ? 0 : 1);
+		ck_assert_ptr_null(perfan_stat_run(s, 2));
+		ck_assert(a->elapsed > 0 && b->elapsed > 0);
+		if (k == 0) { /* the footers */
+			ck_assert_str_eq(a->command, "sleep 0.3");
+			ck_assert(!strncmp(b->command, "awk", 3));
+			ck_assert_double_eq_tol(a->elapsed, 0.305212048, 1e-12);
+			ck_assert_double_eq(perfan_stat_elapsed(s), a->elapsed);
+		} else { /* task-clock over perf's "CPUs utilized" */
+			const struct perfan_stat_counter *tc =
+				perfan_stat_counter(s, 6);
+			ck_assert_str_eq(tc->event, "task-clock");
+			ck_assert(b->elapsed > tc->value / 1000 &&
+				  b->elapsed < tc->value / 1000 / 0.98);
+			ck_assert_ptr_null(a->command);
+		}
+		perfan_stat_free(s);
+	}
+	/* adjacent repeats are one run: 45 counters, the cache events twice */
+	perfan_stat *s =
+		parse_testdata("perf-stat-public/hybrid-intel-detailed-tdl1-"
+			       "per-pmu.txt");
+	ck_assert_uint_eq(perfan_stat_nr_runs(s), 1);
+	ck_assert_uint_eq(perfan_stat_run(s, 0)->count, 45);
+	ck_assert_double_eq_tol(perfan_stat_run(s, 0)->elapsed, 8.493866, 1e-9);
+	perfan_stat_free(s);
+	/* two blocks without footers: the header begins the second */
+	s = parse_testdata("perf-stat-public/two-runs-ipc-rav1e.txt");
+	ck_assert_uint_eq(perfan_stat_nr_runs(s), 2);
+	ck_assert_uint_eq(perfan_stat_run(s, 1)->first, 8);
+	ck_assert_uint_eq(perfan_stat_run(s, 1)->line, 21);
+	perfan_stat_free(s);
+	/* the same counter again without a header: another run */
+	static const char again[] = "1,,cycles,100,100.00,,\n"
+				    "2,,instructions,100,100.00,,\n"
+				    "3,,cycles,100,100.00,,\n";
+	ck_assert_int_eq(parse_buf(&s, again, strlen(again), "again"), 0);
+	ck_assert_uint_eq(perfan_stat_nr_runs(s), 2);
+	ck_assert_uint_eq(perfan_stat_run(s, 1)->first, 2);
+	perfan_stat_free(s);
+}
+END_TEST
+
+/* The top-down tables of perf stat --topdown: one row per metric. */
+START_TEST(test_topdown_tables)
+{
+	perfan_stat *s =
+		parse_testdata("perf-stat-public/td-interval-tma-doc.txt");
+	ck_assert_uint_eq(perfan_stat_nr_counters(s), 24);
+	const struct perfan_stat_counter *c = perfan_stat_counter(s, 1);
+	ck_assert_str_eq(c->event, "tma_backend_bound");
+	ck_assert_str_eq(c->unit, "%");
+	ck_assert_double_eq_tol(c->value, 34.9, 1e-12);
+	ck_assert_double_eq_tol(c->interval, 1.001141351, 1e-12);
+	perfan_stat_free(s);
+	s = parse_testdata(
+		"perf-stat-public/td-5x-percore-skl-system-wide.txt");
+	ck_assert_uint_eq(perfan_stat_nr_counters(s), 16);
+	c = perfan_stat_counter(s, 13);
+	ck_assert_str_eq(c->event, "tma_bad_speculation");
+	ck_assert_str_eq(c->raw_name, "tma_bad_speculation");
+	ck_assert_str_eq(c->aggr, "S0-C3");
+	ck_assert_double_eq_tol(c->value, 32.3, 1e-12);
+	ck_assert_double_eq(c->aggr_count, 1);
+	perfan_stat_free(s);
+	/* a values row that does not match its names is an error */
+	static const char bad[] =
+		" Performance counter stats for 'x':\n\n"
+		" %  tma_retiring  %  tma_backend_bound  %  tma_frontend_bound\n"
+		"        30.0        40.0\n\n"
+		"       1.0 seconds time elapsed\n";
+	ck_assert_int_eq(parse_buf(&s, bad, strlen(bad), "bad"),
+			 PERFAN_EFORMAT);
+	ck_assert(strstr(perfan_error_last(), "bad:4:") != NULL);
+}
+END_TEST
+
 static Suite *stat_suite(void)
 {
 	Suite *s = suite_create("stat");
@@ -1110,6 +1218,8 @@ static Suite *stat_suite(void)
 	tcase_add_test(tc, test_15_percore_not_supported);
 	tcase_add_test(tc, test_17_18_20_legacy);
 	tcase_add_test(tc, test_local_vm);
+	tcase_add_test(tc, test_runs);
+	tcase_add_test(tc, test_topdown_tables);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("varied");
