@@ -147,6 +147,10 @@ static void acc_add(struct cl_acc *a, const struct perfan_stat_counter *c,
 		e = e - E_TD_RETIRING + E_TMA_RETIRING;
 	double v = c->value;
 	double run = c->running_pct;
+	if ((e == E_TASK_CLOCK || e == E_CPU_CLOCK) && c->unit)
+		v *= !strcmp(c->unit, "nsec")   ? 1e-6 /* as msec */
+		     : !strcmp(c->unit, "usec") ? 1e-3
+						: 1;
 	size_t slot = is_hw(e) ? pmu_slot(a, c->pmu) : CL_MAX_PMUS;
 	if (run > 0 && run < 100) {
 		if (unscaled && e < E_TMA_RETIRING)

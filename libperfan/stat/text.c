@@ -12,6 +12,28 @@ static int is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
+/* A clock count printed without its unit as a whole number of
+ * nanoseconds ("5,685,451,288"), not msec with decimals ("8,487.46",
+ * "1.388670"): groups of three digits after the first, or 7 digits. */
+static int ns_count(const char *p, size_t n)
+{
+	size_t seps = 0, last = 0, digits = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (is_digit(p[i])) {
+			digits++;
+			last++;
+		} else if (p[i] == ',' || p[i] == '.' || p[i] == '\'') {
+			if (seps && last != 3)
+				return 0;
+			seps++;
+			last = 0;
+		} else {
+			return 0;
+		}
+	}
+	return seps ? seps >= 2 && last == 3 : digits >= 7;
+}
+
 static int is_value_start(const struct perfan__span *t)
 {
 	return perfan__stat_is_num(t->p, t->n) ||
@@ -254,6 +276,8 @@ static int counter_row(perfan_stat *s, const struct perfan__stat_line *l,
 		r->c.unit = perfan__stat_tok_is(unit, "(msec)")
 				    ? "msec"
 				    : perfan__stat_dup(s, unit->p, unit->n);
+	else if (r->c.unit && ns_count(val->p, val->n))
+		r->c.unit = "nsec"; /* perf 6.2-6.4 lost the msec */
 	if (tail(s, r, rest, e)) {
 		if (l->last_open) {
 			s->nrows--; /* cut off mid-row: drop it */

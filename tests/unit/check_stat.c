@@ -1153,6 +1153,10 @@ START_TEST(test_runs)
 	ck_assert_uint_eq(perfan_stat_nr_runs(s), 2);
 	ck_assert_uint_eq(perfan_stat_run(s, 1)->first, 8);
 	ck_assert_uint_eq(perfan_stat_run(s, 1)->line, 21);
+	/* perf 6.2-6.4 printed task-clock in ns without a unit */
+	ck_assert_str_eq(perfan_stat_counter(s, 0)->event, "task-clock");
+	ck_assert_str_eq(perfan_stat_counter(s, 0)->unit, "nsec");
+	ck_assert_double_eq(perfan_stat_counter(s, 0)->value, 5685451288.0);
 	perfan_stat_free(s);
 	/* the same counter again without a header: another run */
 	static const char again[] = "1,,cycles,100,100.00,,\n"
