@@ -105,10 +105,12 @@ static int is_topdown_header(const struct perfan__span *f, size_t nf)
 	size_t i;
 	int found = 0;
 
+	struct perfan__span tma;
 	for (i = 0; i < nf; i++) {
 		if (!f[i].n)
 			return 0;
-		if (f[i].n == 8 && !memcmp(f[i].p, "retiring", 8))
+		if ((f[i].n == 8 && !memcmp(f[i].p, "retiring", 8)) ||
+		    perfan__stat_tma_unit(f[i].p, f[i].n, &tma))
 			found = 1;
 	}
 	return found;
@@ -197,12 +199,15 @@ static int topdown_row(perfan_stat *s, const struct perfan__stat_line *l,
 
 	for (i = 0; i < s->td_n && i < nf; i++) {
 		const char *h = s->td_cols[i];
+		struct perfan__span tma;
 		if (!strcmp(h, "time")) {
 			iv = f[i];
-		} else if (!strcmp(h, "cpus")) {
+		} else if (!strcmp(h, "cpus") || !strcmp(h, "ctrs")) {
 			cnt = f[i];
 		} else if (!strcmp(h, "core") || !strcmp(h, "socket") ||
-			   !strcmp(h, "die") || !strcmp(h, "cpu")) {
+			   !strcmp(h, "die") || !strcmp(h, "cpu") ||
+			   !strcmp(h, "cache") || !strcmp(h, "cluster") ||
+			   !strcmp(h, "node") || !strcmp(h, "comm-pid")) {
 			ag = f[i];
 		} else {
 			struct perfan__stat_row *r = perfan__stat_add(s, l->no);
@@ -213,6 +218,8 @@ static int topdown_row(perfan_stat *s, const struct perfan__stat_line *l,
 			for (j = 0; j < 4; j++)
 				if (!strcmp(h, names[j][0]))
 					r->c.event = names[j][1];
+			if (perfan__stat_tma_unit(h, strlen(h), &tma))
+				r->c.event = tma.p; /* "%  tma_retiring" */
 			r->c.unit = "%";
 			if (!f[i].n)
 				r->c.counted = 0;

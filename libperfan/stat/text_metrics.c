@@ -28,9 +28,9 @@ static const char *const old_names[][2] = {
  * (perf's aggr_header_std). */
 static int is_prefix_word(const struct perfan__span *t)
 {
-	static const char *const w[] = {"time",  "core",   "cpus", "socket",
-					"die",   "cpu",    "node", "comm-pid",
-					"cache", "counts", NULL};
+	static const char *const w[] = {
+		"time", "core", "cpus",  "ctrs",    "socket",   "die",    "cpu",
+		"CPU",  "node", "cache", "cluster", "comm-pid", "counts", NULL};
 	for (size_t i = 0; w[i]; i++)
 		if (perfan__stat_tok_is(t, w[i]))
 			return 1;

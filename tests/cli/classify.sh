@@ -10,15 +10,7 @@ BIN=${PERFAN_BIN:?PERFAN_BIN must name the perfan binary}
 PEERDATA=${PERFAN_PEERDATA:-../shared/peer-data}
 D=$PEERDATA/perf-stat
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-checks=0
-
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
+. tests/tools/cli_common.sh
 
 # ---- CLI contract (no peer data needed) ------------------------------------
 

@@ -14,15 +14,7 @@ cd "$(dirname "$0")/../.."
 BIN=${PERFAN_BIN:?PERFAN_BIN must name the perfan binary}
 P=testdata/perf-stat-public
 L=testdata/perf-stat-local
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-checks=0
-
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
+. tests/tools/cli_common.sh
 
 # check FILE JQ-EXPRESSION WHY: the expression holds on classify --json FILE
 check() {

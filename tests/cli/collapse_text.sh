@@ -8,15 +8,7 @@ set -u
 BIN=${PERFAN_BIN:?PERFAN_BIN must name the perfan binary}
 TESTDATA=${PERFAN_TESTDATA:-testdata}
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-checks=0
-
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
+. tests/tools/cli_common.sh
 
 # expect STATUS CMD...: runs CMD with stdout in $tmp/out, stderr in $tmp/err
 expect() {

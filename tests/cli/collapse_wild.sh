@@ -14,15 +14,7 @@ TESTDATA=${PERFAN_TESTDATA:-testdata}
 PEERDATA=${PERFAN_PEERDATA:-../shared/peer-data}
 d=$TESTDATA/script-wild
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-checks=0
-
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
+. tests/tools/cli_common.sh
 
 # text NAME: the perf script text of script-wild's NAME, uncompressed
 text() {

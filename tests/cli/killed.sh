@@ -8,13 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 : "${PERFAN_BIN:?}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
+. tests/tools/cli_common.sh
 K=testdata/killed
 R=(--symfs "$K" --kallsyms testdata/kallsyms --buildid-dir "$tmp/no-cache")
 samples=$(awk '$1 == "SAMPLE" { print $3 }' "$K/structure.txt")

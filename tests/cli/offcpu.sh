@@ -11,13 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 : "${PERFAN_BIN:?}"
 D=testdata/offcpu
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
+. tests/tools/cli_common.sh
 # this case's own kernel symbols and binaries, no cache, no /tmp
 O=(--kallsyms "$D/kallsyms" --symfs "$D/symfs" --buildid-dir "$tmp/no-cache"
 	--perf-map-dir "$D")

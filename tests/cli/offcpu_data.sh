@@ -15,13 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 : "${PERFAN_BIN:?}"
 D=testdata/offcpu
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
+. tests/tools/cli_common.sh
 
 # 1. the ground truth is reproducible from the committed files
 if ! command -v zstd >/dev/null; then

@@ -7,13 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 : "${PERFAN_BIN:?}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
+. tests/tools/cli_common.sh
 TD=testdata
 R=(--symfs "$TD/fp" --kallsyms "$TD/kallsyms" --buildid-dir "$tmp/no-cache")
 umask 022

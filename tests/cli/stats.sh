@@ -8,15 +8,7 @@ BIN=${PERFAN_BIN:?PERFAN_BIN must name the perfan binary}
 TESTDATA=${PERFAN_TESTDATA:-testdata}
 PEERDATA=${PERFAN_PEERDATA:-../shared/peer-data}
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-checks=0
-
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
+. tests/tools/cli_common.sh
 
 # The oracle without the `rc=` line some captures end with.
 oracle() {

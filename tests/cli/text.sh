@@ -8,13 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 : "${PERFAN_BIN:?}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
+. tests/tools/cli_common.sh
 # valid_json FILE NEEDLE: FILE is strict UTF-8 JSON, and holds NEEDLE (a
 # Python string) somewhere in its strings
 valid_json() {

@@ -1042,8 +1042,22 @@ START_TEST(test_made_up_formats)
 	static const char csv[] =
 		"     1.000,S0-D0-C0,2,1234,,cycles,1000,50.00,,\n"
 		",,,,,,,30.5,% tma_retiring\n";
+	/* perf 6.x --topdown -x, (print_metric_headers_csv): a header of
+	 * time, aggregation and "%  tma_*" columns, then values */
+	static const char tdcsv[] = "time,core,cpus,%  tma_retiring,%  "
+				    "tma_backend_bound\n"
+				    "     1.001,S0-D0-C0,2,30.5,40.2\n";
 	perfan_stat *s = NULL;
 	const struct perfan_stat_counter *c;
+
+	ck_assert_int_eq(parse_buf(&s, tdcsv, strlen(tdcsv), "tdcsv"), 0);
+	ck_assert_uint_eq(perfan_stat_nr_counters(s), 2);
+	c = find(s, "tma_backend_bound");
+	ck_assert_double_eq_tol(c->value, 40.2, 1e-12);
+	ck_assert_str_eq(c->aggr, "S0-D0-C0");
+	ck_assert_double_eq_tol(c->interval, 1.001, 1e-12);
+	ck_assert_double_eq(c->aggr_count, 2);
+	perfan_stat_free(s);
 
 	ck_assert_int_eq(parse_buf(&s, tma, strlen(tma), "tma"), 0);
 	ck_assert_uint_eq(perfan_stat_nr_counters(s), 7);
