@@ -26,5 +26,6 @@ trap 'rm -rf "$out"' EXIT
 echo "input: $(wc -l <"$out/stat.txt") lines of perf stat -a -A -I 10 ($(stat -c %s "$out/stat.txt") bytes)"
 "$PERFAN" classify --json "$out/stat.txt" >"$out/c.json"
 echo "groups: $(jq '.groups | length' "$out/c.json")"
-farm-bench -n "$RUNS" -- "$PERFAN" classify -o "$out/c.txt" "$out/stat.txt" \
-	--vs "sh -c '$PERF stat report -i $out/stat.data 2>/dev/null >/dev/null'"
+farm-bench -n "$RUNS" \
+	--vs "sh -c '$PERF stat report -i $out/stat.data 2>/dev/null >/dev/null'" \
+	-- "$PERFAN" classify -o "$out/c.txt" "$out/stat.txt"
