@@ -28,7 +28,7 @@ CC=${CC:-gcc}
 CFLAGS="-O2 -g -fno-omit-frame-pointer"
 export PAGER=cat PERF_PAGER=cat LC_ALL=C
 
-ALL_CASES="fp dwarf pipe zstd two-events cpu-pagefaults sched py312-perf py313-perfjit py-handler multi-thread-fork switch diff slow-service dynsym debug-buildid minidebug offcpu perf-stat-local"
+ALL_CASES="fp dwarf pipe zstd two-events cpu-pagefaults sched py312-perf py313-perfjit py-handler multi-thread-fork switch diff slow-service dynsym debug-buildid minidebug offcpu perf-stat-local annotate"
 
 # cmd STRING: log STRING to ./COMMAND and run it (eval, so redirections work).
 cmd() {
@@ -656,6 +656,30 @@ case_perf_stat_local() {
     cmd "$PERF stat -e task-clock -o complementary.txt -- sleep 0.3"
     cmd "$PERF stat -e context-switches,page-faults --append -o complementary.txt -- sleep 0.3"
     cmd "$PERF stat -I 250 -e task-clock,context-switches -o interval.txt -- sh -c \"$busy; sleep 1\""
+    finish
+}
+
+# For perfan annotate (issue 16): twelve functions of known shape, inlined
+# helpers from a second file (annotate_inl.h), a DWARF recording (perf.data:
+# perf script names inlined frames only with DWARF stacks, as perfan does)
+# and a frame-pointer one (perf.fp.data), and perf annotate's own
+# per-instruction percentages (local period, its default) of the three
+# hottest functions, without and with source lines. The kernel is this
+# boot's: the case has its own kallsyms.
+case_annotate() {
+    begin annotate
+    cp "$HERE/src/annotate_inl.h" .
+    build annotate.c annotate
+    cmd "$PERF record --call-graph dwarf,8192 -z -e cpu-clock -F 999 -o perf.data ./annotate 10 > annotate.out 2> record.log"
+    oracles perf.data
+    cmd "$PERF record -g -e cpu-clock -F 999 -o perf.fp.data ./annotate 30 > annotate.fp.out 2> record.fp.log"
+    oracles perf.fp.data .fp
+    local sym
+    for sym in crc_all insertion_sort bsearch_all; do
+        cmd "$PERF annotate -i perf.fp.data --stdio --stdio-color never --no-source -s $sym > annotate-$sym.txt 2> /dev/null"
+        cmd "$PERF annotate -i perf.fp.data --stdio --stdio-color never -l -s $sym > annotate-lines-$sym.txt 2> /dev/null"
+    done
+    cmd "python3 ../make-kallsyms.py --case annotate /proc/kallsyms > kallsyms   # this case's own: kernel $(uname -r), not testdata/kallsyms's"
     finish
 }
 

@@ -54,6 +54,12 @@ def script_stacks(path, local_dsos):
             cur.append((name, os.path.basename(m.group(2))))
     if cur is not None:
         stacks.append((comm, cur))
+    # perf prints an inlined frame's module as "(inlined)": it is the
+    # module of the frame it is inlined into, the next real one
+    for _, frames in stacks:
+        for i in range(len(frames) - 1, -1, -1):
+            if frames[i][1] == "inlined" and i + 1 < len(frames):
+                frames[i] = (frames[i][0], frames[i + 1][1])
     return stacks
 
 
