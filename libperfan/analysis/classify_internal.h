@@ -87,6 +87,7 @@ struct cl_group {
 	char *reason;
 	char *warning;
 	double elapsed_s, user_s, sys_s; /* <= 0 / < 0: unknown */
+	int tma_invalid;                 /* TMA level 1 contradicts itself */
 };
 
 struct perfan_classify {

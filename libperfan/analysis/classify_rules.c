@@ -131,6 +131,13 @@ static const char *const next_text[] = {
 		"Python, py-spy record --idle",
 };
 
+/* TMA level 1 that contradicts itself. */
+static const char next_tma_invalid[] =
+	"the top-down figures contradict each other, as when perf's topdown "
+	"events were multiplexed or scheduled apart: rerun with the top-down "
+	"group alone (perf stat --topdown, or -M TopdownL1 with no other "
+	"events) and check each counter's run share";
+
 /* A software verdict between the two: both profiles. */
 static const char next_both[] =
 	"part on CPU, part waiting: profile both, perf record -F 999 -g for "
@@ -156,6 +163,7 @@ static int rules_tma(struct cl_group *g)
 				 "outside 0-100 %%; sum %.1f %%)",
 				 100 * vals[i], 100 * sum);
 			g->pub.verdict = PERFAN_VERDICT_UNKNOWN;
+			g->tma_invalid = 1;
 			return 1;
 		}
 	if (have == 4 && (sum < 0.9 || sum > 1.1)) {
@@ -164,6 +172,7 @@ static int rules_tma(struct cl_group *g)
 			 "100 %%)",
 			 100 * sum);
 		g->pub.verdict = PERFAN_VERDICT_UNKNOWN;
+		g->tma_invalid = 1;
 		return 1;
 	}
 	int nv = 0, v = PERFAN_VERDICT_UNKNOWN;
@@ -509,7 +518,8 @@ void perfan__classify_rules(struct cl_group *g)
 	}
 	if (g->pub.verdict == PERFAN_VERDICT_UNKNOWN)
 		g->pub.confidence = 0;
-	g->pub.next = next_text[g->pub.verdict];
+	g->pub.next = g->tma_invalid ? next_tma_invalid
+				     : next_text[g->pub.verdict];
 	int hw = g->pub.verdict != PERFAN_VERDICT_UNKNOWN ||
 		 !isnan(g->pub.m.ipc) || !isnan(g->pub.m.tma_retiring);
 	rules_time(g, hw);

@@ -119,6 +119,14 @@ while IFS='|' read -r file group ipc cache branch verdict why; do
 	checks=$((checks + 1))
 done <<<"$expect"
 
+# 10's invalid TMA: the next step is to rerun the top-down group alone, not
+# to find a machine with a PMU
+if [ -f "$tmp/10-cascadelake-topdown-csv-percore.json" ]; then
+	jq -e '[.groups[] | select(.aggr == "S0-C0")][0].next | test("top-down group alone")' \
+		"$tmp/10-cascadelake-topdown-csv-percore.json" >/dev/null ||
+		fail "10: the next step of an invalid TMA does not say to rerun the top-down group"
+fi
+
 # 07's L1-dcache ratio, recomputed (perf printed 2.25 %)
 if [ -f "$tmp/07-netdata-interval-detailed-TRUNCATED.json" ]; then
 	l1=$(metric "$tmp/07-netdata-interval-detailed-TRUNCATED.json" whole \
