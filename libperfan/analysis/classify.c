@@ -127,7 +127,6 @@ static size_t pmu_slot(struct cl_acc *a, const char *pmu)
 	if (a->npmu == CL_MAX_PMUS)
 		return CL_MAX_PMUS;
 	a->pmu[i] = (struct perfan_classify_pmu){pmu, 0, 0, 0};
-	a->pmu_running[i] = 100;
 	return a->npmu++;
 }
 
@@ -158,8 +157,6 @@ static void acc_add(struct cl_acc *a, const struct perfan_stat_counter *c,
 		if (run < a->min_running)
 			a->min_running = run;
 	}
-	if (slot < CL_MAX_PMUS && run >= 0 && run < a->pmu_running[slot])
-		a->pmu_running[slot] = run;
 	a->ok[e] = 1;
 	if (is_hw(e))
 		a->hw_counted = 1;

@@ -71,7 +71,6 @@ struct cl_acc {
 	size_t npmu;
 	struct perfan_classify_pmu pmu[CL_MAX_PMUS];
 	unsigned char pmu_ok[CL_MAX_PMUS][2];
-	double pmu_running[CL_MAX_PMUS]; /* lowest run share of its counters */
 	/* TMA percentages per PMU (the last: none named): averaged, then
 	 * weighed across PMUs by their cycles. */
 	double tma_sum[CL_MAX_PMUS + 1][CL_NR_TMA];
@@ -124,6 +123,8 @@ void perfan__classify_done(perfan_classify *c);
 struct cl_group *perfan__classify_push(perfan_classify *c);
 
 /* classify_rules.c */
+/* CMD, a run's target, is not a task: "system wide", "CPU(s) 0-3". */
+int perfan__classify_system_wide(const char *cmd);
 /* G's verdict, confidence, reason, evidence, warning and next from its
  * metrics. G->reason and G->warning are scratch of CL_REASON_MAX bytes. */
 void perfan__classify_rules(struct cl_group *g);

@@ -431,7 +431,7 @@ static void rules_ipc(struct cl_group *g)
 
 /* Returns 0 or -1 when out of memory. */
 
-static int system_wide(const char *cmd)
+int perfan__classify_system_wide(const char *cmd)
 {
 	return cmd &&
 	       (!strcmp(cmd, "system wide") || !strncmp(cmd, "CPU(s)", 6));
@@ -457,8 +457,8 @@ static void rules_time(struct cl_group *g, int hw_verdict)
 	/* Not of a system-wide run, where the clock counts every CPU's time,
 	 * busy or idle: known by its header, or by a cpu-clock (perf -a
 	 * counts that) where a task's run has task-clock. */
-	if (g->pub.aggr || system_wide(g->pub.command) || isnan(on) ||
-	    (!g->pub.command && !g->a.ok[E_TASK_CLOCK]))
+	if (g->pub.aggr || perfan__classify_system_wide(g->pub.command) ||
+	    isnan(on) || (!g->pub.command && !g->a.ok[E_TASK_CLOCK]))
 		return;
 	if (hw_verdict) {
 		if (on < WALL_WAITING)

@@ -135,8 +135,7 @@ static int same_command(const struct perfan_classify_group *a,
 			const struct perfan_classify_group *b)
 {
 	return a->command && b->command && !strcmp(a->command, b->command) &&
-	       strcmp(a->command, "system wide") &&
-	       strncmp(a->command, "CPU(s)", 6);
+	       !perfan__classify_system_wide(a->command);
 }
 
 /* Runs of one command read together, each metric from the first run that
@@ -155,7 +154,7 @@ static int combine(perfan_classify *c, const size_t *wholes, size_t nr)
 		struct perfan_classify_metrics m = first->m;
 		struct perfan_classify_time t = first->time;
 		double *mv = &m.cycles, *tv = &t.elapsed;
-		size_t best = known(first), nsame = 1;
+		size_t best = known(first), nsame = 1, kn;
 		char runs[128];
 		int hw_counted = c->g[wholes[i]].a.hw_counted,
 		    hw_missing = c->g[wholes[i]].a.hw_missing;
@@ -175,8 +174,8 @@ static int combine(perfan_classify *c, const size_t *wholes, size_t nr)
 			for (size_t k = 0; k < NR_TIMES; k++)
 				if (isnan(tv[k]))
 					tv[k] = ot[k];
-			if (known(&o->pub) > best)
-				best = known(&o->pub);
+			if ((kn = known(&o->pub)) > best)
+				best = kn;
 			hw_counted |= o->a.hw_counted;
 			hw_missing |= o->a.hw_missing;
 			if (o->pub.m.min_running_pct < ran)

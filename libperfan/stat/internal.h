@@ -146,7 +146,8 @@ int perfan__stat_row_done(perfan_stat *s, struct perfan__stat_row *r);
 int perfan__stat_started_on(perfan_stat *s, const struct perfan__stat_line *l);
 /* R (just added) is task-clock and perf printed VALUE "CPUs utilized" with
  * it: note it for the elapsed time of a run without a footer. */
-void perfan__stat_cpus_utilized(perfan_stat *s, const struct perfan__stat_row *r,
+void perfan__stat_cpus_utilized(perfan_stat *s,
+				const struct perfan__stat_row *r,
 				struct perfan__span value,
 				struct perfan__span unit);
 /* Read the runs' figures with decimal point DEC into s->runv, dropping

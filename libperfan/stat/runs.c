@@ -7,6 +7,7 @@
 #include "stat/internal.h"
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/hash.h"
 
 static int nomem(const perfan_stat *s)
 {
@@ -71,27 +72,19 @@ int perfan__stat_started_on(perfan_stat *s, const struct perfan__stat_line *l)
 	return perfan__stat_run_begin(s, l->no);
 }
 
-static uint64_t mix(uint64_t h, const char *p, size_t n)
+static uint64_t mix(uint64_t h, const char *s)
 {
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)p[i];
-		h *= 1099511628211ull;
-	}
-	return (h ^ 0xff) * 1099511628211ull; /* ends the field */
+	return perfan__hash_bytes(s ? s : "", s ? strlen(s) : 0, h);
 }
 
 static uint64_t row_key(const struct perfan__stat_row *r)
 {
 	const struct perfan_stat_counter *c = &r->c;
-	uint64_t h = 1469598103934665603ull;
-	h = mix(h, c->raw_name ? c->raw_name : "",
-		c->raw_name ? strlen(c->raw_name) : 0);
-	h = mix(h, c->aggr ? c->aggr : "", c->aggr ? strlen(c->aggr) : 0);
-	h = mix(h, c->pmu ? c->pmu : "", c->pmu ? strlen(c->pmu) : 0);
+	uint64_t h = mix(mix(mix(0, c->raw_name), c->aggr), c->pmu);
 	if (r->interval.n)
-		return mix(h, r->interval.p, r->interval.n);
+		return perfan__hash_bytes(r->interval.p, r->interval.n, h);
 	/* JSON gives the time as a number */
-	return mix(h, (const char *)&c->interval, sizeof(c->interval));
+	return perfan__hash_bytes(&c->interval, sizeof(c->interval), h);
 }
 
 static int str_eq(const char *a, const char *b)
