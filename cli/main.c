@@ -13,6 +13,8 @@ struct command {
 };
 
 static const struct command commands[] = {
+	{"annotate", cmd_annotate,
+	 "hot instructions and source lines of the hottest functions"},
 	{"classify", cmd_classify,
 	 "diagnose perf stat counters: memory, branches, front end"},
 	{"collapse", cmd_collapse, "fold stacks into lines for flame graphs"},

@@ -2,6 +2,7 @@
 #ifndef PERFAN_PERFAN_H
 #define PERFAN_PERFAN_H
 
+#include <perfan/annotate.h>
 #include <perfan/classify.h>
 #include <perfan/common.h>
 #include <perfan/diff.h>

@@ -16,6 +16,9 @@ extern "C" {
 #endif
 
 typedef struct perfan_stream perfan_stream;
+/* A mapped file (binary or library) frames were resolved in; a handle that
+ * lives as long as the stream (perfan_stream_dso describes it). */
+typedef struct perfan_dso perfan_dso;
 
 /* What an event is; selects the member of perfan_stream_event.u. */
 enum perfan_stream_type {
@@ -45,6 +48,12 @@ struct perfan_stream_frame {
 	 * pgoff in a mapped file; ADDR itself in the kernel, JIT code and
 	 * unmapped memory. */
 	uint64_t map_addr;
+	/* The mapped file holding ADDR; NULL in the kernel, JIT code, perf
+	 * maps and memory without a file. */
+	const perfan_dso *dso;
+	/* ADDR as an ELF virtual address in DSO, as objdump and perf
+	 * annotate print it; 0 when DSO is NULL. */
+	uint64_t dso_addr;
 };
 
 struct perfan_stream_sample {
@@ -134,6 +143,32 @@ PERFAN_API int perfan_stream_field_str(perfan_stream *s,
 				       const struct perfan_stream_event *ev,
 				       const char *name, const char **out,
 				       size_t *len);
+
+/* A mapped file, as found by the resolver. Strings are borrowed from S. */
+struct perfan_stream_dso {
+	const char *path;       /* as recorded */
+	const char *short_name; /* its basename, as in frames' module */
+	const uint8_t *build_id;
+	size_t build_id_size; /* 0: none recorded or found */
+	const char *binary;     /* the file read for code, or NULL */
+	const char *debug_file; /* the separate debug file, or NULL */
+	uint16_t machine;       /* ELF e_machine (62 x86-64, 183 aarch64);
+				   0 when no file was found */
+};
+PERFAN_API int perfan_stream_dso(perfan_stream *s, const perfan_dso *dso,
+				 struct perfan_stream_dso *out);
+
+/* The symbol of DSO covering the ELF virtual address ADDR (a frame's
+ * dso_addr). NAME is demangled unless the stream's opts say no_demangle;
+ * RAW_NAME is as in the symbol table; both borrowed from S. Returns 0 or
+ * PERFAN_ENOTFOUND. */
+struct perfan_stream_symbol {
+	const char *name, *raw_name;
+	uint64_t start, size; /* ELF virtual address and bytes */
+};
+PERFAN_API int perfan_stream_symbol(perfan_stream *s, const perfan_dso *dso,
+				    uint64_t addr,
+				    struct perfan_stream_symbol *out);
 
 /* Counts so far (samples, filtered, frames, ...). Borrowed from S. */
 PERFAN_API const struct perfan_resolve_stats *

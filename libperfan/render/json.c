@@ -2,6 +2,7 @@
 #include "render/json.h"
 
 #include <inttypes.h>
+#include <math.h>
 
 #include <perfan/text.h>
 
@@ -86,4 +87,14 @@ void perfan__json_strs(struct perfan__json *j, const char *key,
 	for (size_t i = 0; i < n; i++)
 		perfan__json_str(j, NULL, v[i]);
 	perfan__json_close(j, ']');
+}
+
+void perfan__json_f64(struct perfan__json *j, const char *key, double v,
+		      int digits)
+{
+	perfan__json_item(j, key);
+	if (isfinite(v))
+		fprintf(j->fp, "%.*f", digits, v);
+	else
+		fputs("null", j->fp);
 }

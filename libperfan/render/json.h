@@ -25,6 +25,9 @@ void perfan__json_close(struct perfan__json *j, char c);
 void perfan__json_str(struct perfan__json *j, const char *key, const char *v);
 void perfan__json_u64(struct perfan__json *j, const char *key, uint64_t v);
 void perfan__json_i64(struct perfan__json *j, const char *key, int64_t v);
+/* A number with DIGITS decimals (a non-finite one is null). */
+void perfan__json_f64(struct perfan__json *j, const char *key, double v,
+		      int digits);
 void perfan__json_bool(struct perfan__json *j, const char *key, int v);
 void perfan__json_strs(struct perfan__json *j, const char *key,
 		       const char *const *v, size_t n);

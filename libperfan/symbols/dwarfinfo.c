@@ -7,28 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "symbols/symbols.h"
-#include "util/htab.h"
-
-/* Depth of nested inlining followed. */
-#define MAX_DEPTH 64
-
-struct fnrange {
-	uint64_t lo, hi;
-	Dwarf_Off die;
-};
-
-struct cu_index {
-	struct fnrange *v;
-	size_t n, cap;
-};
-
-struct perfan__dwarf {
-	Dwarf *dw;
-	struct perfan__htab cus; /* CU DIE offset -> index into idx */
-	struct cu_index *idx;
-	size_t nidx, capidx;
-};
+#include "symbols/dwarf_internal.h"
 
 struct perfan__dwarf *perfan__dwarf_open(struct perfan__elf *e)
 {
@@ -135,8 +114,6 @@ static struct cu_index *cu_index(struct perfan__dwarf *d, Dwarf_Die *cu)
 	return ci;
 }
 
-/* The function whose code holds ADDR: the innermost of those starting at
- * or below it. */
 static int find_function(struct perfan__dwarf *d, struct cu_index *ci,
 			 uint64_t addr, Dwarf_Die *out)
 {
@@ -155,9 +132,7 @@ static int find_function(struct perfan__dwarf *d, struct cu_index *ci,
 	return -1;
 }
 
-/* The linkage name (mangled, for the demangler) where there is one, else
- * the plain name, following abstract origins and specifications. */
-static const char *die_name(Dwarf_Die *die)
+const char *perfan__dwarf_die_name(Dwarf_Die *die)
 {
 	Dwarf_Attribute a;
 	const char *n = NULL;
@@ -201,16 +176,22 @@ static size_t inline_chain(Dwarf_Die *fn, uint64_t addr, Dwarf_Die *chain,
 	return n;
 }
 
+int perfan__dwarf_function(struct perfan__dwarf *d, uint64_t addr,
+			   Dwarf_Die *cu, Dwarf_Die *fn)
+{
+	if (!dwarf_addrdie(d->dw, addr, cu))
+		return -1;
+	struct cu_index *ci = cu_index(d, cu);
+	return !ci || find_function(d, ci, addr, fn) ? -1 : 0;
+}
+
 size_t perfan__dwarf_frames(struct perfan__dwarf *d, uint64_t addr, int inlines,
 			    int lines, struct perfan__srcframe *out, size_t max)
 {
 	if (!d || !max)
 		return 0;
 	Dwarf_Die cu, fn;
-	if (!dwarf_addrdie(d->dw, addr, &cu))
-		return 0;
-	struct cu_index *ci = cu_index(d, &cu);
-	if (!ci || find_function(d, ci, addr, &fn))
+	if (perfan__dwarf_function(d, addr, &cu, &fn))
 		return 0;
 
 	Dwarf_Die chain[MAX_DEPTH];
@@ -221,9 +202,9 @@ size_t perfan__dwarf_frames(struct perfan__dwarf *d, uint64_t addr, int inlines,
 	/* Innermost first: chain reversed, then the function. */
 	size_t n = 0;
 	for (size_t i = nc; i > 0; i--)
-		out[n++] = (struct perfan__srcframe){die_name(&chain[i - 1]),
+		out[n++] = (struct perfan__srcframe){perfan__dwarf_die_name(&chain[i - 1]),
 						     NULL, 0, 1};
-	out[n++] = (struct perfan__srcframe){die_name(&fn), NULL, 0, 0};
+	out[n++] = (struct perfan__srcframe){perfan__dwarf_die_name(&fn), NULL, 0, 0};
 	if (!lines)
 		return n;
 

@@ -50,8 +50,10 @@ struct perfan_stream {
 	perfan_frame_id *stack; /* the sample's frames, leaf first */
 	uint64_t *stack_addr;   /* and their addresses */
 	uint64_t *stack_off;    /* and the addresses in their maps */
+	struct perfan__dso **stack_dso; /* and their files (NULL: none) */
 	size_t nstack, capstack;
 	uint64_t cur_ip, cur_off; /* the address being added, in its map */
+	struct perfan__dso *cur_dso; /* and its file, when it has one */
 	struct perfan_stream_frame *out; /* the event's frames */
 	size_t capout;
 	struct perfan_stream_event ev;
@@ -177,10 +179,16 @@ static int push(struct perfan_stream *r, perfan_frame_id id)
 		if (!a)
 			return PERFAN_ENOMEM;
 		r->stack_off = a;
+		struct perfan__dso **d =
+			realloc(r->stack_dso, cap * sizeof(*d));
+		if (!d)
+			return PERFAN_ENOMEM;
+		r->stack_dso = d;
 		r->capstack = cap;
 	}
 	r->stack_addr[r->nstack] = r->cur_ip;
 	r->stack_off[r->nstack] = r->cur_off;
+	r->stack_dso[r->nstack] = r->cur_dso;
 	r->stack[r->nstack++] = id;
 	return 0;
 }
@@ -406,6 +414,8 @@ static int add_user(struct perfan_stream *r, struct perfan__thread *t,
 		if (rc)
 			return rc < 0 ? rc : 0;
 	}
+	if (d->kind == PERFAN__DSO_FILE || d->kind == PERFAN__DSO_VDSO)
+		r->cur_dso = d;
 	uint64_t *v = perfan__htab_get(&d->cache, off);
 	if (v)
 		return push_cached(r, *v);
@@ -479,6 +489,7 @@ static int add_ip(struct perfan_stream *r, struct perfan__thread *t,
 	r->last_user = mode == M_USER;
 	r->last_nomap = 0;
 	r->cur_ip = r->cur_off = ip;
+	r->cur_dso = NULL;
 	switch (mode) {
 	case M_USER: return add_user(r, t, ip);
 	case M_KERNEL: return add_kernel(r, ip);
@@ -761,6 +772,12 @@ static int on_sample(struct perfan_stream *r, const struct perfan_record *rec)
 		o->inlined = f->kind == PERFAN_FRAME_INLINED;
 		o->addr = r->stack_addr[i];
 		o->map_addr = r->stack_off[i];
+		struct perfan__dso *d = r->stack_dso[i];
+		o->dso = (const perfan_dso *)d;
+		o->dso_addr = !d ? 0
+			      : d->has_symtab
+				  ? perfan__symtab_off2addr(&d->symtab, o->map_addr)
+				  : o->map_addr;
 	}
 
 	uint64_t period = 1;
@@ -1002,6 +1019,7 @@ void perfan_stream_free(perfan_stream *r)
 	free(r->stack);
 	free(r->stack_addr);
 	free(r->stack_off);
+	free(r->stack_dso);
 	free(r->out);
 	free(r->ips);
 	free(r->tev);
@@ -1092,6 +1110,11 @@ int perfan_stream_next(perfan_stream *r, const struct perfan_stream_event **ev)
 const struct perfan_resolve_stats *perfan_stream_stats(const perfan_stream *s)
 {
 	return &s->st;
+}
+
+struct perfan__symctx *perfan__stream_ctx(perfan_stream *s)
+{
+	return &s->ctx;
 }
 
 struct perfan__thread *perfan__stream_thread(perfan_stream *s)

@@ -46,6 +46,13 @@ void perfan__elf_close(struct perfan__elf *e);
  * NULL when E has none or it does not decompress to ELF. */
 struct perfan__elf *perfan__elf_minidebug(const struct perfan__elf *e);
 
+/* The bytes at ADDR (an ELF virtual address), at most SIZE of them, from
+ * the executable section holding ADDR: 0, or PERFAN_ENOTFOUND when no
+ * section with contents holds it (a debug file's NOBITS .text). *CODE is
+ * borrowed from E. (elfcode.c) */
+int perfan__elf_code(const struct perfan__elf *e, uint64_t addr, uint64_t size,
+		     const uint8_t **code, size_t *len);
+
 struct perfan__sym {
 	uint64_t start, end; /* ELF virtual addresses, end exclusive */
 	const char *name;    /* raw (mangled) name */
@@ -106,6 +113,32 @@ struct perfan__srcframe {
 size_t perfan__dwarf_frames(struct perfan__dwarf *d, uint64_t addr, int inlines,
 			    int lines, struct perfan__srcframe *out,
 			    size_t max);
+
+/* The source line of each address of a function [LO, HI), from the line
+ * table of its unit: rows in address order, each holding from ADDR to the
+ * next row's (FILE NULL: no line). Strings live as long as D. A malloc'd
+ * array in *OUT; 0 with *N 0 when no DWARF covers LO. (dwarflines.c) */
+struct perfan__linerow {
+	uint64_t addr;
+	const char *file;
+	uint32_t line;
+};
+int perfan__dwarf_lines(struct perfan__dwarf *d, uint64_t lo, uint64_t hi,
+			struct perfan__linerow **out, size_t *n);
+
+/* The functions inlined into the function at LO, one entry per address
+ * range of each inlined instance, in DIE order (a parent before its
+ * children): DEPTH 1 for one inlined directly, and the call site in the
+ * function it was inlined into. (dwarflines.c) */
+struct perfan__inlined {
+	uint64_t lo, hi;
+	uint32_t depth;
+	const char *name;
+	const char *call_file;
+	uint32_t call_line;
+};
+int perfan__dwarf_inlined(struct perfan__dwarf *d, uint64_t lo,
+			  struct perfan__inlined **out, size_t *n);
 
 /* ---- demangling (demangle.c) ------------------------------------------ */
 
@@ -359,6 +392,8 @@ int perfan__stream_open_into(struct perfan_stream **out,
 			     const struct perfan_resolve_opts *opts,
 			     perfan_profile *into);
 const perfan_frame_id *perfan__stream_frame_ids(struct perfan_stream *s);
+/* The stream's resolver context (stream_dso.c's way to its DSOs). */
+struct perfan__symctx *perfan__stream_ctx(struct perfan_stream *s);
 struct perfan__thread *perfan__stream_thread(struct perfan_stream *s);
 
 #endif
