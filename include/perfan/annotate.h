@@ -98,17 +98,17 @@ enum perfan_annotate_status {
 };
 
 struct perfan_annotate_func {
-	const char *name;     /* as in report (demangled) */
-	const char *raw_name; /* as in the symbol table */
-	const char *dso;      /* short name */
-	const char *dso_path; /* as recorded */
-	const char *binary;   /* the file the code was read from, or NULL */
+	const char *name;       /* as in report (demangled) */
+	const char *raw_name;   /* as in the symbol table */
+	const char *dso;        /* short name */
+	const char *dso_path;   /* as recorded */
+	const char *binary;     /* the file the code was read from, or NULL */
 	const char *debug_file; /* the separate debug file, or NULL */
 	const char *build_id;   /* hex, or NULL */
 	uint64_t start, size;
 	uint64_t samples, period;
-	double percent; /* of the event's whole period */
-	uint32_t status; /* enum perfan_annotate_status */
+	double percent;          /* of the event's whole period */
+	uint32_t status;         /* enum perfan_annotate_status */
 	const char *status_text; /* why not OK, or NULL */
 	size_t nr_insns;
 	const struct perfan_annotate_insn *insns; /* in address order */
@@ -173,10 +173,10 @@ perfan_annotate_result(const perfan_annotate *a);
  * (a cut or damaged file), *OUT still holds the annotation of the samples
  * before the damage and the read error is returned; after other errors
  * *OUT is NULL. */
-PERFAN_API int perfan_annotate_perfdata(perfan_annotate **out,
-					perfan_perfdata *pd,
-					const struct perfan_resolve_opts *ro,
-					const struct perfan_annotate_opts *opts);
+PERFAN_API int
+perfan_annotate_perfdata(perfan_annotate **out, perfan_perfdata *pd,
+			 const struct perfan_resolve_opts *ro,
+			 const struct perfan_annotate_opts *opts);
 
 enum perfan_annotate_format {
 	PERFAN_ANNOTATE_TEXT = 0,   /* summary, then the listing */

@@ -149,7 +149,7 @@ struct perfan_stream_dso {
 	const char *path;       /* as recorded */
 	const char *short_name; /* its basename, as in frames' module */
 	const uint8_t *build_id;
-	size_t build_id_size; /* 0: none recorded or found */
+	size_t build_id_size;   /* 0: none recorded or found */
 	const char *binary;     /* the file read for code, or NULL */
 	const char *debug_file; /* the separate debug file, or NULL */
 	uint16_t machine;       /* ELF e_machine (62 x86-64, 183 aarch64);

@@ -26,9 +26,8 @@ int perfan_annotate_new(perfan_annotate **out, perfan_stream *s,
 		a->o.top = DEFAULT_TOP;
 	/* The caller's name and directory arrays are copied: the result
 	 * must not point at them. */
-	const char **names =
-		perfan__arena_alloc(&a->arena, (a->o.nr_symbols + 1) *
-						       sizeof(*names));
+	const char **names = perfan__arena_alloc(
+		&a->arena, (a->o.nr_symbols + 1) * sizeof(*names));
 	const char **dirs = perfan__arena_alloc(
 		&a->arena, (a->o.nr_source_dirs + 1) * sizeof(*dirs));
 	int bad = !names || !dirs;
@@ -80,7 +79,8 @@ int perfan_annotate_feed(perfan_annotate *a,
 	a->r.total_period += s->period;
 	/* The sampled address is the leaf frame's (inlined frames above it
 	 * share it). */
-	const struct perfan_stream_frame *f = s->nr_frames ? &s->frames[0] : NULL;
+	const struct perfan_stream_frame *f = s->nr_frames ? &s->frames[0]
+							   : NULL;
 	if (!f || !f->dso) {
 		a->r.unattributed_samples++;
 		return 0;
@@ -106,7 +106,9 @@ static int hotter(const void *x, const void *y)
 	if (a->samples != b->samples)
 		return a->samples > b->samples ? -1 : 1;
 	int c = strcmp(a->sym.name, b->sym.name);
-	return c ? c : (a->sym.start > b->sym.start) - (a->sym.start < b->sym.start);
+	return c ? c
+		 : (a->sym.start > b->sym.start) -
+			       (a->sym.start < b->sym.start);
 }
 
 static int more_samples(const void *x, const void *y)
@@ -227,8 +229,8 @@ int perfan_annotate_finish(perfan_annotate *a)
 	unsigned char *seen = calloc(ns ? ns : 1, 1);
 	struct perfan_annotate_func *fs =
 		perfan__arena_alloc(&a->arena, (n ? n : 1) * sizeof(*fs));
-	const char **missing =
-		perfan__arena_alloc(&a->arena, (ns ? ns : 1) * sizeof(*missing));
+	const char **missing = perfan__arena_alloc(
+		&a->arena, (ns ? ns : 1) * sizeof(*missing));
 	if (!seen || !fs || !missing) {
 		free(seen);
 		free(v);

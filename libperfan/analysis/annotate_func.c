@@ -54,8 +54,8 @@ static int insns_of(perfan_annotate *a, struct perfan_annotate_func *f,
 		    const struct perfan__func *fi,
 		    struct perfan_annotate_insn **out)
 {
-	struct perfan_annotate_insn *v =
-		perfan__arena_alloc(&a->arena, (fi->n ? fi->n : 1) * sizeof(*v));
+	struct perfan_annotate_insn *v = perfan__arena_alloc(
+		&a->arena, (fi->n ? fi->n : 1) * sizeof(*v));
 	if (!v)
 		return PERFAN_ENOMEM;
 	for (size_t i = 0; i < fi->n; i++) {
@@ -153,13 +153,12 @@ static int inlined_of(perfan_annotate *a, struct perfan_annotate_line *l,
 		const struct perfan__inlined *e = fi->chain[in->inl_first + k];
 		char *dm = e->name && !perfan__stream_ctx(a->s)->o.no_demangle
 				   ? perfan__demangle(e->name)
-						      : NULL;
+				   : NULL;
 		v[k].function = keep(a, dm ? dm : e->name);
 		free(dm);
 		v[k].file = keep(a, e->call_file);
 		v[k].line = e->call_line;
-		if ((e->name && !v[k].function) ||
-		    (e->call_file && !v[k].file))
+		if ((e->name && !v[k].function) || (e->call_file && !v[k].file))
 			return PERFAN_ENOMEM;
 	}
 	l->inlined = v;
@@ -305,8 +304,8 @@ static int describe_dso(perfan_annotate *a, struct perfan_annotate_func *f,
 	f->binary = d.binary;
 	f->debug_file = d.debug_file;
 	if (d.build_id_size) {
-		char *hex = perfan__arena_alloc(&a->arena,
-						2 * d.build_id_size + 1);
+		char *hex =
+			perfan__arena_alloc(&a->arena, 2 * d.build_id_size + 1);
 		if (!hex)
 			return PERFAN_ENOMEM;
 		for (size_t i = 0; i < d.build_id_size; i++)
@@ -339,7 +338,8 @@ int perfan__annotate_func(perfan_annotate *a, struct perfan_annotate_func *f,
 	struct perfan_annotate_insn *v;
 	err = insns_of(a, f, &fi, &v);
 	for (size_t j = 0; !err && j < n && fi.n; j++) {
-		struct perfan_annotate_insn *in = &v[insn_at(v, fi.n, c[j].addr)];
+		struct perfan_annotate_insn *in =
+			&v[insn_at(v, fi.n, c[j].addr)];
 		in->samples += c[j].samples;
 		in->period += c[j].period;
 	}

@@ -68,8 +68,7 @@ static char *find(const struct perfan__sources *s, const char *file,
 	return slurp(file, len);
 }
 
-static struct perfan__srcfile *load(struct perfan__sources *s,
-				    const char *file)
+static struct perfan__srcfile *load(struct perfan__sources *s, const char *file)
 {
 	struct perfan__srcfile *f = calloc(1, sizeof(*f));
 	if (!f || !(f->name = strdup(file))) {

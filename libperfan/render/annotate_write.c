@@ -40,9 +40,8 @@ static void inline_note(FILE *fp, const struct perfan_annotate_line *l)
 {
 	for (size_t k = 0; k < l->nr_inlined; k++)
 		fprintf(fp, "%s%s() inlined at %s:%" PRIu32,
-			k ? ", in " : "   [", l->inlined[k].function
-				       ? l->inlined[k].function
-				       : "?",
+			k ? ", in " : "   [",
+			l->inlined[k].function ? l->inlined[k].function : "?",
 			l->inlined[k].file ? base(l->inlined[k].file) : "?",
 			l->inlined[k].line);
 	if (l->nr_inlined)
@@ -72,8 +71,8 @@ static void hot_loops(FILE *fp, const struct perfan_annotate_func *f)
 		if (!f->loops[i].samples)
 			continue;
 		size_t at = n;
-		while (at > 0 && f->loops[shown[at - 1]].period <
-					 f->loops[i].period)
+		while (at > 0 &&
+		       f->loops[shown[at - 1]].period < f->loops[i].period)
 			at--;
 		if (at >= HOT_LOOPS)
 			continue;
@@ -118,7 +117,8 @@ static void head(FILE *fp, const struct perfan_annotate_result *r,
 	if (f->nr_hot_lines)
 		fputs("   hottest lines:\n", fp);
 	for (size_t i = 0; i < f->nr_hot_lines; i++) {
-		const struct perfan_annotate_line *l = &f->lines[f->hot_lines[i]];
+		const struct perfan_annotate_line *l =
+			&f->lines[f->hot_lines[i]];
 		fprintf(fp, "     %6.2f%%  ", l->local_percent);
 		line_ref(fp, l);
 		src_text(fp, l->text, 1);
@@ -128,9 +128,10 @@ static void head(FILE *fp, const struct perfan_annotate_result *r,
 	if (f->nr_hot_insns)
 		fputs("   hottest instructions:\n", fp);
 	for (size_t i = 0; i < f->nr_hot_insns; i++) {
-		const struct perfan_annotate_insn *in = &f->insns[f->hot_insns[i]];
-		fprintf(fp, "     %6.2f%%  %8" PRIx64 ":  %s", in->local_percent,
-			in->addr, in->text);
+		const struct perfan_annotate_insn *in =
+			&f->insns[f->hot_insns[i]];
+		fprintf(fp, "     %6.2f%%  %8" PRIx64 ":  %s",
+			in->local_percent, in->addr, in->text);
 		if (in->line >= 0) {
 			fputs("    ", fp);
 			line_ref(fp, &f->lines[in->line]);
@@ -147,7 +148,8 @@ static void listing(FILE *fp, const struct perfan_annotate_func *f)
 	for (size_t i = 0; i < f->nr_insns; i++) {
 		const struct perfan_annotate_insn *in = &f->insns[i];
 		if (in->line != last && in->line >= 0) {
-			const struct perfan_annotate_line *l = &f->lines[in->line];
+			const struct perfan_annotate_line *l =
+				&f->lines[in->line];
 			fputs("                :  ", fp);
 			line_ref(fp, l);
 			src_text(fp, l->text, 0);
@@ -163,7 +165,8 @@ static void listing(FILE *fp, const struct perfan_annotate_func *f)
 			in->text);
 		if (in->flags & PERFAN_INSN_BACK_JUMP)
 			fprintf(fp, "    # loop back to %" PRIx64, in->target);
-		else if ((in->flags & PERFAN_INSN_BRANCH) && in->target >= f->start &&
+		else if ((in->flags & PERFAN_INSN_BRANCH) &&
+			 in->target >= f->start &&
 			 in->target - f->start < f->size)
 			fprintf(fp, "    # -> %" PRIx64, in->target);
 		fputc('\n', fp);
@@ -212,7 +215,8 @@ static void text(FILE *fp, const struct perfan_annotate_result *r, int source)
 	fprintf(fp, "# perfan annotate: %s, %" PRIu64 " samples",
 		r->event ? r->event : "no samples", r->total_samples);
 	if (r->unattributed_samples)
-		fprintf(fp, " (%" PRIu64 " outside the functions of files read)",
+		fprintf(fp,
+			" (%" PRIu64 " outside the functions of files read)",
 			r->unattributed_samples);
 	fputc('\n', fp);
 	if (r->other_event_samples)
@@ -260,7 +264,8 @@ static void json_summary(struct perfan__json *j,
 	perfan__json_open(j, "summary", '{');
 	perfan__json_open(j, "lines", '[');
 	for (size_t i = 0; i < f->nr_hot_lines; i++) {
-		const struct perfan_annotate_line *l = &f->lines[f->hot_lines[i]];
+		const struct perfan_annotate_line *l =
+			&f->lines[f->hot_lines[i]];
 		perfan__json_open(j, NULL, '{');
 		perfan__json_str(j, "file", l->file);
 		perfan__json_u64(j, "line", l->line);
@@ -270,7 +275,8 @@ static void json_summary(struct perfan__json *j,
 	perfan__json_close(j, ']');
 	perfan__json_open(j, "instructions", '[');
 	for (size_t i = 0; i < f->nr_hot_insns; i++) {
-		const struct perfan_annotate_insn *in = &f->insns[f->hot_insns[i]];
+		const struct perfan_annotate_insn *in =
+			&f->insns[f->hot_insns[i]];
 		perfan__json_open(j, NULL, '{');
 		perfan__json_u64(j, "addr", in->addr);
 		perfan__json_str(j, "text", in->text);

@@ -18,9 +18,9 @@ enum perfan__insn_flow {
 };
 
 struct perfan__insn {
-	uint64_t addr;  /* ELF virtual address */
-	uint8_t size;   /* bytes */
-	uint8_t flow;   /* enum perfan__insn_flow */
+	uint64_t addr;      /* ELF virtual address */
+	uint8_t size;       /* bytes */
+	uint8_t flow;       /* enum perfan__insn_flow */
 	uint8_t has_target; /* a direct branch or call: TARGET is known */
 	uint64_t target;
 	char text[160]; /* "mnemonic operands", NUL-terminated */

@@ -74,8 +74,7 @@ static void x86_flow(csh h, const cs_insn *i, struct perfan__insn *o)
 		o->flow = imm ? PERFAN__FLOW_JUMP : PERFAN__FLOW_INDIRECT;
 	else if (cs_insn_group(h, i, CS_GRP_JUMP))
 		o->flow = PERFAN__FLOW_CJUMP;
-	if (o->flow != PERFAN__FLOW_SEQ && o->flow != PERFAN__FLOW_RET &&
-	    imm) {
+	if (o->flow != PERFAN__FLOW_SEQ && o->flow != PERFAN__FLOW_RET && imm) {
 		o->has_target = 1;
 		o->target = (uint64_t)x->operands[0].imm;
 	}
@@ -92,9 +91,9 @@ static void arm64_flow(const cs_insn *i, struct perfan__insn *o)
 	case ARM64_INS_BR: o->flow = PERFAN__FLOW_INDIRECT; break;
 	case ARM64_INS_B:
 		o->flow = a->cc == ARM64_CC_INVALID || a->cc == ARM64_CC_AL ||
-				  a->cc == ARM64_CC_NV
-			? PERFAN__FLOW_JUMP
-			: PERFAN__FLOW_CJUMP;
+					  a->cc == ARM64_CC_NV
+				  ? PERFAN__FLOW_JUMP
+				  : PERFAN__FLOW_CJUMP;
 		break;
 	case ARM64_INS_CBZ:
 	case ARM64_INS_CBNZ:

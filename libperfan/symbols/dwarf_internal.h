@@ -27,7 +27,13 @@ struct perfan__dwarf {
 	struct perfan__htab cus; /* CU DIE offset -> index into idx */
 	struct cu_index *idx;
 	size_t nidx, capidx;
+	/* No .debug_aranges (clang does not write it by default): units
+	 * are found by their own ranges. */
+	int scan_units;
 };
+
+/* The unit whose code holds ADDR. Returns 0 or -1. */
+int perfan__dwarf_unit(struct perfan__dwarf *d, uint64_t addr, Dwarf_Die *cu);
 
 /* The unit and function whose code holds ADDR (the innermost of those
  * starting at or below it). Returns 0 or -1. */

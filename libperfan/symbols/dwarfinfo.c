@@ -22,7 +22,28 @@ struct perfan__dwarf *perfan__dwarf_open(struct perfan__elf *e)
 		return NULL;
 	}
 	d->dw = dw;
+	Dwarf_Aranges *ar;
+	size_t nar = 0;
+	if (dwarf_getaranges(dw, &ar, &nar) || nar == 0)
+		d->scan_units = 1;
 	return d;
+}
+
+int perfan__dwarf_unit(struct perfan__dwarf *d, uint64_t addr, Dwarf_Die *cu)
+{
+	if (dwarf_addrdie(d->dw, addr, cu))
+		return 0;
+	if (!d->scan_units)
+		return -1;
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	while (!dwarf_nextcu(d->dw, off, &next, &hsize, NULL, NULL, NULL)) {
+		if (dwarf_offdie(d->dw, off + hsize, cu) &&
+		    dwarf_haspc(cu, addr) > 0)
+			return 0;
+		off = next;
+	}
+	return -1;
 }
 
 void perfan__dwarf_close(struct perfan__dwarf *d)
@@ -179,7 +200,7 @@ static size_t inline_chain(Dwarf_Die *fn, uint64_t addr, Dwarf_Die *chain,
 int perfan__dwarf_function(struct perfan__dwarf *d, uint64_t addr,
 			   Dwarf_Die *cu, Dwarf_Die *fn)
 {
-	if (!dwarf_addrdie(d->dw, addr, cu))
+	if (perfan__dwarf_unit(d, addr, cu))
 		return -1;
 	struct cu_index *ci = cu_index(d, cu);
 	return !ci || find_function(d, ci, addr, fn) ? -1 : 0;
@@ -202,9 +223,10 @@ size_t perfan__dwarf_frames(struct perfan__dwarf *d, uint64_t addr, int inlines,
 	/* Innermost first: chain reversed, then the function. */
 	size_t n = 0;
 	for (size_t i = nc; i > 0; i--)
-		out[n++] = (struct perfan__srcframe){perfan__dwarf_die_name(&chain[i - 1]),
-						     NULL, 0, 1};
-	out[n++] = (struct perfan__srcframe){perfan__dwarf_die_name(&fn), NULL, 0, 0};
+		out[n++] = (struct perfan__srcframe){
+			perfan__dwarf_die_name(&chain[i - 1]), NULL, 0, 1};
+	out[n++] = (struct perfan__srcframe){perfan__dwarf_die_name(&fn), NULL,
+					     0, 0};
 	if (!lines)
 		return n;
 

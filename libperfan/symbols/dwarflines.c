@@ -43,7 +43,7 @@ int perfan__dwarf_lines(struct perfan__dwarf *d, uint64_t lo, uint64_t hi,
 	Dwarf_Die cu;
 	Dwarf_Lines *lines;
 	size_t nl;
-	if (!d || !dwarf_addrdie(d->dw, lo, &cu) ||
+	if (!d || perfan__dwarf_unit(d, lo, &cu) ||
 	    dwarf_getsrclines(&cu, &lines, &nl))
 		return 0;
 	struct perfan__linerow *v = NULL, before = {lo, NULL, 0};
@@ -55,9 +55,12 @@ int perfan__dwarf_lines(struct perfan__dwarf *d, uint64_t lo, uint64_t hi,
 		if (!l || dwarf_lineaddr(l, &a))
 			continue;
 		if (a <= lo) {
-			/* The row in force at LO: the last at or below it. */
-			if (!have_before || a >= before.addr) {
-				before = row_of(l, a);
+			/* The row in force at LO: the last at or below it
+			 * with a line. */
+			struct perfan__linerow b = row_of(l, a);
+			if ((!have_before || a >= before.addr) &&
+			    (!b.file || b.line)) {
+				before = b;
 				have_before = 1;
 			}
 			continue;
@@ -66,13 +69,17 @@ int perfan__dwarf_lines(struct perfan__dwarf *d, uint64_t lo, uint64_t hi,
 			continue;
 		if (nv && a < v[nv - 1].addr)
 			continue; /* another sequence: not this function's */
+		struct perfan__linerow row = row_of(l, a);
+		if (row.file && !row.line)
+			continue; /* line 0 (code of no line): the line before
+				     goes on, as llvm-objdump shows it */
 		if (!nv) {
 			struct perfan__linerow b = before;
 			b.addr = lo;
 			if (push_row(&v, &nv, &cap, b))
 				goto nomem;
 		}
-		if (push_row(&v, &nv, &cap, row_of(l, a)))
+		if (push_row(&v, &nv, &cap, row))
 			goto nomem;
 	}
 	if (!nv && have_before) {
@@ -99,7 +106,7 @@ static int add_instance(struct walk *w, Dwarf_Die *in, uint32_t depth)
 {
 	Dwarf_Attribute a;
 	Dwarf_Word word;
-	struct perfan__inlined e = {0, 0, depth, perfan__dwarf_die_name(in),
+	struct perfan__inlined e = {0,    0, depth, perfan__dwarf_die_name(in),
 				    NULL, 0};
 	if (w->files && dwarf_attr(in, DW_AT_call_file, &a) &&
 	    !dwarf_formudata(&a, &word) && word < w->nfiles)

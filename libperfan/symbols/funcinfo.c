@@ -25,9 +25,8 @@ static int code_of(const struct perfan__dso *d, uint64_t start, uint64_t size,
 				   "%s: binary not found (give --symfs or "
 				   "--buildid-dir)",
 				   d->path);
-	return perfan__err(PERFAN_ENOTFOUND,
-			   "%s: no code at %#llx in %s", d->path,
-			   (unsigned long long)start,
+	return perfan__err(PERFAN_ENOTFOUND, "%s: no code at %#llx in %s",
+			   d->path, (unsigned long long)start,
 			   d->runtime ? d->runtime->path : d->debug->path);
 }
 
@@ -62,8 +61,10 @@ static size_t first_at(const struct perfan__func *f, uint64_t addr)
 
 static int deeper_first(const void *a, const void *b)
 {
-	const struct perfan__inlined *x = *(const struct perfan__inlined *const *)a;
-	const struct perfan__inlined *y = *(const struct perfan__inlined *const *)b;
+	const struct perfan__inlined *x =
+		*(const struct perfan__inlined *const *)a;
+	const struct perfan__inlined *y =
+		*(const struct perfan__inlined *const *)b;
 	return x->depth < y->depth ? 1 : x->depth > y->depth ? -1 : 0;
 }
 
@@ -136,8 +137,7 @@ int perfan__func_load(const perfan_dso *dso, uint64_t start, uint64_t size,
 	struct perfan__dwarf *dw = perfan__dso_dwarf(d);
 	struct perfan__linerow *rows;
 	size_t nrows;
-	if ((err = perfan__dwarf_lines(dw, start, start + size, &rows,
-				       &nrows)))
+	if ((err = perfan__dwarf_lines(dw, start, start + size, &rows, &nrows)))
 		goto fail;
 	assign_lines(out, rows, nrows);
 	out->have_lines = nrows > 0;

@@ -47,12 +47,12 @@ struct perfan_stream {
 	size_t nfids, capfids;
 	struct perfan__htab kcache; /* kernel ip -> cache_val */
 
-	perfan_frame_id *stack; /* the sample's frames, leaf first */
-	uint64_t *stack_addr;   /* and their addresses */
-	uint64_t *stack_off;    /* and the addresses in their maps */
+	perfan_frame_id *stack;         /* the sample's frames, leaf first */
+	uint64_t *stack_addr;           /* and their addresses */
+	uint64_t *stack_off;            /* and the addresses in their maps */
 	struct perfan__dso **stack_dso; /* and their files (NULL: none) */
 	size_t nstack, capstack;
-	uint64_t cur_ip, cur_off; /* the address being added, in its map */
+	uint64_t cur_ip, cur_off;    /* the address being added, in its map */
 	struct perfan__dso *cur_dso; /* and its file, when it has one */
 	struct perfan_stream_frame *out; /* the event's frames */
 	size_t capout;
@@ -776,8 +776,9 @@ static int on_sample(struct perfan_stream *r, const struct perfan_record *rec)
 		o->dso = (const perfan_dso *)d;
 		o->dso_addr = !d ? 0
 			      : d->has_symtab
-				  ? perfan__symtab_off2addr(&d->symtab, o->map_addr)
-				  : o->map_addr;
+				      ? perfan__symtab_off2addr(&d->symtab,
+								o->map_addr)
+				      : o->map_addr;
 	}
 
 	uint64_t period = 1;

@@ -32,8 +32,8 @@ int perfan_stream_dso(perfan_stream *s, const perfan_dso *dso,
 	return 0;
 }
 
-int perfan_stream_symbol(perfan_stream *s, const perfan_dso *dso,
-			 uint64_t addr, struct perfan_stream_symbol *out)
+int perfan_stream_symbol(perfan_stream *s, const perfan_dso *dso, uint64_t addr,
+			 struct perfan_stream_symbol *out)
 {
 	memset(out, 0, sizeof(*out));
 	if (!s || !dso)
@@ -50,8 +50,7 @@ int perfan_stream_symbol(perfan_stream *s, const perfan_dso *dso,
 	out->size = sym->end - sym->start;
 	char *dm = ctx->o.no_demangle ? NULL : perfan__demangle(sym->name);
 	if (dm) {
-		char *kept =
-			perfan__arena_strndup(&ctx->arena, dm, strlen(dm));
+		char *kept = perfan__arena_strndup(&ctx->arena, dm, strlen(dm));
 		free(dm);
 		if (!kept)
 			return perfan__err(PERFAN_ENOMEM, "out of memory");
