@@ -23,7 +23,7 @@ struct perfan__insn {
 	uint8_t flow;       /* enum perfan__insn_flow */
 	uint8_t has_target; /* a direct branch or call: TARGET is known */
 	uint64_t target;
-	char text[160]; /* "mnemonic operands", NUL-terminated */
+	char text[196]; /* "mnemonic operands", NUL-terminated */
 };
 
 /* x86: Intel syntax (the default is AT&T, as perf and objdump print). */

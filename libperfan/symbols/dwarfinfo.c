@@ -130,7 +130,8 @@ static struct cu_index *cu_index(struct perfan__dwarf *d, Dwarf_Die *cu)
 		free(ci->v);
 		return NULL;
 	}
-	qsort(ci->v, ci->n, sizeof(*ci->v), range_cmp);
+	if (ci->n)
+		qsort(ci->v, ci->n, sizeof(*ci->v), range_cmp);
 	d->nidx++;
 	return ci;
 }
