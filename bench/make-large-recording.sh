@@ -10,6 +10,10 @@
 #                        the user stack for DWARF unwinding (--call-graph
 #                        dwarf,$DWARF_SIZE, DWARF_SIZE=8192: ~8.5 KB per sample)
 #        PERF=perf
+#        SRC=testdata/src/prog.c   the workload's C source (built -O2 -g
+#                        -fno-omit-frame-pointer); ARGS=250 its argument
+#                        (bench/annotate.sh: SRC=testdata/src/annotate.c
+#                        ARGS=30, twelve functions)
 #
 # Records `perf record -g -e cpu-clock -F $FREQ` of the testdata/src/prog.c
 # program (frame-pointer callchains, ~90 bytes per sample), running two copies
@@ -26,7 +30,8 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-SRC=$HERE/../testdata/src/prog.c
+SRC=${SRC:-$HERE/../testdata/src/prog.c}
+ARGS=${ARGS:-250}
 OUT=${1:-/tmp/perfan-bench/large.data}
 TARGET_MB=${TARGET_MB:-200}
 CALLGRAPH=${CALLGRAPH:-fp}
@@ -43,14 +48,14 @@ mkdir -p "$outdir"
 work=$(mktemp -d "$outdir/.perfan-large.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-gcc -O2 -g -fno-omit-frame-pointer -o "$work/prog" "$SRC"
+gcc -O2 -g -fno-omit-frame-pointer -I"$(dirname "$SRC")" -o "$work/prog" "$SRC"
 # the workload: pairs of ./prog (about 1 s each) until $work/stop appears
-cat > "$work/loop.sh" <<'LOOP'
+cat > "$work/loop.sh" <<LOOP
 #!/bin/sh
-cd "$(dirname "$0")"
+cd "\$(dirname "\$0")"
 while [ ! -e stop ]; do
-    ./prog 250 2>/dev/null &
-    ./prog 250 2>/dev/null
+    ./prog $ARGS 2>/dev/null &
+    ./prog $ARGS 2>/dev/null
     wait
 done
 LOOP

@@ -678,6 +678,7 @@ case_annotate() {
     for sym in crc_all insertion_sort bsearch_all; do
         cmd "$PERF annotate -i perf.fp.data --stdio --stdio-color never --no-source -s $sym > annotate-$sym.txt 2> /dev/null"
         cmd "$PERF annotate -i perf.fp.data --stdio --stdio-color never -l -s $sym > annotate-lines-$sym.txt 2> /dev/null"
+        cmd "$PERF annotate -i perf.data --stdio --stdio-color never --no-source -s $sym > annotate-dwarf-$sym.txt 2> /dev/null"
     done
     cmd "python3 ../make-kallsyms.py --case annotate /proc/kallsyms > kallsyms   # this case's own: kernel $(uname -r), not testdata/kallsyms's"
     finish

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # annotate.sh: perfan annotate against perf annotate on testdata/annotate
-# (gcc -O2 -g, recorded with frame pointers and with DWARF stacks):
+# (gcc -O2 -g, recorded with frame pointers and with DWARF stacks; perf's
+# per-line summary only of the first):
 #  - for the three hottest functions, every instruction's local percent
 #    within 0.5 points of `perf annotate --stdio --no-source` (local
 #    period), the sample count equal to perf's header, each source line's
@@ -42,6 +43,15 @@ check() { # NAME COMMAND...: run, count, report
 for s in "${hot[@]}"; do
 	check "perf parity $s" python3 tests/tools/annotate_agree.py \
 		"$tmp/fp.json" "$s" "$A/annotate-$s.txt" "$A/annotate-lines-$s.txt"
+	cat "$tmp/check.out"
+done
+
+# ... and on the DWARF recording (perf.data), against perf annotate on it
+"$PERFAN_BIN" annotate --json "${pin[@]}" "${hot[@]}" "$A/perf.data" \
+	>"$tmp/dwarf.json" 2>"$tmp/dwarf.err" || fail "dwarf: $(cat "$tmp/dwarf.err")"
+for s in "${hot[@]}"; do
+	check "perf parity dwarf $s" python3 tests/tools/annotate_agree.py \
+		"$tmp/dwarf.json" "$s" "$A/annotate-dwarf-$s.txt"
 	cat "$tmp/check.out"
 done
 
