@@ -102,7 +102,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				sz = MAX_CODE;
 			if (!perfan__elf_code(e, s->start, sz, &code, &len)) {
 				if (len > sz)
-					fuzz_disasm_fail("more code than asked");
+					fuzz_disasm_fail(
+						"more code than asked");
 				decode(e->e_machine, code, len, s->start);
 			}
 			lines(d, s->start, s->end);

@@ -50,9 +50,10 @@ END_TEST
 
 START_TEST(test_seeds)
 {
-	static const char *const seeds[] = {
-		"annotate/annotate", "annotate-aarch64/loop",
-		"unwind-aarch64/frames", "fp/prog", "debug-buildid/prog"};
+	static const char *const seeds[] = {"annotate/annotate",
+					    "annotate-aarch64/loop",
+					    "unwind-aarch64/frames", "fp/prog",
+					    "debug-buildid/prog"};
 	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++)
 		replay(tu_testdata(seeds[i]));
 }
