@@ -134,6 +134,9 @@ struct perfan_annotate_unresolved {
 
 struct perfan_annotate_result {
 	const char *event; /* the event counted (the first with samples) */
+	/* What sampling skid does to the numbers, for a reader: a static
+	 * string. */
+	const char *note;
 	uint64_t total_samples, total_period; /* of that event */
 	/* Samples of that event whose address is in no mapped file with a
 	 * symbol (kernel, JIT code, unknown): in the totals only. */

@@ -11,6 +11,13 @@
 
 #define DEFAULT_TOP 5
 
+static const char SKID_NOTE[] =
+	"Sampling skid: a sample names the instruction that was about to "
+	"run when the timer or counter fired, so the cost of a slow "
+	"instruction (a load that missed the cache, a divide) usually shows "
+	"on the one after it. Read a hot instruction with the one before "
+	"it.";
+
 int perfan_annotate_new(perfan_annotate **out, perfan_stream *s,
 			const struct perfan_annotate_opts *opts)
 {
@@ -21,6 +28,7 @@ int perfan_annotate_new(perfan_annotate **out, perfan_stream *s,
 	if (!a)
 		return perfan__err(PERFAN_ENOMEM, "out of memory");
 	a->s = s;
+	a->r.note = SKID_NOTE;
 	PERFAN__OPTS_COPY(a->o, opts);
 	if (!a->o.top)
 		a->o.top = DEFAULT_TOP;
