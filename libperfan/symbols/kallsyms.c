@@ -25,6 +25,30 @@ static int kcand_cmp(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
+/* A hexadecimal address of 1 to 16 digits at P (strtoull's job, without
+ * its locale and sign handling: this runs on every line of a file of
+ * 100 000 and more). */
+static int hex_addr(char *p, uint64_t *out, char **end)
+{
+	uint64_t v = 0;
+	int n = 0;
+	for (;; p++, n++) {
+		unsigned c = (unsigned char)*p, d;
+		if (c - '0' < 10)
+			d = c - '0';
+		else if ((c | 0x20) - 'a' < 6)
+			d = (c | 0x20) - 'a' + 10;
+		else
+			break;
+		if (n == 16)
+			return 0;
+		v = v << 4 | d;
+	}
+	*out = v;
+	*end = p;
+	return n > 0;
+}
+
 /* perf keeps text, weak, data and bss symbols (symbol_type__filter). */
 static int wanted_type(char t)
 {
@@ -48,14 +72,15 @@ int perfan__kallsyms_load(struct perfan__kallsyms *k, const char *path,
 	int err = 0;
 	uint64_t reloc_file = 0;
 	int have_reloc = 0;
+	char *last_mod_raw = NULL; /* the module column last seen */
+	const char *last_mod = NULL; /* and its "[name]" */
 	while ((len = getline(&line, &linecap, f)) > 0) {
 		lineno++;
 		if (line[len - 1] == '\n')
 			line[--len] = '\0';
 		char *p = line, *end;
-		errno = 0;
-		unsigned long long a = strtoull(p, &end, 16);
-		if (end == p || *end != ' ' || errno)
+		uint64_t a;
+		if (!hex_addr(p, &a, &end) || *end != ' ')
 			continue; /* not a symbol line: skip quietly */
 		p = end + 1;
 		char type = *p;
@@ -99,7 +124,10 @@ int perfan__kallsyms_load(struct perfan__kallsyms *k, const char *path,
 		v[n].name =
 			perfan__arena_strndup(&k->arena, name, strlen(name));
 		v[n].module = NULL;
-		if (mod) {
+		if (mod && last_mod_raw && !strcmp(mod, last_mod_raw)) {
+			/* a module's symbols come together: one name */
+			v[n].module = last_mod;
+		} else if (mod) {
 			/* "[mod]" as perf names module DSOs. */
 			size_t ml = strlen(mod);
 			char *m = perfan__arena_alloc(&k->arena, ml + 3);
@@ -115,6 +143,9 @@ int perfan__kallsyms_load(struct perfan__kallsyms *k, const char *path,
 			v[n].module = m;
 			if (!m)
 				v[n].name = NULL;
+			free(last_mod_raw);
+			last_mod_raw = m ? strdup(mod) : NULL;
+			last_mod = m;
 		}
 		if (!v[n].name) {
 			err = PERFAN_ENOMEM;
@@ -125,6 +156,7 @@ int perfan__kallsyms_load(struct perfan__kallsyms *k, const char *path,
 	}
 	int rerr = ferror(f);
 	free(line);
+	free(last_mod_raw);
 	fclose(f);
 	if (!err && rerr)
 		err = perfan__err(PERFAN_EIO, "%s: read error", path);
@@ -151,7 +183,12 @@ int perfan__kallsyms_load(struct perfan__kallsyms *k, const char *path,
 			if (!v[i].module)
 				v[i].start += delta;
 	}
-	qsort(v, n, sizeof(*v), kcand_cmp);
+	/* /proc/kallsyms lists addresses in order: sort only if not. */
+	int sorted = 1;
+	for (size_t i = 1; sorted && i < n; i++)
+		sorted = v[i - 1].start <= v[i].start;
+	if (!sorted)
+		qsort(v, n, sizeof(*v), kcand_cmp);
 
 	k->v = malloc(n * sizeof(*k->v));
 	if (!k->v) {
