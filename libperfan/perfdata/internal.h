@@ -40,8 +40,13 @@ struct perfan__chunk {
 };
 
 struct perfan__order {
-	struct perfan__queued *heap; /* min-heap by (time, seq) */
-	size_t nheap, capheap;
+	/* Records waiting for their round, in arrival order after the
+	 * first NSORTED, which are sorted by (time, arrival); TMP and RUNS
+	 * are the merge sort's scratch. */
+	struct perfan__queued *pend, *tmp;
+	size_t npend, nsorted, cappend, captmp;
+	size_t *runs;
+	size_t capruns;
 	struct perfan__queued *ready; /* FIFO of records to deliver */
 	size_t rhead, rtail, rcap;
 	struct perfan__chunk *chunks; /* current chunk first */

@@ -1,11 +1,14 @@
-/* perfdata/order.c: record copies in reference-counted chunks, a min-heap by
- * time, and the FIFO of records ready for delivery. perf's rule: at each
+/* perfdata/order.c: record copies in reference-counted chunks, the records
+ * of a round sorted by time (a natural merge sort of perf's per-CPU runs),
+ * and the FIFO of records ready for delivery. perf's rule: at each
  * FINISHED_ROUND, deliver what is older than the newest time seen at the
  * previous round; at the end, deliver everything. */
 #include "perfdata/internal.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "util/grow.h"
 
 #define CHUNK_SIZE (1u << 20)
 
@@ -83,30 +86,104 @@ static int copy_raw(struct perfan_perfdata *pd, struct perfan__order *o,
 	return 0;
 }
 
-static int before(const struct perfan__queued *a,
-		  const struct perfan__queued *b)
+static int ready_push(struct perfan_perfdata *pd, struct perfan__order *o,
+		      const struct perfan__queued *q);
+
+/* Merge sorted A[0..NA) and B[0..NB) into OUT, A's first on equal times:
+ * A arrived before B, so arrival order breaks ties (perf's rule). */
+static void merge(const struct perfan__queued *a, size_t na,
+		  const struct perfan__queued *b, size_t nb,
+		  struct perfan__queued *out)
 {
-	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+	size_t i = 0, j = 0, k = 0;
+	while (i < na && j < nb)
+		out[k++] = b[j].time < a[i].time ? b[j++] : a[i++];
+	while (i < na)
+		out[k++] = a[i++];
+	while (j < nb)
+		out[k++] = b[j++];
 }
 
-static void heap_pop(struct perfan__order *o, struct perfan__queued *out)
+/* Sort the records that came since the last sort and merge them into the
+ * sorted ones. perf writes each CPU's buffer in time order, so a round is
+ * a few ascending runs: a natural merge sort takes O(n log runs). */
+static int sort_pending(struct perfan_perfdata *pd, struct perfan__order *o)
 {
-	*out = o->heap[0];
-	o->heap[0] = o->heap[--o->nheap];
-	size_t i = 0;
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		if (l < o->nheap && before(&o->heap[l], &o->heap[m]))
-			m = l;
-		if (r < o->nheap && before(&o->heap[r], &o->heap[m]))
-			m = r;
-		if (m == i)
-			break;
-		struct perfan__queued t = o->heap[i];
-		o->heap[i] = o->heap[m];
-		o->heap[m] = t;
-		i = m;
+	size_t n = o->npend, from = o->nsorted;
+	if (from == n)
+		return 0;
+	if (perfan__grow((void **)&o->tmp, &o->captmp, n, sizeof(*o->tmp)) ||
+	    perfan__grow((void **)&o->runs, &o->capruns, n - from + 1,
+			 sizeof(*o->runs)))
+		return PD_ERR(pd, PERFAN_ENOMEM, 0, "out of memory");
+	/* the ascending runs of the new records */
+	size_t nr = 0;
+	o->runs[nr++] = from;
+	for (size_t i = from + 1; i < n; i++)
+		if (o->pend[i].time < o->pend[i - 1].time)
+			o->runs[nr++] = i;
+	o->runs[nr] = n;
+	struct perfan__queued *src = o->pend, *dst = o->tmp;
+	while (nr > 1) {
+		size_t k = 0;
+		for (size_t r = 0; r < nr; r += 2) {
+			size_t lo = o->runs[r], mid = o->runs[r + 1];
+			size_t hi = r + 2 <= nr ? o->runs[r + 2] : mid;
+			merge(src + lo, mid - lo, src + mid, hi - mid,
+			      dst + lo);
+			o->runs[k++] = lo;
+		}
+		o->runs[k] = n;
+		nr = k;
+		struct perfan__queued *t = src;
+		src = dst;
+		dst = t;
 	}
+	/* then with the records sorted before (into the other array: a
+	 * merge cannot write over its own input) */
+	if (from) {
+		if (src != o->pend)
+			memcpy(o->pend + from, o->tmp + from,
+			       (n - from) * sizeof(*o->pend));
+		merge(o->pend, from, o->pend + from, n - from, o->tmp);
+		src = o->tmp;
+	}
+	if (src != o->pend) {
+		/* the sorted records are in tmp: swap the arrays */
+		struct perfan__queued *t = o->pend;
+		size_t c = o->cappend;
+		o->pend = o->tmp;
+		o->cappend = o->captmp;
+		o->tmp = t;
+		o->captmp = c;
+	}
+	o->nsorted = n;
+	return 0;
+}
+
+/* Deliver the sorted records up to time LIMIT; with SHED, only while more
+ * than BYTES_ABOVE bytes of copies are queued (records read in place from
+ * a mapped file count none). */
+static int deliver_sorted(struct perfan_perfdata *pd, struct perfan__order *o,
+			  uint64_t limit, int shed, size_t bytes_above)
+{
+	size_t k = 0;
+	int err = 0;
+	while (k < o->npend && o->pend[k].time <= limit &&
+	       (!shed || o->queued_bytes > bytes_above)) {
+		struct perfan__queued *q = &o->pend[k];
+		if ((err = ready_push(pd, o, q))) {
+			/* out of memory: deliver nothing more rather than
+			 * lose order silently */
+			break;
+		}
+		o->queued_bytes -= q->need;
+		k++;
+	}
+	memmove(o->pend, o->pend + k, (o->npend - k) * sizeof(*o->pend));
+	o->npend -= k;
+	o->nsorted -= k;
+	return err;
 }
 
 static int ready_push(struct perfan_perfdata *pd, struct perfan__order *o,
@@ -133,18 +210,8 @@ static int ready_push(struct perfan_perfdata *pd, struct perfan__order *o,
 void perfan__order_flush(struct perfan_perfdata *pd, uint64_t limit)
 {
 	struct perfan__order *o = &pd->order;
-	while (o->nheap && o->heap[0].time <= limit) {
-		struct perfan__queued q;
-		heap_pop(o, &q);
-		o->queued_bytes -= q.need;
-		if (ready_push(pd, o, &q)) {
-			/* out of memory: deliver nothing more rather than
-			 * lose order silently */
-			chunk_unref(o, q.chunk);
-			pd->err = PERFAN_ENOMEM;
-			return;
-		}
-	}
+	if (sort_pending(pd, o) || deliver_sorted(pd, o, limit, 0, 0))
+		pd->err = PERFAN_ENOMEM;
 }
 
 void perfan__order_round(struct perfan_perfdata *pd)
@@ -158,31 +225,13 @@ int perfan__order_push(struct perfan_perfdata *pd, const struct perfan__raw *r,
 		       uint64_t time)
 {
 	struct perfan__order *o = &pd->order;
-	if (o->nheap == o->capheap) {
-		size_t ncap = o->capheap ? o->capheap * 2 : 1024;
-		struct perfan__queued *n = realloc(o->heap, ncap * sizeof(*n));
-		if (!n)
-			return PD_ERR(pd, PERFAN_ENOMEM, r->offset,
-				      "out of memory");
-		o->heap = n;
-		o->capheap = ncap;
-	}
-	struct perfan__queued q;
-	int rc = copy_raw(pd, o, r, time, &q);
+	if (perfan__grow((void **)&o->pend, &o->cappend, o->npend + 1,
+			 sizeof(*o->pend)))
+		return PD_ERR(pd, PERFAN_ENOMEM, r->offset, "out of memory");
+	int rc = copy_raw(pd, o, r, time, &o->pend[o->npend]);
 	if (rc)
 		return rc;
-	size_t i = o->nheap++;
-	o->heap[i] = q;
-	while (i > 0) {
-		size_t p = (i - 1) / 2;
-		if (!before(&o->heap[i], &o->heap[p]))
-			break;
-		struct perfan__queued t = o->heap[i];
-		o->heap[i] = o->heap[p];
-		o->heap[p] = t;
-		i = p;
-	}
-	o->queued_bytes += q.need;
+	o->queued_bytes += o->pend[o->npend++].need;
 	if (time > o->max_time)
 		o->max_time = time;
 	size_t max = pd->opts.max_queue_bytes ? pd->opts.max_queue_bytes
@@ -195,13 +244,9 @@ int perfan__order_push(struct perfan_perfdata *pd, const struct perfan__raw *r,
 				"rounds; delivering the oldest early",
 				pd->name, max);
 		o->warned_overflow = 1;
-		while (o->nheap && o->queued_bytes > max / 2) {
-			struct perfan__queued q2;
-			heap_pop(o, &q2);
-			o->queued_bytes -= q2.need;
-			if (ready_push(pd, o, &q2))
-				return PERFAN_ENOMEM;
-		}
+		if (sort_pending(pd, o) ||
+		    deliver_sorted(pd, o, UINT64_MAX, 1, max / 2))
+			return PERFAN_ENOMEM;
 	}
 	return 0;
 }
@@ -271,7 +316,9 @@ void perfan__order_free(struct perfan__order *o)
 		free(c);
 		c = n;
 	}
-	free(o->heap);
+	free(o->pend);
+	free(o->tmp);
+	free(o->runs);
 	free(o->ready);
 	memset(o, 0, sizeof(*o));
 }

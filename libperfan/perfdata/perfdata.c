@@ -516,13 +516,13 @@ int perfan_perfdata_next(perfan_perfdata *pd, const struct perfan_record **out)
 		}
 		int rc = read_input(pd, &r);
 		if (rc == PERFAN_ITEROVER) {
-			if (pd->order.nheap) {
+			if (pd->order.npend) {
 				perfan__order_flush(pd, UINT64_MAX);
 				continue;
 			}
 			return PERFAN_ITEROVER;
 		}
-		if (rc && pd->order.nheap) {
+		if (rc && pd->order.npend) {
 			/* deliver what was read before the damage first, as
 			 * perf script prints the samples before it */
 			free(pd->pending_msg);

@@ -72,7 +72,7 @@ int perfan__kallsyms_load(struct perfan__kallsyms *k, const char *path,
 	int err = 0;
 	uint64_t reloc_file = 0;
 	int have_reloc = 0;
-	char *last_mod_raw = NULL; /* the module column last seen */
+	char *last_mod_raw = NULL;   /* the module column last seen */
 	const char *last_mod = NULL; /* and its "[name]" */
 	while ((len = getline(&line, &linecap, f)) > 0) {
 		lineno++;
