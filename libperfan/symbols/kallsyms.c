@@ -25,6 +25,24 @@ static int kcand_cmp(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
+/* Sort V by address, keeping the file's order among equal addresses
+ * (qsort is not stable: sort copies carrying their index). */
+static int sort_by_address(struct perfan__ksym *v, size_t n)
+{
+	struct kcand *c = malloc(n * sizeof(*c));
+	if (!c)
+		return PERFAN_ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		c[i] = (struct kcand){v[i].start, v[i].name, v[i].module,
+				      (uint32_t)i};
+	qsort(c, n, sizeof(*c), kcand_cmp);
+	for (size_t i = 0; i < n; i++)
+		v[i] = (struct perfan__ksym){c[i].start, 0, c[i].name,
+					     c[i].module};
+	free(c);
+	return 0;
+}
+
 /* A hexadecimal address of 1 to 16 digits at P (strtoull's job, without
  * its locale and sign handling: this runs on every line of a file of
  * 100 000 and more). */
@@ -64,7 +82,8 @@ int perfan__kallsyms_load(struct perfan__kallsyms *k, const char *path,
 	if (!f)
 		return perfan__err(PERFAN_ENOTFOUND, "%s: %s", path,
 				   strerror(errno));
-	struct kcand *v = NULL;
+	/* Filled in place: the fix-ups below only shorten it. */
+	struct perfan__ksym *v = NULL;
 	size_t n = 0, cap = 0, lineno = 0, nonzero = 0;
 	char *line = NULL;
 	size_t linecap = 0;
@@ -113,7 +132,7 @@ int perfan__kallsyms_load(struct perfan__kallsyms *k, const char *path,
 			nonzero++;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 4096;
-			struct kcand *nv = realloc(v, cap * sizeof(*nv));
+			struct perfan__ksym *nv = realloc(v, cap * sizeof(*nv));
 			if (!nv) {
 				err = PERFAN_ENOMEM;
 				break;
@@ -121,6 +140,7 @@ int perfan__kallsyms_load(struct perfan__kallsyms *k, const char *path,
 			v = nv;
 		}
 		v[n].start = a;
+		v[n].end = 0;
 		v[n].name =
 			perfan__arena_strndup(&k->arena, name, strlen(name));
 		v[n].module = NULL;
@@ -151,7 +171,6 @@ int perfan__kallsyms_load(struct perfan__kallsyms *k, const char *path,
 			err = PERFAN_ENOMEM;
 			break;
 		}
-		v[n].idx = (uint32_t)n;
 		n++;
 	}
 	int rerr = ferror(f);
@@ -187,19 +206,17 @@ int perfan__kallsyms_load(struct perfan__kallsyms *k, const char *path,
 	int sorted = 1;
 	for (size_t i = 1; sorted && i < n; i++)
 		sorted = v[i - 1].start <= v[i].start;
-	if (!sorted)
-		qsort(v, n, sizeof(*v), kcand_cmp);
-
-	k->v = malloc(n * sizeof(*k->v));
-	if (!k->v) {
+	if (!sorted && (err = sort_by_address(v, n))) {
 		free(v);
 		perfan__arena_free(&k->arena);
-		return perfan__err(PERFAN_ENOMEM, "%s: out of memory", path);
+		return perfan__err(err, "%s: out of memory", path);
 	}
+
 	/* Each symbol ends where the next begins, except at a change between
 	 * kernel and module (a page at most, as perf's symbols__fixup_end).
 	 * Of several at one address, perf's fix-up leaves the last listed:
-	 * the others end up with size 0 and lose to it. */
+	 * the others end up with size 0 and lose to it. In place: OUT never
+	 * passes I. */
 	size_t out = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (i + 1 < n && v[i + 1].start == v[i].start)
@@ -213,11 +230,11 @@ int perfan__kallsyms_load(struct perfan__kallsyms *k, const char *path,
 			end = ((v[i].start + 4095) & ~(uint64_t)4095) + 4096;
 		if (end < v[i].start)
 			end = UINT64_MAX;
-		k->v[out++] = (struct perfan__ksym){v[i].start, end, v[i].name,
-						    v[i].module};
+		v[out] = v[i];
+		v[out++].end = end;
 	}
+	k->v = v;
 	k->n = out;
-	free(v);
 	return 0;
 }
 
