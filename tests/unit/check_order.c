@@ -101,9 +101,20 @@ struct pass {
 	uint64_t backwards;       /* samples earlier than the one before */
 	uint64_t timed_backwards; /* same over every timed record */
 	struct u64s keys;         /* (offset << 8 | type) of every record */
+	int warnings;             /* the reader's warnings */
 };
 
-static void read_pass(const char *path, int unordered, struct pass *p)
+static void count_warning(enum perfan_log_level level, const char *msg,
+			  void *payload)
+{
+	(void)msg;
+	if (level == PERFAN_LOG_WARN)
+		(*(int *)payload)++;
+}
+
+/* MAX_QUEUE: the reader's max_queue_bytes (0: its default). */
+static void read_pass_max(const char *path, int unordered, size_t max_queue,
+			  struct pass *p)
 {
 	struct perfan_perfdata_opts o =
 		PERFAN_OPTS_INIT(struct perfan_perfdata_opts);
@@ -113,6 +124,9 @@ static void read_pass(const char *path, int unordered, struct pass *p)
 
 	memset(p, 0, sizeof(*p));
 	o.unordered = unordered;
+	o.max_queue_bytes = max_queue;
+	o.log = count_warning;
+	o.log_payload = &p->warnings;
 	ck_assert_msg(perfan_perfdata_open(&pd, path, &o) == 0, "%s",
 		      perfan_error_last());
 	while ((p->rc = perfan_perfdata_next(pd, &r)) == 0) {
@@ -136,6 +150,11 @@ static void read_pass(const char *path, int unordered, struct pass *p)
 	ck_assert_msg(p->rc == PERFAN_ITEROVER, "%s: %s", path,
 		      perfan_error_last());
 	perfan_perfdata_free(pd);
+}
+
+static void read_pass(const char *path, int unordered, struct pass *p)
+{
+	read_pass_max(path, unordered, 0, p);
 }
 
 static void free_pass(struct pass *p)
@@ -349,6 +368,27 @@ START_TEST(test_sorted)
 }
 END_TEST
 
+/* More bytes of copies between rounds than max_queue_bytes: the oldest go
+ * out early, with a warning, and nothing is lost (testdata/zstd: every
+ * record is a copy out of a COMPRESSED one). */
+START_TEST(test_queue_overflow)
+{
+	const char *path = tu_testdata("zstd/perf.data");
+	struct pass full, small;
+	read_pass(path, 0, &full);
+	read_pass_max(path, 0, 4096, &small);
+	ck_assert_int_eq(full.warnings, 0);
+	ck_assert_int_ge(small.warnings, 1);
+	ck_assert_uint_gt(full.sample_ns.n, 100);
+	assert_same_records(path, &full, &small);
+	qsort(small.sample_ns.v, small.sample_ns.n, sizeof(uint64_t), cmp_u64);
+	ck_assert(!memcmp(full.sample_ns.v, small.sample_ns.v,
+			  full.sample_ns.n * sizeof(uint64_t)));
+	free_pass(&full);
+	free_pass(&small);
+}
+END_TEST
+
 static Suite *order_suite(void)
 {
 	Suite *s = suite_create("order");
@@ -358,6 +398,7 @@ static Suite *order_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_script_times);
 	tcase_add_test(tc, test_sorted);
+	tcase_add_test(tc, test_queue_overflow);
 	suite_add_tcase(s, tc);
 	return s;
 }
