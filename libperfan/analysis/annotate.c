@@ -178,7 +178,8 @@ static int candidates(perfan_annotate *a, struct cand **out, size_t *nout)
 			free(lost);
 			return rc;
 		}
-		if (rc) {
+		/* no symbol, or one of no size that does not hold it */
+		if (rc || c->addr - sym.start >= sym.size) {
 			a->r.unattributed_samples += c->samples;
 			lost[c->dso] += c->samples;
 			i++;
@@ -195,8 +196,6 @@ static int candidates(perfan_annotate *a, struct cand **out, size_t *nout)
 			k->period += h->c[i].period;
 			i++;
 		}
-		if (i == k->first) /* a zero-sized symbol */
-			i++;
 		k->n = i - k->first;
 	}
 	*out = v;
