@@ -180,7 +180,9 @@ static int deliver_sorted(struct perfan_perfdata *pd, struct perfan__order *o,
 		o->queued_bytes -= q->need;
 		k++;
 	}
-	memmove(o->pend, o->pend + k, (o->npend - k) * sizeof(*o->pend));
+	if (k && k < o->npend)
+		memmove(o->pend, o->pend + k,
+			(o->npend - k) * sizeof(*o->pend));
 	o->npend -= k;
 	o->nsorted -= k;
 	return err;
