@@ -895,7 +895,7 @@ static int write_lines(struct writer *w)
 	free(path);
 	for (size_t i = 0; i < nlines; i++)
 		lines[i].base = all.buf;
-	if (!rc)
+	if (!rc && nlines)
 		qsort(lines, nlines, sizeof(*lines), cmp_line);
 	for (size_t i = 0; i < nlines && !rc;) {
 		uint64_t wt = lines[i].weight;

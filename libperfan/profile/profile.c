@@ -903,7 +903,8 @@ static int build_children(perfan_profile *p)
 		refs[i].f = frame_at(p, (uint32_t)i);
 		refs[i].id = (uint32_t)i;
 	}
-	qsort(refs, nf, sizeof(*refs), cmp_frame);
+	if (nf)
+		qsort(refs, nf, sizeof(*refs), cmp_frame);
 	for (size_t i = 0; i < nf; i++)
 		rank[refs[i].id] = (uint32_t)i;
 	free(refs);

@@ -530,7 +530,8 @@ static int build(struct rd *r, perfan_pstats *s, const struct mv *top)
 	}
 	if (rc)
 		goto out;
-	qsort(keys, nk, sizeof(*keys), key_cmp);
+	if (nk)
+		qsort(keys, nk, sizeof(*keys), key_cmp);
 	/* One function per key: listed once at most, callers merged in. */
 	for (i = 0; i < nk; i++) {
 		struct perfan_pstats_func *f;
@@ -595,7 +596,8 @@ static int build(struct rd *r, perfan_pstats *s, const struct mv *top)
 	}
 	if (rc)
 		goto out;
-	qsort(s->edges, s->nr_edges, sizeof(*s->edges), edge_cmp);
+	if (s->nr_edges)
+		qsort(s->edges, s->nr_edges, sizeof(*s->edges), edge_cmp);
 	for (i = 1; i < s->nr_edges; i++)
 		if (!edge_cmp(&s->edges[i - 1], &s->edges[i])) {
 			rc = perfan__err(PERFAN_EFORMAT,
