@@ -9,6 +9,9 @@
 #        CALLGRAPH=fp    fp: frame-pointer callchains (-g); dwarf: copies of
 #                        the user stack for DWARF unwinding (--call-graph
 #                        dwarf,$DWARF_SIZE, DWARF_SIZE=8192: ~8.5 KB per sample)
+#        SYSTEM_WIDE=0   1: record every CPU (-a) while the workload runs, and
+#                        add a kernel-heavy part to it (find and cat over
+#                        /usr), a mixed system-wide recording
 #        PERF=perf
 #        SRC=testdata/src/prog.c   the workload's C source (built -O2 -g
 #                        -fno-omit-frame-pointer); ARGS=250 its argument
@@ -37,6 +40,9 @@ TARGET_MB=${TARGET_MB:-200}
 CALLGRAPH=${CALLGRAPH:-fp}
 DWARF_SIZE=${DWARF_SIZE:-8192}
 PERF=${PERF:-perf}
+SYSTEM_WIDE=${SYSTEM_WIDE:-0}
+WIDE_OPTS=()
+[ "$SYSTEM_WIDE" = 1 ] && WIDE_OPTS=(-a)
 case "$CALLGRAPH" in
 fp) FREQ=${FREQ:-50000}; CG_OPTS=(-g) ;;
 dwarf) FREQ=${FREQ:-4000}; CG_OPTS=(--call-graph "dwarf,$DWARF_SIZE" -m 1024) ;;
@@ -56,6 +62,9 @@ cd "\$(dirname "\$0")"
 while [ ! -e stop ]; do
     ./prog $ARGS 2>/dev/null &
     ./prog $ARGS 2>/dev/null
+    if [ "$SYSTEM_WIDE" = 1 ]; then
+        find /usr/lib -type f 2>/dev/null | head -2000 | xargs cat >/dev/null 2>&1
+    fi
     wait
 done
 LOOP
@@ -64,7 +73,7 @@ chmod +x "$work/loop.sh"
 rm -f "$OUT"
 target=$((TARGET_MB * 1024 * 1024))
 start=$(date +%s.%N)
-"$PERF" record "${CG_OPTS[@]}" -e cpu-clock -F "$FREQ" -o "$OUT" -- "$work/loop.sh" &
+"$PERF" record ${WIDE_OPTS[@]+"${WIDE_OPTS[@]}"} "${CG_OPTS[@]}" -e cpu-clock -F "$FREQ" -o "$OUT" -- "$work/loop.sh" &
 perf_pid=$!
 
 while kill -0 "$perf_pid" 2>/dev/null; do

@@ -1,71 +1,107 @@
 #!/usr/bin/env bash
-# bench/resolve.sh: resolving stacks, perfan against perf on the same
-# >= 200 MB recording in the same run: `perfan collapse` and `perfan report`
-# against `perf report --stdio` (its default: children, call graphs),
-# `perf report --stdio --no-children -g none` and `perf script`. Prints each
-# one's best wall time, CPU time and peak RSS over RUNS runs, and perfan
-# report's speed-up against each.
+# bench/resolve.sh: resolving stacks, perfan report against perf report on
+# the same recordings in the same run (issue 17's three inputs):
+#   (a) wide   a system-wide frame-pointer recording of >= 200 MB, a mixed
+#              workload (/tmp/perfan-bench/wide.data)
+#   (b) single a single-process-tree frame-pointer recording of >= 25 MB
+#              (/tmp/perfan-bench/small.data)
+#   (c) dwarf  a --call-graph dwarf recording of >= 200 MB
+#              (/tmp/perfan-bench/dwarf.data)
+# Each is made with bench/make-large-recording.sh when absent. For each,
+# `perfan report`, `perf report --stdio` (its default: children, call
+# graphs) and `perf report --stdio --no-children -g none` are timed RUNS
+# times; the MEDIAN wall time, the median CPU time and the largest peak RSS
+# are printed, with perf's time over perfan's (the speed-up) and the
+# issue's target for that pair.
 #
-# Usage: bench/resolve.sh [fp|dwarf|PERF_DATA]
-#   fp     /tmp/perfan-bench/large.data (frame pointers; made when absent)
-#   dwarf  /tmp/perfan-bench/dwarf.data (--call-graph dwarf; made when absent)
-# Env:   RUNS=3  PERFAN=build/perfan  PERF=perf
-# Target (issue 3): perfan report at least 5x the speed of perf report,
-# peak memory under 300 MB.
+# Usage: bench/resolve.sh [all|wide|single|dwarf|PERF_DATA ...]  (all: a, b, c)
+# Env:   RUNS=5  PERFAN=build/perfan  PERF=perf
+#        SKIP_CHILDREN=1  leave out perf report --stdio (children) where it
+#                         takes minutes (dwarf)
+# Targets (issue 17): perfan report >= 10x perf report --no-children on (a),
+# >= 5x on (b); >= 30x perf report (children) on (a), >= 150x on (c); peak
+# memory no higher than perf's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-arg=${1:-fp}
-RUNS=${RUNS:-3}
+RUNS=${RUNS:-5}
 PERFAN=${PERFAN:-build/perfan}
 PERF=${PERF:-perf}
-case $arg in
-fp) DATA=/tmp/perfan-bench/large.data
-	[ -f "$DATA" ] || bench/make-large-recording.sh "$DATA" ;;
-dwarf) DATA=/tmp/perfan-bench/dwarf.data
-	[ -f "$DATA" ] || CALLGRAPH=dwarf bench/make-large-recording.sh "$DATA" ;;
-*) DATA=$arg ;;
-esac
 [ -x "$PERFAN" ] || { echo "build perfan first ($PERFAN)" >&2; exit 1; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-# best of RUNS by wall time: "SECONDS CPU_SECONDS MAXRSS_KB"
+# "MEDIAN_WALL MEDIAN_CPU MAX_RSS_KB" over RUNS runs
 measure() {
-	local best=""
+	: >"$out/all"
 	for _ in $(seq "$RUNS"); do
-		/usr/bin/time -o "$out/t" -f "%e %U %S %M" "$@" >"$out/o" 2>/dev/null
-		read -r s u k kb <"$out/t"
-		if [ -z "$best" ] || awk "BEGIN{exit !($s < ${best%% *})}"; then
-			best="$s $(awk "BEGIN{print $u + $k}") $kb"
-		fi
+		/usr/bin/time -o "$out/t" -f "%e %U %S %M" "$@" >/dev/null 2>&1 ||
+			{ echo "failed: $*" >&2; exit 1; }
+		cat "$out/t" >>"$out/all"
 	done
-	echo "$best"
+	python3 - "$out/all" <<'PY'
+import statistics, sys
+rows = [list(map(float, l.split())) for l in open(sys.argv[1]) if l.strip()]
+print("%.3f %.3f %d" % (statistics.median(r[0] for r in rows),
+                        statistics.median(r[1] + r[2] for r in rows),
+                        max(r[3] for r in rows)))
+PY
 }
 
-size=$(stat -c %s "$DATA")
-samples=$("$PERFAN" stats --json "$DATA" | python3 -c \
-	'import json,sys; print(json.load(sys.stdin)["types"].get("SAMPLE", 0))')
-echo "input: $DATA ($((size / 1000000)) MB, $samples samples)"
-cat "$DATA" >/dev/null # warm the page cache for all
-
-read -r tc cc mc < <(measure "$PERFAN" collapse "$DATA")
-read -r tr cr mr < <(measure "$PERFAN" report "$DATA")
-read -r t1 c1 m1 < <(measure "$PERF" report -i "$DATA" --stdio)
-read -r t2 c2 m2 < <(measure "$PERF" report -i "$DATA" --stdio --no-children -g none)
-read -r t3 c3 m3 < <(measure "$PERF" script -i "$DATA")
-
-row() {
-	awk -v n="$1" -v t="$2" -v c="$3" -v m="$4" -v p="$tr" 'BEGIN {
-		printf "%-44s %7.2f s %7.2f s %6.0f MB %7.1fx\n", n, t, c,
-			m / 1024, t / p }'
+row() { # NAME WALL CPU RSS PERFAN_WALL TARGET
+	awk -v n="$1" -v t="$2" -v c="$3" -v m="$4" -v p="$5" -v g="$6" 'BEGIN {
+		r = t / p
+		v = g == "" ? "" : (r >= g ? sprintf("target %dx: met", g) \
+					   : sprintf("target %dx: NOT met", g))
+		printf "  %-44s %7.3f s %7.3f s %6.0f MB %7.1fx  %s\n", n, t, c,
+			m / 1024, r, v }'
 }
-printf '%-44s %9s %9s %9s %8s\n' "" "wall" "cpu" "peak RSS" "/perfan"
-row "perfan collapse" "$tc" "$cc" "$mc"
-row "perfan report" "$tr" "$cr" "$mr"
-row "perf report --stdio" "$t1" "$c1" "$m1"
-row "perf report --stdio --no-children -g none" "$t2" "$c2" "$m2"
-row "perf script" "$t3" "$c3" "$m3"
-awk -v a="$tr" -v b="$t1" -v m="$mr" 'BEGIN {
-	printf "target (perfan report 5x perf report --stdio, < 300 MB): %s\n",
-		(b / a >= 5 && m < 300 * 1024) ? "met" : "NOT met" }'
+
+bench_one() { # LABEL DATA NO_CHILDREN_TARGET CHILDREN_TARGET
+	local label=$1 data=$2 tn=$3 tc=$4
+	local size samples
+	size=$(stat -c %s "$data")
+	samples=$("$PERFAN" stats --json "$data" | python3 -c \
+		'import json,sys; print(json.load(sys.stdin)["types"].get("SAMPLE", 0))')
+	echo "$label: $data ($((size / 1000000)) MB, $samples samples), median of $RUNS"
+	cat "$data" >/dev/null # warm the page cache for all
+	read -r tr cr mr < <(measure "$PERFAN" report "$data")
+	read -r t2 c2 m2 < <(measure "$PERF" report -i "$data" --stdio --no-children -g none)
+	printf '  %-44s %9s %9s %9s %8s\n' "" "wall" "cpu" "peak RSS" "/perfan"
+	row "perfan report" "$tr" "$cr" "$mr" "$tr" ""
+	row "perf report --stdio --no-children -g none" "$t2" "$c2" "$m2" "$tr" "$tn"
+	local mp=$m2
+	if [ "${SKIP_CHILDREN:-0}" != 1 ]; then
+		read -r t1 c1 m1 < <(measure "$PERF" report -i "$data" --stdio)
+		row "perf report --stdio (children)" "$t1" "$c1" "$m1" "$tr" "$tc"
+		[ "$m1" -lt "$mp" ] && mp=$m1
+	fi
+	awk -v a="$mr" -v b="$mp" 'BEGIN {
+		printf "  peak memory no higher than perf'"'"'s: %s (%.0f MB vs %.0f MB)\n",
+			a <= b ? "met" : "NOT met", a / 1024, b / 1024 }'
+}
+
+make_input() { # NAME -> path
+	case $1 in
+	wide) f=/tmp/perfan-bench/wide.data
+		[ -f "$f" ] || SYSTEM_WIDE=1 bench/make-large-recording.sh "$f" >&2 ;;
+	single) f=/tmp/perfan-bench/small.data
+		[ -f "$f" ] || TARGET_MB=30 bench/make-large-recording.sh "$f" >&2 ;;
+	dwarf) f=/tmp/perfan-bench/dwarf.data
+		[ -f "$f" ] || CALLGRAPH=dwarf bench/make-large-recording.sh "$f" >&2 ;;
+	esac
+	echo "$f"
+}
+
+[ $# -gt 0 ] || set -- all
+for arg in "$@"; do
+	case $arg in
+	all) bench_one "(a) wide" "$(make_input wide)" 10 30
+		bench_one "(b) single" "$(make_input single)" 5 ""
+		bench_one "(c) dwarf" "$(make_input dwarf)" "" 150 ;;
+	wide) bench_one "(a) wide" "$(make_input wide)" 10 30 ;;
+	single) bench_one "(b) single" "$(make_input single)" 5 "" ;;
+	dwarf) bench_one "(c) dwarf" "$(make_input dwarf)" "" 150 ;;
+	*) bench_one "$arg" "$arg" "" "" ;;
+	esac
+done
