@@ -14,10 +14,11 @@ uint64_t *perfan__htab_get(const struct perfan__htab *h, uint64_t key)
 		return NULL;
 	size_t mask = h->cap - 1;
 	for (size_t i = perfan__hash_u64(key) & mask;; i = (i + 1) & mask) {
-		if (!h->used[i])
+		struct perfan__htab_slot *e = &h->s[i];
+		if (!e->used)
 			return NULL;
-		if (h->keys[i] == key)
-			return &h->vals[i];
+		if (e->key == key)
+			return &e->val;
 	}
 }
 
@@ -25,25 +26,17 @@ static int grow(struct perfan__htab *h)
 {
 	size_t cap = h->cap ? h->cap * 2 : 64;
 	struct perfan__htab n = {0};
-	n.keys = malloc(cap * sizeof(*n.keys));
-	n.vals = malloc(cap * sizeof(*n.vals));
-	n.used = calloc(cap, 1);
-	if (!n.keys || !n.vals || !n.used) {
-		free(n.keys);
-		free(n.vals);
-		free(n.used);
+	n.s = calloc(cap, sizeof(*n.s));
+	if (!n.s)
 		return PERFAN_ENOMEM;
-	}
 	n.cap = cap;
 	for (size_t i = 0; i < h->cap; i++) {
-		if (!h->used[i])
+		if (!h->s[i].used)
 			continue;
-		size_t j = perfan__hash_u64(h->keys[i]) & (cap - 1);
-		while (n.used[j])
+		size_t j = perfan__hash_u64(h->s[i].key) & (cap - 1);
+		while (n.s[j].used)
 			j = (j + 1) & (cap - 1);
-		n.used[j] = 1;
-		n.keys[j] = h->keys[i];
-		n.vals[j] = h->vals[i];
+		n.s[j] = h->s[i];
 	}
 	n.n = h->n;
 	perfan__htab_free(h);
@@ -65,11 +58,9 @@ int perfan__htab_put(struct perfan__htab *h, uint64_t key, uint64_t val)
 	}
 	size_t mask = h->cap - 1;
 	size_t i = perfan__hash_u64(key) & mask;
-	while (h->used[i])
+	while (h->s[i].used)
 		i = (i + 1) & mask;
-	h->used[i] = 1;
-	h->keys[i] = key;
-	h->vals[i] = val;
+	h->s[i] = (struct perfan__htab_slot){key, val, 1};
 	h->n++;
 	return 0;
 }
@@ -81,27 +72,26 @@ int perfan__htab_del(struct perfan__htab *h, uint64_t key)
 	size_t mask = h->cap - 1;
 	size_t i = perfan__hash_u64(key) & mask;
 	for (;; i = (i + 1) & mask) {
-		if (!h->used[i])
+		if (!h->s[i].used)
 			return 0;
-		if (h->keys[i] == key)
+		if (h->s[i].key == key)
 			break;
 	}
 	/* Shift later members of the probe run back over the hole. */
 	size_t j = i;
 	for (;;) {
 		j = (j + 1) & mask;
-		if (!h->used[j])
+		if (!h->s[j].used)
 			break;
-		size_t home = perfan__hash_u64(h->keys[j]) & mask;
+		size_t home = perfan__hash_u64(h->s[j].key) & mask;
 		/* Move j to i unless its home lies cyclically in (i, j]. */
 		if ((j > i && (home <= i || home > j)) ||
 		    (j < i && (home <= i && home > j))) {
-			h->keys[i] = h->keys[j];
-			h->vals[i] = h->vals[j];
+			h->s[i] = h->s[j];
 			i = j;
 		}
 	}
-	h->used[i] = 0;
+	h->s[i].used = 0;
 	h->n--;
 	return 1;
 }
@@ -110,11 +100,11 @@ int perfan__htab_next(const struct perfan__htab *h, size_t *pos, uint64_t *key,
 		      uint64_t *val)
 {
 	for (size_t i = *pos; i < h->cap; i++) {
-		if (h->used[i]) {
+		if (h->s[i].used) {
 			if (key)
-				*key = h->keys[i];
+				*key = h->s[i].key;
 			if (val)
-				*val = h->vals[i];
+				*val = h->s[i].val;
 			*pos = i + 1;
 			return 1;
 		}
@@ -125,10 +115,7 @@ int perfan__htab_next(const struct perfan__htab *h, size_t *pos, uint64_t *key,
 
 void perfan__htab_free(struct perfan__htab *h)
 {
-	free(h->keys);
-	free(h->vals);
-	free(h->used);
-	h->keys = h->vals = NULL;
-	h->used = NULL;
+	free(h->s);
+	h->s = NULL;
 	h->cap = h->n = 0;
 }

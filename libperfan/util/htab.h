@@ -7,10 +7,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A key, its value and whether the slot holds one, side by side: a lookup
+ * touches one cache line. */
+struct perfan__htab_slot {
+	uint64_t key, val;
+	uint64_t used;
+};
+
 struct perfan__htab {
-	uint64_t *keys;
-	uint64_t *vals;
-	uint8_t *used;
+	struct perfan__htab_slot *s;
 	size_t cap; /* 0 or a power of two */
 	size_t n;
 };
