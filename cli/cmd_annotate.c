@@ -50,7 +50,7 @@ static const char usage_text[] =
 	"  --buildid-dir DIR  perf's build-id cache (default ~/.debug)\n"
 	"  --kallsyms FILE    kernel symbols from FILE\n"
 	"  --perf-map-dir DIR JIT symbols from DIR/perf-PID.map (default /tmp)\n"
-	"  --jitdump-dir DIR  look for jit-PID.dump in DIR first\n"
+	"  --jitdump-dir DIR  look for jit-PID.dump in DIR first\n" CLI_THREADS_HELP
 	"  -h, --help         show this help\n";
 
 enum {
@@ -95,6 +95,7 @@ static int parse(struct args *a, int argc, char **argv)
 		 CLI_LOAD_O_PERF_MAP_DIR},
 		{"jitdump-dir", required_argument, NULL,
 		 CLI_LOAD_O_JITDUMP_DIR},
+		{"threads", required_argument, NULL, CLI_LOAD_O_THREADS},
 		{0},
 	};
 	int opt;
@@ -196,6 +197,7 @@ int cmd_annotate(int argc, char **argv)
 
 	struct perfan_perfdata_opts po =
 		PERFAN_OPTS_INIT(struct perfan_perfdata_opts);
+	po.threads = a.load.threads;
 	perfan_perfdata *pd;
 	if (perfan_perfdata_open(&pd, path, &po)) {
 		cli_error(CMD, "%s", perfan_error_last());

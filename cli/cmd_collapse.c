@@ -56,7 +56,7 @@ static const char usage_text[] =
 	"  --kallsyms FILE    (perf.data) kernel symbols from FILE\n"
 	"  --perf-map-dir DIR (perf.data) JIT symbols from DIR/perf-PID.map\n"
 	"                     (default /tmp)\n"
-	"  --jitdump-dir DIR  (perf.data) look for jit-PID.dump in DIR first\n"
+	"  --jitdump-dir DIR  (perf.data) look for jit-PID.dump in DIR first\n" CLI_THREADS_HELP
 	"  --lineno           (py-spy, speedscope) a frame per line, name\n"
 	"                     (file:line), not one per function\n" CLI_LOAD_PYTHON_HELP
 		CLI_LOAD_TIME_HELP
@@ -70,6 +70,7 @@ struct opts {
 	int python_view; /* -1: python when there are Python frames */
 	int time_view;   /* enum perfan_time_view, 0: samples */
 	int lineno;      /* py-spy: a frame per line */
+	int threads;     /* perf.data: --threads, 0: the default */
 };
 
 static void on_log(enum perfan_log_level level, const char *msg, void *payload)
@@ -129,6 +130,8 @@ static void load_opts(struct cli_load_opts *lo, const struct opts *o)
 	lo->compat = o->compat;
 	lo->time_view = o->time_view;
 	lo->lineno = o->lineno;
+	if (o->threads)
+		lo->threads = o->threads;
 	lo->folded_annotations = 0; /* names as they are */
 	lo->log = on_log;
 	lo->warn_options = warn_options;
@@ -160,6 +163,7 @@ int cmd_collapse(int argc, char **argv)
 		O_OFFCPU,
 		O_WALL,
 		O_LINENO,
+		O_THREADS,
 	};
 	static const struct option longopts[] = {
 		{"pid", no_argument, NULL, O_PID},
@@ -184,6 +188,7 @@ int cmd_collapse(int argc, char **argv)
 		{"off-cpu", no_argument, NULL, O_OFFCPU},
 		{"wall", no_argument, NULL, O_WALL},
 		{"lineno", no_argument, NULL, O_LINENO},
+		{"threads", required_argument, NULL, O_THREADS},
 		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -235,6 +240,10 @@ int cmd_collapse(int argc, char **argv)
 		case O_OFFCPU: o.time_view = PERFAN_VIEW_OFFCPU; break;
 		case O_WALL: o.time_view = PERFAN_VIEW_WALL; break;
 		case O_LINENO: o.lineno = 1; break;
+		case O_THREADS:
+			if (cli_parse_threads(optarg, &o.threads, CMD))
+				return 2;
+			break;
 		case 'o': o.out = optarg; break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return 2;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "progress.h"
@@ -20,6 +21,28 @@ void cli_load_init(struct cli_load_opts *o)
 	o->root = PERFAN_ROOT_COMM;
 	o->python_view = -1;
 	o->folded_annotations = 1; /* _[k] kernel frames and the like */
+	o->threads = cli_default_threads();
+}
+
+int cli_default_threads(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+}
+
+int cli_parse_threads(const char *arg, int *out, const char *cmd)
+{
+	char *end;
+	long n = strtol(arg, &end, 10);
+	if (end == arg || *end || n < 1 || n > 1024) {
+		fprintf(stderr,
+			"perfan %s: --threads: '%s' is not a number of "
+			"threads (1 to 1024)\n",
+			cmd, arg);
+		return -1;
+	}
+	*out = (int)n;
+	return 0;
 }
 
 /* ---- options ------------------------------------------------------------- */
@@ -112,6 +135,10 @@ int cli_load_option(struct cli_load_opts *o, int opt, const char *arg,
 	case CLI_LOAD_O_OFFCPU: o->time_view = PERFAN_VIEW_OFFCPU; break;
 	case CLI_LOAD_O_WALL: o->time_view = PERFAN_VIEW_WALL; break;
 	case CLI_LOAD_O_LINENO: o->lineno = 1; break;
+	case CLI_LOAD_O_THREADS:
+		if (cli_parse_threads(arg, &o->threads, cmd))
+			return -1;
+		break;
 	case CLI_LOAD_O_PYTHON:
 		o->python_view = perfan_python_view_parse(arg);
 		if (o->python_view < 0)
@@ -231,6 +258,7 @@ static void source_opts(struct perfan_source_opts *so,
 	so->before_column = o->before_column;
 	so->prune = o->folded_prune;
 	so->lineno = o->lineno;
+	so->threads = o->threads;
 	so->resolve = ro;
 }
 
@@ -254,6 +282,7 @@ static int from_records(perfan_profile *p, perfan_source *src,
 	struct perfan_perfdata_opts po =
 		PERFAN_OPTS_INIT(struct perfan_perfdata_opts);
 	po.log = ro->log;
+	po.threads = o->threads;
 	perfan_perfdata *pd = NULL;
 	int rc = perfan_source_perfdata(src, &pd, &po);
 	if (!rc)

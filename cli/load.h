@@ -54,6 +54,9 @@ struct cli_load_opts {
 	/* py-spy raw: a frame per line ("name (file:line)"), not per
 	 * function */
 	int lineno;
+	/* perf.data: threads to read with (perfan_perfdata_opts' threads);
+	 * the default is the number of CPUs online */
+	int threads;
 	/* the readers' warnings; NULL: cli_progress_log */
 	perfan_log_fn log;
 	/* the warning for options the input's format does not take (CAPS:
@@ -91,6 +94,7 @@ enum {
 	CLI_LOAD_O_OFFCPU,
 	CLI_LOAD_O_WALL,
 	CLI_LOAD_O_LINENO,
+	CLI_LOAD_O_THREADS,
 	CLI_LOAD_OPT_END,
 };
 #define CLI_LOAD_LONGOPTS                                                      \
@@ -115,6 +119,7 @@ enum {
 		{"off-cpu", no_argument, NULL, CLI_LOAD_O_OFFCPU},             \
 		{"wall", no_argument, NULL, CLI_LOAD_O_WALL},                  \
 		{"lineno", no_argument, NULL, CLI_LOAD_O_LINENO},              \
+		{"threads", required_argument, NULL, CLI_LOAD_O_THREADS},      \
 	{                                                                      \
 		"python", required_argument, NULL, CLI_LOAD_O_PYTHON           \
 	}
@@ -145,7 +150,19 @@ enum {
 	"  --jitdump-dir DIR  (perf.data) look for jit-PID.dump in DIR first\n"         \
 	"  --lineno           (py-spy, speedscope) a frame per line, name\n"            \
 	"                     (file:line), not one per function\n" CLI_LOAD_PYTHON_HELP \
-		CLI_LOAD_TIME_HELP
+		CLI_LOAD_TIME_HELP CLI_THREADS_HELP
+
+/* The lines of --help for --threads (collapse has its own option loop). */
+#define CLI_THREADS_HELP                                                           \
+	"  --threads N        (perf.data) read a file ahead on a second thread\n"  \
+	"                     when N >= 2 (reading, time order, decoding) while\n" \
+	"                     this one resolves; 1: one thread. The output is\n"   \
+	"                     the same. Default: the CPUs online\n"
+
+/* "--threads N" into *OUT: 0, or -1 with the message printed. */
+int cli_parse_threads(const char *arg, int *out, const char *cmd);
+/* The default of --threads: the CPUs online. */
+int cli_default_threads(void);
 
 /* The lines of --help for --python (collapse has its own option loop). */
 #define CLI_LOAD_PYTHON_HELP                                                     \

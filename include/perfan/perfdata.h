@@ -30,6 +30,12 @@ struct perfan_perfdata_opts {
 	/* Upper bound for buffered bytes while ordering (0: 256 MiB). When
 	 * reached, the oldest records are delivered early with a warning. */
 	size_t max_queue_bytes;
+	/* 2 or more: a mapped file is read, decompressed, put in time order
+	 * and decoded ahead on a second thread while the caller's thread
+	 * takes the records (the same records, warnings and errors, in the
+	 * same order, as with one). 0 or 1: the caller's thread does it all.
+	 * A stream is always read on the caller's thread. */
+	int threads;
 };
 
 /* Open PATH ("-" is standard input). On failure *out is NULL and the

@@ -89,6 +89,9 @@ struct perfan_source_opts {
 	 * own per line; 0: one frame per function, "name (file)", as py-spy
 	 * --nolineno names them. */
 	int lineno;
+	/* perf.data: perfan_perfdata_opts' threads (2 or more: a file is
+	 * read ahead on a second thread); 0: one thread */
+	int threads;
 };
 
 /* What a load read (the part for the format read; the rest stays 0). */

@@ -113,6 +113,7 @@ struct perfan_perfdata {
 	int pending;
 	char *pending_msg;
 	int warned_unknown_id;
+	struct perfan__pipe *pipe; /* reading ahead (pipeline.c), or NULL */
 };
 
 /* A record's bytes and where it came from. */
@@ -211,6 +212,31 @@ void *perfan__scratch_alloc(struct perfan_perfdata *pd, size_t n);
 void perfan__scratch_reset(struct perfan_perfdata *pd);
 const char *perfan__scratch_str(struct perfan_perfdata *pd, const uint8_t *p,
 				size_t maxlen);
+
+/* perfdata.c: the next record on this thread, decoded into REC (NULL:
+ * into perfan__pipe_slot(), asked for once the record is read). */
+int perfan__perfdata_next_into(struct perfan_perfdata *pd,
+			       struct perfan_record *rec);
+
+/* pipeline.c: a reader thread that runs perfan__perfdata_next_into ahead
+ * of the caller (opts.threads >= 2, a mapped file). Start: 0, or not 0
+ * when no thread could be made (then the caller's thread reads). */
+int perfan__pipe_start(struct perfan_perfdata *pd);
+int perfan__pipe_next(struct perfan_perfdata *pd,
+		      const struct perfan_record **out);
+uint64_t perfan__pipe_offset(const struct perfan_perfdata *pd);
+void perfan__pipe_free(struct perfan_perfdata *pd);
+/* On the reader thread (else they do nothing and return 0): memory that
+ * lives as long as the record being decoded; a warning kept for the
+ * caller's thread (1: kept); the record's bytes made to outlive the
+ * reader's buffers; wait until the caller holds no record, before the
+ * reader's state changes. */
+int perfan__pipe_filling(void);
+struct perfan_record *perfan__pipe_slot(void);
+void *perfan__pipe_alloc(size_t n);
+int perfan__pipe_log(enum perfan_log_level level, const char *msg);
+int perfan__pipe_stable(struct perfan_perfdata *pd, struct perfan__raw *r);
+void perfan__pipe_quiesce(struct perfan_perfdata *pd);
 
 /* order.c: the time-order queue (pd->order) and the prefetch FIFO of
  * records read ahead by perfan_perfdata_read_header (pd->prefetch). */

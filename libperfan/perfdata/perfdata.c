@@ -27,6 +27,8 @@ void perfan__log(struct perfan_perfdata *pd, enum perfan_log_level lvl,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	if (perfan__pipe_log(lvl, msg))
+		return;
 	pd->opts.log(lvl, msg, pd->opts.log_payload);
 }
 
@@ -96,6 +98,8 @@ const char *perfan_record_type_name(uint32_t type)
 
 uint64_t perfan_perfdata_offset(const perfan_perfdata *pd)
 {
+	if (pd->pipe)
+		return perfan__pipe_offset(pd);
 	return pd->pos;
 }
 
@@ -130,6 +134,7 @@ void perfan_perfdata_free(perfan_perfdata *pd)
 {
 	if (!pd)
 		return;
+	perfan__pipe_free(pd);
 	perfan__source_close(&pd->src);
 	perfan__events_free(pd);
 	perfan__tracing_free(pd);
@@ -348,6 +353,7 @@ static int apply(struct perfan_perfdata *pd, const struct perfan__raw *r)
 	case PERFAN_REC_HEADER_TRACING_DATA: break;
 	default: return 0;
 	}
+	perfan__pipe_quiesce(pd);
 	rc = perfan__record_decode(pd, r, &rec);
 	if (rc)
 		return rc;
@@ -485,18 +491,38 @@ int perfan_perfdata_read_header(perfan_perfdata *pd)
 }
 
 static int deliver(struct perfan_perfdata *pd, const struct perfan__raw *r,
-		   const struct perfan_record **out)
+		   struct perfan_record *rec)
 {
-	int rc = perfan__record_decode(pd, r, &pd->rec);
+	struct perfan__raw stable = *r;
+	int rc = perfan__pipe_stable(pd, &stable);
+	if (!rc && !rec && !(rec = perfan__pipe_slot()))
+		rc = PD_ERR(pd, PERFAN_ENOMEM, r->offset, "out of memory");
+	if (!rc)
+		rc = perfan__record_decode(pd, &stable, rec);
 	if (rc)
 		return fail(pd, rc);
-	*out = &pd->rec;
 	return 0;
 }
 
 int perfan_perfdata_next(perfan_perfdata *pd, const struct perfan_record **out)
 {
 	*out = NULL;
+	if (pd->pipe)
+		return perfan__pipe_next(pd, out);
+	/* a mapped file is read ahead on a second thread when asked; a
+	 * stream on this one (its reads may block after the caller is done) */
+	if (pd->opts.threads > 1 && pd->src.map && !pd->err &&
+	    !perfan__pipe_start(pd))
+		return perfan__pipe_next(pd, out);
+	int rc = perfan__perfdata_next_into(pd, &pd->rec);
+	if (!rc)
+		*out = &pd->rec;
+	return rc;
+}
+
+int perfan__perfdata_next_into(struct perfan_perfdata *pd,
+			       struct perfan_record *rec)
+{
 	if (pd->err)
 		return pd->err;
 	perfan__order_release(pd, &pd->order);
@@ -504,7 +530,7 @@ int perfan_perfdata_next(perfan_perfdata *pd, const struct perfan_record **out)
 	for (;;) {
 		struct perfan__raw r;
 		if (perfan__order_pop_from(pd, &pd->order, &r))
-			return deliver(pd, &r, out);
+			return deliver(pd, &r, rec);
 		if (pd->pending) {
 			/* the records before the damage are out: now the
 			 * error, with its message */
@@ -534,7 +560,7 @@ int perfan_perfdata_next(perfan_perfdata *pd, const struct perfan_record **out)
 		if (rc)
 			return fail(pd, rc);
 		if (pd->opts.unordered)
-			return deliver(pd, &r, out);
+			return deliver(pd, &r, rec);
 		if (r.type == PERFAN_REC_FINISHED_ROUND) {
 			perfan__order_round(pd);
 			if (pd->err)
@@ -545,7 +571,7 @@ int perfan_perfdata_next(perfan_perfdata *pd, const struct perfan_record **out)
 					return fail(pd, rc);
 				continue;
 			}
-			return deliver(pd, &r, out);
+			return deliver(pd, &r, rec);
 		}
 		if (r.type < PERFAN_REC_HEADER_ATTR) {
 			uint64_t t = perfan__record_time(pd, &r);
@@ -556,6 +582,6 @@ int perfan_perfdata_next(perfan_perfdata *pd, const struct perfan_record **out)
 				continue;
 			}
 		}
-		return deliver(pd, &r, out);
+		return deliver(pd, &r, rec);
 	}
 }

@@ -11,6 +11,8 @@ void *perfan__scratch_alloc(struct perfan_perfdata *pd, size_t n)
 	size_t need = (n + 15) & ~(size_t)15;
 	if (need < n || need > ((size_t)1 << 40))
 		return NULL;
+	if (perfan__pipe_filling())
+		return perfan__pipe_alloc(need);
 	if (pd->scratch_cap - pd->scratch_used < need) {
 		size_t ncap = pd->scratch_cap ? pd->scratch_cap * 2 : 65536;
 		while (ncap < need)
@@ -39,6 +41,8 @@ void *perfan__scratch_alloc(struct perfan_perfdata *pd, size_t n)
 
 void perfan__scratch_reset(struct perfan_perfdata *pd)
 {
+	if (perfan__pipe_filling())
+		return; /* the batch's memory goes with the batch */
 	for (size_t i = 0; i < pd->nretired; i++)
 		free(pd->retired[i]);
 	pd->nretired = 0;

@@ -214,6 +214,7 @@ int perfan__input_perfdata(perfan_source *s, perfan_perfdata **pd,
 	} else {
 		po.log = s->o.log;
 		po.log_payload = s->o.log_payload;
+		po.threads = s->o.threads;
 	}
 	if (s->regular && lseek(s->fd, 0, SEEK_SET) == 0)
 		return perfan_perfdata_open_fd(pd, s->fd, s->name, &po);

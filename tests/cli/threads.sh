@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# threads.sh: --threads changes nothing. Every perf.data under testdata/ is
+# read with one thread and with two (the second reads, orders and decodes
+# ahead): report, report --json and collapse print the same bytes, the same
+# warnings and errors, and exit the same way. A recording cut in the middle
+# of a record keeps its samples and its warning with both; the time and
+# process filters, the off-CPU and wall views, and a stream read from a pipe
+# (one thread whatever N is) agree too.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+: "${PERFAN_BIN:?}"
+. tests/tools/cli_common.sh
+mkdir "$tmp/nocache"
+export PERFAN_HOST_OSRELEASE=6.18.44-fc-v782 PERFAN_HOST_NAME=vm PERFAN_HOST_KALLSYMS=
+H=(--symfs testdata --kallsyms testdata/kallsyms --buildid-dir "$tmp/nocache")
+
+# same NAME ARGS...: the command with --threads 1 and --threads 2 prints the
+# same stdout and stderr and exits the same way.
+same() {
+	local name=$1 rc1=0 rc2=0
+	shift
+	"$PERFAN_BIN" "$@" --threads 1 >"$tmp/1.out" 2>"$tmp/1.err" || rc1=$?
+	"$PERFAN_BIN" "$@" --threads 2 >"$tmp/2.out" 2>"$tmp/2.err" || rc2=$?
+	checks=$((checks + 1))
+	[ "$rc1" = "$rc2" ] || fail "$name: exit $rc1 with one thread, $rc2 with two"
+	cmp -s "$tmp/1.out" "$tmp/2.out" || {
+		fail "$name: output differs with two threads"
+		diff "$tmp/1.out" "$tmp/2.out" | head -5
+	}
+	cmp -s "$tmp/1.err" "$tmp/2.err" || {
+		fail "$name: messages differ with two threads"
+		diff "$tmp/1.err" "$tmp/2.err" | head -5
+	}
+}
+
+n=0
+big=""
+while IFS= read -r f; do
+	n=$((n + 1))
+	same "report $f" report "${H[@]}" "$f"
+	same "report --json $f" report --json "${H[@]}" "$f"
+	same "collapse $f" collapse "${H[@]}" "$f"
+	# the largest recording: the one most read ahead
+	if [ -z "$big" ] || [ "$(stat -c %s "$f")" -gt "$(stat -c %s "$big")" ]; then big=$f; fi
+done < <(find testdata -name '*.data' -type f | LC_ALL=C sort)
+[ "$n" -ge 50 ] || fail "only $n recordings found under testdata/"
+
+# the outputs compared are not empty: the two-thread run counts samples
+"$PERFAN_BIN" collapse --samples "${H[@]}" --threads 2 "$big" >"$tmp/big.folded"
+got=$(awk '{ s += $NF } END { print s + 0 }' "$tmp/big.folded")
+want=$("$PERFAN_BIN" stats "$big" | awk '$1 == "SAMPLE" { print $3; exit }')
+[ "$got" = "$want" ] || fail "collapse --threads 2 $big: $got samples, stats says $want"
+
+# views and filters on the largest recording and an off-CPU one
+same "flamegraph $big" flamegraph "${H[@]}" "$big"
+same "convert pprof $big" convert --to pprof -o /dev/stdout "${H[@]}" "$big"
+start=$("$PERFAN_BIN" header "$big" | awk -F': ' '/^# time of first sample/ { print $2 + 0.05 }')
+[ -n "$start" ] || fail "header $big: no time of first sample"
+same "report --time $big" report "${H[@]}" --time "$start," "$big"
+same "report --off-cpu" report --off-cpu "${H[@]}" testdata/offcpu/perf.offcpu.data
+same "report --wall" report --wall "${H[@]}" testdata/offcpu/perf.offcpu.data
+
+# a recording cut in the middle of a record, at several points: the samples
+# before the cut and one warning, the same with two threads
+size=$(stat -c %s "$big")
+for cut in $((size / 3 + 7)) $((size / 2 + 3)) $((size - 13)); do
+	head -c "$cut" "$big" >"$tmp/cut.data"
+	same "collapse cut at $cut" collapse --samples "${H[@]}" "$tmp/cut.data"
+	grep -q "cut" "$tmp/2.err" || fail "cut at $cut: no warning that the recording was cut: $(cat "$tmp/2.err")"
+	[ -s "$tmp/2.out" ] || fail "cut at $cut: no samples"
+done
+
+# a stream: read once, on one thread, the same output as the file
+"$PERFAN_BIN" collapse "${H[@]}" --threads 2 - <testdata/pipe/perf.data >"$tmp/pipe2" 2>/dev/null ||
+	fail "collapse --threads 2 from a pipe: exit $?"
+"$PERFAN_BIN" collapse "${H[@]}" --threads 1 - <testdata/pipe/perf.data >"$tmp/pipe1" 2>/dev/null ||
+	fail "collapse --threads 1 from a pipe: exit $?"
+checks=$((checks + 1))
+cmp -s "$tmp/pipe1" "$tmp/pipe2" && [ -s "$tmp/pipe1" ] || fail "a pipe: outputs differ or are empty"
+
+# a bad value is refused
+checks=$((checks + 1))
+if "$PERFAN_BIN" report --threads 0 "$big" >/dev/null 2>"$tmp/bad.err"; then
+	fail "--threads 0 accepted"
+fi
+grep -q -- "--threads" "$tmp/bad.err" || fail "--threads 0: no message naming it"
+
+[ "$fails" = 0 ] || { echo "$fails of $checks checks failed"; exit 1; }
+echo "threads: $checks checks on $n recordings passed"
