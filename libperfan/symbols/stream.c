@@ -13,6 +13,7 @@
 
 #include "perfdata/internal.h"
 #include "symbols/jit.h"
+#include "symbols/stream_memo.h"
 #include "symbols/symbols.h"
 #include "symbols/unwind.h"
 #include "util/error.h"
@@ -71,6 +72,12 @@ struct perfan_stream {
 
 	perfan_frame_id unknown_frame;
 	int have_unknown_frame;
+	/* callchains resolved before (fold only), and the generation of the
+	 * state they were resolved in: every record but a sample, a switch
+	 * or a loss may change maps, threads or kernel symbols */
+	struct perfan__memo memo;
+	uint64_t memo_gen;
+	int memo_ok; /* the stack being resolved may be kept */
 	char buf[512];
 };
 
@@ -410,6 +417,7 @@ static int add_user(struct perfan_stream *r, struct perfan__thread *t,
 	uint64_t off = perfan__map_ip(m, ip);
 	r->cur_off = off;
 	if (d->kind == PERFAN__DSO_ANON) {
+		r->memo_ok = 0; /* JIT code: named by time */
 		int rc = add_jit(r, t, d, ip);
 		if (rc)
 			return rc < 0 ? rc : 0;
@@ -656,24 +664,14 @@ static int filtered(struct perfan_stream *r, const struct perfan_record *rec,
 	return 0;
 }
 
-static int on_sample(struct perfan_stream *r, const struct perfan_record *rec)
+/* The sample's stack into r->stack (leaf first) and whether it was cut
+ * short into *TRUNCATED. */
+static int resolve_stack(struct perfan_stream *r,
+			 const struct perfan_record *rec,
+			 struct perfan__thread *t, int *truncated_out)
 {
 	const struct perfan_sample *s = &rec->u.sample;
 	const struct perfan_event *ev = rec->event;
-	r->st.samples++;
-	if (!ev) { /* an id no attr claims: its fields cannot be read */
-		r->st.samples_filtered++;
-		return 0;
-	}
-	struct perfan__thread *t = NULL;
-	int f = filtered(r, rec, &t);
-	if (f < 0)
-		return PERFAN_ENOMEM;
-	if (f) {
-		r->st.samples_filtered++;
-		return 0;
-	}
-
 	int err = 0, truncated = 0, user_in_chain = 0;
 	size_t entries = 0;
 	r->nstack = 0;
@@ -732,16 +730,87 @@ static int on_sample(struct perfan_stream *r, const struct perfan_record *rec)
 		if (unw_trunc)
 			truncated = 1;
 	}
-	if (!err && !r->nstack && (s->type & PERFAN_SAMPLE_IP))
+	if (!err && !r->nstack && (s->type & PERFAN_SAMPLE_IP)) {
+		r->memo_ok = 0; /* the ip is not in the memo's key */
 		err = add_ip(r, t, s->ip,
 			     mode_of_misc(rec->misc & PERFAN_MISC_CPUMODE_MASK,
 					  s->ip));
+	}
 	if (err)
 		return err;
 	/* A user stack that ends in an address nothing maps was cut short
 	 * (a frame without frame pointer, a garbage return address). */
 	if (r->nstack && r->last_user && r->last_nomap)
 		truncated = 1;
+	*truncated_out = truncated;
+	return 0;
+}
+
+/* resolve_stack, or what it gave for the same callchain in the same
+ * address space before. The memo is for the fold's callchains only: the
+ * public frames carry addresses it does not keep, a user stack to unwind
+ * is not in the key, and JIT code is named by time. */
+static int resolved_stack(struct perfan_stream *r,
+			  const struct perfan_record *rec,
+			  struct perfan__thread *t, int *truncated)
+{
+	const struct perfan_sample *s = &rec->u.sample;
+	int memo = r->fold_only && (s->type & PERFAN_SAMPLE_CALLCHAIN) &&
+		   s->callchain_nr &&
+		   !((s->type & PERFAN_SAMPLE_REGS_USER) &&
+		     (s->type & PERFAN_SAMPLE_STACK_USER));
+	struct perfan__memo_key key = {t->proc,
+				       rec->event,
+				       r->memo_gen,
+				       s->callchain,
+				       (size_t)s->callchain_nr,
+				       0};
+	struct perfan__memo_hit hit;
+	if (memo && perfan__memo_find(&r->memo, &key, &hit)) {
+		r->nstack = 0;
+		for (size_t i = 0; i < hit.nids; i++) {
+			int err = push(r, hit.ids[i]);
+			if (err)
+				return err;
+		}
+		r->st.frames += hit.frames;
+		r->st.frames_unresolved += hit.unresolved;
+		*truncated = hit.truncated;
+		return 0;
+	}
+	uint64_t frames = r->st.frames, unresolved = r->st.frames_unresolved;
+	r->memo_ok = 1;
+	int err = resolve_stack(r, rec, t, truncated);
+	if (err || !memo || !r->memo_ok || !r->nstack)
+		return err;
+	hit = (struct perfan__memo_hit){
+		r->stack, r->nstack, (uint32_t)(r->st.frames - frames),
+		(uint32_t)(r->st.frames_unresolved - unresolved), *truncated};
+	return perfan__memo_put(&r->memo, &key, &hit);
+}
+
+static int on_sample(struct perfan_stream *r, const struct perfan_record *rec)
+{
+	const struct perfan_sample *s = &rec->u.sample;
+	const struct perfan_event *ev = rec->event;
+	r->st.samples++;
+	if (!ev) { /* an id no attr claims: its fields cannot be read */
+		r->st.samples_filtered++;
+		return 0;
+	}
+	struct perfan__thread *t = NULL;
+	int f = filtered(r, rec, &t);
+	if (f < 0)
+		return PERFAN_ENOMEM;
+	if (f) {
+		r->st.samples_filtered++;
+		return 0;
+	}
+
+	int truncated = 0;
+	int err = resolved_stack(r, rec, t, &truncated);
+	if (err)
+		return err;
 	if (truncated)
 		r->st.stacks_truncated++;
 
@@ -827,6 +896,12 @@ static void set_comm_of(struct perfan_stream *r, int32_t pid, int32_t tid)
 static int on_record(struct perfan_stream *r, const struct perfan_record *rec)
 {
 	struct perfan__symctx *ctx = &r->ctx;
+	if (rec->type != PERFAN_REC_SAMPLE && rec->type != PERFAN_REC_SWITCH &&
+	    rec->type != PERFAN_REC_SWITCH_CPU_WIDE &&
+	    rec->type != PERFAN_REC_LOST &&
+	    rec->type != PERFAN_REC_LOST_SAMPLES &&
+	    rec->type != PERFAN_REC_FINISHED_ROUND)
+		r->memo_gen++;
 	switch (rec->type) {
 	case PERFAN_REC_SAMPLE: return on_sample(r, rec);
 	case PERFAN_REC_MMAP:
@@ -1003,6 +1078,7 @@ void perfan_stream_free(perfan_stream *r)
 	if (!r)
 		return;
 	struct perfan__symctx *ctx = &r->ctx;
+	perfan__memo_free(&r->memo);
 	perfan__unwind_free(ctx);
 	perfan__jit_free(ctx);
 	perfan__threads_free(&ctx->threads);

@@ -1,0 +1,108 @@
+/* symbols/stream_memo.c: callchains already resolved, by their exact
+ * contents (a hash finds them; the whole key is compared). */
+#include "symbols/stream_memo.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <perfan/common.h>
+
+#include "util/grow.h"
+#include "util/hash.h"
+
+/* Past this many bytes of callchains and ids the memo starts again. */
+#define MEMO_MAX_BYTES ((size_t)64 << 20)
+
+struct perfan__memo_entry {
+	const void *proc, *ev;
+	uint64_t gen;
+	size_t chain, n;  /* in m->chains */
+	size_t ids, nids; /* in m->ids */
+	uint32_t frames, unresolved;
+	int truncated;
+};
+
+static uint64_t key_hash(const struct perfan__memo_key *k)
+{
+	uint64_t h = perfan__hash_u64((uint64_t)(uintptr_t)k->proc ^
+				      ((uint64_t)(uintptr_t)k->ev << 1) ^
+				      (k->gen * 0x9e3779b97f4a7c15ULL));
+	return perfan__hash_u64(
+		h ^ perfan__hash_mem(k->chain, k->n * sizeof(*k->chain)));
+}
+
+static int same(const struct perfan__memo *m,
+		const struct perfan__memo_entry *e,
+		const struct perfan__memo_key *k)
+{
+	return e->proc == k->proc && e->ev == k->ev && e->gen == k->gen &&
+	       e->n == k->n &&
+	       !memcmp(m->chains + e->chain, k->chain,
+		       k->n * sizeof(*k->chain));
+}
+
+int perfan__memo_find(struct perfan__memo *m, struct perfan__memo_key *key,
+		      struct perfan__memo_hit *hit)
+{
+	key->hash = key_hash(key);
+	const uint64_t *v = perfan__htab_get(&m->index, key->hash);
+	if (!v)
+		return 0;
+	const struct perfan__memo_entry *e = &m->e[*v - 1];
+	if (!same(m, e, key))
+		return 0; /* another key with this hash: resolved anew */
+	hit->ids = m->ids + e->ids;
+	hit->nids = e->nids;
+	hit->frames = e->frames;
+	hit->unresolved = e->unresolved;
+	hit->truncated = e->truncated;
+	return 1;
+}
+
+static void reset(struct perfan__memo *m)
+{
+	perfan__htab_free(&m->index);
+	m->ne = m->nchains = m->nids = 0;
+}
+
+int perfan__memo_put(struct perfan__memo *m, const struct perfan__memo_key *key,
+		     const struct perfan__memo_hit *what)
+{
+	if (perfan__htab_get(&m->index, key->hash))
+		return 0; /* the hash is taken: the first key keeps it */
+	if ((m->nchains + key->n) * sizeof(*m->chains) +
+		    (m->nids + what->nids) * sizeof(*m->ids) >
+	    MEMO_MAX_BYTES)
+		reset(m);
+	if (perfan__grow((void **)&m->e, &m->cape, m->ne + 1, sizeof(*m->e)) ||
+	    perfan__grow((void **)&m->chains, &m->capchains,
+			 m->nchains + key->n, sizeof(*m->chains)) ||
+	    perfan__grow((void **)&m->ids, &m->capids, m->nids + what->nids,
+			 sizeof(*m->ids)))
+		return PERFAN_ENOMEM;
+	struct perfan__memo_entry *e = &m->e[m->ne];
+	*e = (struct perfan__memo_entry){
+		key->proc,        key->ev,         key->gen,   m->nchains,
+		key->n,           m->nids,         what->nids, what->frames,
+		what->unresolved, what->truncated,
+	};
+	memcpy(m->chains + m->nchains, key->chain,
+	       key->n * sizeof(*key->chain));
+	memcpy(m->ids + m->nids, what->ids, what->nids * sizeof(*what->ids));
+	int err = perfan__htab_put(&m->index, key->hash, m->ne + 1);
+	if (err)
+		return err;
+	m->ne++;
+	m->nchains += key->n;
+	m->nids += what->nids;
+	return 0;
+}
+
+void perfan__memo_free(struct perfan__memo *m)
+{
+	perfan__htab_free(&m->index);
+	free(m->e);
+	free(m->chains);
+	free(m->ids);
+	memset(m, 0, sizeof(*m));
+}
