@@ -84,6 +84,13 @@ const uint64_t *perfan__profile_self(const perfan_profile *p, size_t col);
 int perfan__profile_push_sample(perfan_profile *p,
 				const struct perfan_profile_sample *s);
 
+/* perfan_profile_add's weight on NODE, a leaf it returned before (the
+ * same stack again, looked up by the caller): 0, PERFAN_EINVAL or
+ * PERFAN_ENOMEM. */
+int perfan__profile_add_at(perfan_profile *p, perfan_node_id node, size_t col,
+			   uint64_t weight,
+			   const struct perfan_sample_meta *meta);
+
 static inline uint64_t perfan__sat_add(uint64_t a, uint64_t b)
 {
 	uint64_t r = a + b;

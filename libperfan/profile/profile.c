@@ -616,6 +616,31 @@ static int child(perfan_profile *p, uint32_t parent, uint32_t frame,
 	return 0;
 }
 
+/* WEIGHT on NODE in column COL, and the sample kept if samples are. */
+static int add_weight(perfan_profile *p, uint32_t node, size_t col,
+		      uint64_t weight, const struct perfan_sample_meta *meta)
+{
+	struct column *c = &p->cols[col];
+	c->self[node] = perfan__sat_add(c->self[node], weight);
+	c->total_ok = 0;
+	if (p->keep_samples) {
+		if (perfan__grow((void **)&p->samples, &p->samples_cap,
+				 p->nsamples + 1, sizeof(*p->samples)))
+			return nomem();
+		struct perfan_profile_sample *s = &p->samples[p->nsamples++];
+		s->leaf = node;
+		s->col = (uint32_t)col;
+		s->weight = weight;
+		if (meta) {
+			s->meta = *meta;
+		} else {
+			s->meta.time = 0;
+			s->meta.pid = s->meta.tid = s->meta.cpu = -1;
+		}
+	}
+	return 0;
+}
+
 int perfan_profile_add(perfan_profile *p, const perfan_frame_id *frames,
 		       size_t n, size_t col, uint64_t weight,
 		       const struct perfan_sample_meta *meta,
@@ -659,27 +684,20 @@ int perfan_profile_add(perfan_profile *p, const perfan_frame_id *frames,
 		p->last_nodes[i] = node;
 	}
 	p->last_n = n;
-	struct column *c = &p->cols[col];
-	c->self[node] = perfan__sat_add(c->self[node], weight);
-	c->total_ok = 0;
-	if (p->keep_samples) {
-		if (perfan__grow((void **)&p->samples, &p->samples_cap,
-				 p->nsamples + 1, sizeof(*p->samples)))
-			return nomem();
-		struct perfan_profile_sample *s = &p->samples[p->nsamples++];
-		s->leaf = node;
-		s->col = (uint32_t)col;
-		s->weight = weight;
-		if (meta) {
-			s->meta = *meta;
-		} else {
-			s->meta.time = 0;
-			s->meta.pid = s->meta.tid = s->meta.cpu = -1;
-		}
-	}
 	if (leaf)
 		*leaf = node;
-	return 0;
+	return add_weight(p, node, col, weight, meta);
+}
+
+int perfan__profile_add_at(perfan_profile *p, perfan_node_id node, size_t col,
+			   uint64_t weight,
+			   const struct perfan_sample_meta *meta)
+{
+	if (node >= p->nnodes || col >= p->ncols)
+		return perfan__err(PERFAN_EINVAL,
+				   "profile: weight at node %u, column %zu",
+				   node, col);
+	return add_weight(p, node, col, weight, meta);
 }
 
 static const uint64_t *totals(const perfan_profile *cp, size_t col);

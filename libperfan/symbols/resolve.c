@@ -10,9 +10,20 @@
 
 #include <perfan/stream.h>
 
+#include "profile/internal.h"
 #include "profile/root.h"
 #include "symbols/symbols.h"
 #include "util/error.h"
+#include "util/hash.h"
+
+/* Leaves by (memo serial, root frame): direct-mapped, a miss costs one
+ * walk down the trie. */
+#define LEAF_BITS 16
+
+struct leaf_slot {
+	uint64_t serial; /* 0: empty */
+	uint32_t root, node;
+};
 
 struct fold {
 	perfan_profile *p;
@@ -21,6 +32,7 @@ struct fold {
 	size_t ncols;
 	perfan_frame_id *stack; /* root first */
 	size_t capstack;
+	struct leaf_slot *leaves; /* 1 << LEAF_BITS, or NULL */
 };
 
 /* The process frame at the root of T's stacks, cached in T until its comm
@@ -100,8 +112,24 @@ static int fold_sample(struct fold *f, perfan_stream *s,
 	}
 	uint64_t weight = f->o->weight == PERFAN_WEIGHT_PERIOD ? sm->period : 1;
 	struct perfan_sample_meta meta = {ev->time, ev->pid, ev->tid, ev->cpu};
-	return perfan_profile_add(f->p, frames, n, (size_t)col, weight, &meta,
-				  NULL);
+	/* the memo's serial names the ids and the column; the root frame
+	 * the thread */
+	uint64_t serial = perfan__stream_memo_serial(s);
+	uint32_t root = with_root ? f->stack[0] : UINT32_MAX;
+	struct leaf_slot *sl = NULL;
+	if (serial && f->leaves) {
+		uint64_t h = perfan__hash_u64(serial ^ ((uint64_t)root << 40));
+		sl = &f->leaves[h >> (64 - LEAF_BITS)];
+		if (sl->serial == serial && sl->root == root)
+			return perfan__profile_add_at(
+				f->p, sl->node, (size_t)col, weight, &meta);
+	}
+	perfan_node_id leaf;
+	int err = perfan_profile_add(f->p, frames, n, (size_t)col, weight,
+				     &meta, &leaf);
+	if (!err && sl)
+		*sl = (struct leaf_slot){serial, root, leaf};
+	return err;
 }
 
 int perfan_resolve_perfdata(perfan_profile *p, perfan_perfdata *pd,
@@ -123,6 +151,8 @@ int perfan_resolve_perfdata(perfan_profile *p, perfan_perfdata *pd,
 	if (opts)
 		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
 	struct fold f = {.p = p, .o = &o};
+	/* without memory for it, every sample walks the trie */
+	f.leaves = calloc((size_t)1 << LEAF_BITS, sizeof(*f.leaves));
 	const struct perfan_stream_event *ev;
 	while (!(err = perfan_stream_next(s, &ev))) {
 		if (ev->type != PERFAN_STREAM_SAMPLE)
@@ -146,5 +176,6 @@ int perfan_resolve_perfdata(perfan_profile *p, perfan_perfdata *pd,
 	perfan_stream_free(s);
 	free(f.cols);
 	free(f.stack);
+	free(f.leaves);
 	return err;
 }

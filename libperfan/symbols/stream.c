@@ -73,11 +73,15 @@ struct perfan_stream {
 	perfan_frame_id unknown_frame;
 	int have_unknown_frame;
 	/* callchains resolved before (fold only), and the generation of the
-	 * state they were resolved in: every record but a sample, a switch
-	 * or a loss may change maps, threads or kernel symbols */
+	 * kernel's state they were resolved in (may_change_kernel); a
+	 * process's maps have their own */
 	struct perfan__memo memo;
 	uint64_t memo_gen;
 	int memo_ok; /* the stack being resolved may be kept */
+	/* the last sample's memo entry (0: none) and, when it was found
+	 * there, its frame ids (else r->stack) */
+	uint64_t memo_serial;
+	const perfan_frame_id *memo_ids;
 	char buf[512];
 };
 
@@ -759,20 +763,22 @@ static int resolved_stack(struct perfan_stream *r,
 		   s->callchain_nr &&
 		   !((s->type & PERFAN_SAMPLE_REGS_USER) &&
 		     (s->type & PERFAN_SAMPLE_STACK_USER));
-	struct perfan__memo_key key = {t->proc,
-				       rec->event,
-				       r->memo_gen,
-				       s->callchain,
-				       (size_t)s->callchain_nr,
-				       0};
+	const struct perfan__proc *pr = t->proc;
+	struct perfan__memo_key key = {
+		.ev = rec->event,
+		.gen = r->memo_gen,
+		.maps_gen = pr->maps ? pr->maps->gen : 0,
+		.old_gen = pr->old_maps ? pr->old_maps->gen : 0,
+		.chain = s->callchain,
+		.n = (size_t)s->callchain_nr,
+	};
 	struct perfan__memo_hit hit;
+	r->memo_serial = 0;
+	r->memo_ids = NULL;
 	if (memo && perfan__memo_find(&r->memo, &key, &hit)) {
-		r->nstack = 0;
-		for (size_t i = 0; i < hit.nids; i++) {
-			int err = push(r, hit.ids[i]);
-			if (err)
-				return err;
-		}
+		r->nstack = hit.nids; /* the ids stay in the memo */
+		r->memo_ids = hit.ids;
+		r->memo_serial = key.serial;
 		r->st.frames += hit.frames;
 		r->st.frames_unresolved += hit.unresolved;
 		*truncated = hit.truncated;
@@ -786,7 +792,9 @@ static int resolved_stack(struct perfan_stream *r,
 	hit = (struct perfan__memo_hit){
 		r->stack, r->nstack, (uint32_t)(r->st.frames - frames),
 		(uint32_t)(r->st.frames_unresolved - unresolved), *truncated};
-	return perfan__memo_put(&r->memo, &key, &hit);
+	err = perfan__memo_put(&r->memo, &key, &hit);
+	r->memo_serial = key.serial;
+	return err;
 }
 
 static int on_sample(struct perfan_stream *r, const struct perfan_record *rec)
@@ -893,14 +901,35 @@ static void set_comm_of(struct perfan_stream *r, int32_t pid, int32_t tid)
 	r->ev.comm = t ? t->comm : NULL;
 }
 
+/* Whether REC may change what a kernel address resolves to (the memo's
+ * generation). A process's own maps carry their own (perfan__maps gen):
+ * its MMAPs, exec, fork and exit leave the kernel as it was, and so do
+ * samples, switches, losses, throttling and rounds. */
+static int may_change_kernel(const struct perfan_record *rec)
+{
+	switch (rec->type) {
+	case PERFAN_REC_MMAP:
+	case PERFAN_REC_MMAP2:
+		return cpumode_kernel(rec->misc & PERFAN_MISC_CPUMODE_MASK);
+	case PERFAN_REC_SAMPLE:
+	case PERFAN_REC_SWITCH:
+	case PERFAN_REC_SWITCH_CPU_WIDE:
+	case PERFAN_REC_LOST:
+	case PERFAN_REC_LOST_SAMPLES:
+	case PERFAN_REC_FINISHED_ROUND:
+	case PERFAN_REC_THROTTLE:
+	case PERFAN_REC_UNTHROTTLE:
+	case PERFAN_REC_COMM:
+	case PERFAN_REC_FORK:
+	case PERFAN_REC_EXIT: return 0;
+	default: return 1;
+	}
+}
+
 static int on_record(struct perfan_stream *r, const struct perfan_record *rec)
 {
 	struct perfan__symctx *ctx = &r->ctx;
-	if (rec->type != PERFAN_REC_SAMPLE && rec->type != PERFAN_REC_SWITCH &&
-	    rec->type != PERFAN_REC_SWITCH_CPU_WIDE &&
-	    rec->type != PERFAN_REC_LOST &&
-	    rec->type != PERFAN_REC_LOST_SAMPLES &&
-	    rec->type != PERFAN_REC_FINISHED_ROUND)
+	if (may_change_kernel(rec))
 		r->memo_gen++;
 	switch (rec->type) {
 	case PERFAN_REC_SAMPLE: return on_sample(r, rec);
@@ -1201,7 +1230,12 @@ struct perfan__thread *perfan__stream_thread(perfan_stream *s)
 
 const perfan_frame_id *perfan__stream_frame_ids(perfan_stream *s)
 {
-	return s->stack;
+	return s->memo_ids ? s->memo_ids : s->stack;
+}
+
+uint64_t perfan__stream_memo_serial(perfan_stream *s)
+{
+	return s->memo_serial;
 }
 
 /* ---- tracepoint fields ------------------------------------------------- */

@@ -14,19 +14,20 @@
 #define MEMO_MAX_BYTES ((size_t)64 << 20)
 
 struct perfan__memo_entry {
-	const void *proc, *ev;
-	uint64_t gen;
+	const void *ev;
+	uint64_t gen, maps_gen, old_gen;
 	size_t chain, n;  /* in m->chains */
 	size_t ids, nids; /* in m->ids */
 	uint32_t frames, unresolved;
 	int truncated;
+	uint64_t serial;
 };
 
 static uint64_t key_hash(const struct perfan__memo_key *k)
 {
-	uint64_t h = perfan__hash_u64((uint64_t)(uintptr_t)k->proc ^
-				      ((uint64_t)(uintptr_t)k->ev << 1) ^
-				      (k->gen * 0x9e3779b97f4a7c15ULL));
+	uint64_t h = perfan__hash_u64(
+		k->maps_gen ^ ((uint64_t)(uintptr_t)k->ev << 1) ^
+		(k->gen * 0x9e3779b97f4a7c15ULL) ^ (k->old_gen << 32));
 	return perfan__hash_u64(
 		h ^ perfan__hash_mem(k->chain, k->n * sizeof(*k->chain)));
 }
@@ -35,8 +36,8 @@ static int same(const struct perfan__memo *m,
 		const struct perfan__memo_entry *e,
 		const struct perfan__memo_key *k)
 {
-	return e->proc == k->proc && e->ev == k->ev && e->gen == k->gen &&
-	       e->n == k->n &&
+	return e->maps_gen == k->maps_gen && e->old_gen == k->old_gen &&
+	       e->ev == k->ev && e->gen == k->gen && e->n == k->n &&
 	       !memcmp(m->chains + e->chain, k->chain,
 		       k->n * sizeof(*k->chain));
 }
@@ -45,6 +46,7 @@ int perfan__memo_find(struct perfan__memo *m, struct perfan__memo_key *key,
 		      struct perfan__memo_hit *hit)
 {
 	key->hash = key_hash(key);
+	key->serial = 0;
 	const uint64_t *v = perfan__htab_get(&m->index, key->hash);
 	if (!v)
 		return 0;
@@ -56,6 +58,7 @@ int perfan__memo_find(struct perfan__memo *m, struct perfan__memo_key *key,
 	hit->frames = e->frames;
 	hit->unresolved = e->unresolved;
 	hit->truncated = e->truncated;
+	key->serial = e->serial;
 	return 1;
 }
 
@@ -65,7 +68,7 @@ static void reset(struct perfan__memo *m)
 	m->ne = m->nchains = m->nids = 0;
 }
 
-int perfan__memo_put(struct perfan__memo *m, const struct perfan__memo_key *key,
+int perfan__memo_put(struct perfan__memo *m, struct perfan__memo_key *key,
 		     const struct perfan__memo_hit *what)
 {
 	if (perfan__htab_get(&m->index, key->hash))
@@ -82,9 +85,18 @@ int perfan__memo_put(struct perfan__memo *m, const struct perfan__memo_key *key,
 		return PERFAN_ENOMEM;
 	struct perfan__memo_entry *e = &m->e[m->ne];
 	*e = (struct perfan__memo_entry){
-		key->proc,        key->ev,         key->gen,   m->nchains,
-		key->n,           m->nids,         what->nids, what->frames,
-		what->unresolved, what->truncated,
+		.ev = key->ev,
+		.gen = key->gen,
+		.maps_gen = key->maps_gen,
+		.old_gen = key->old_gen,
+		.chain = m->nchains,
+		.n = key->n,
+		.ids = m->nids,
+		.nids = what->nids,
+		.frames = what->frames,
+		.unresolved = what->unresolved,
+		.truncated = what->truncated,
+		.serial = ++m->serials,
 	};
 	memcpy(m->chains + m->nchains, key->chain,
 	       key->n * sizeof(*key->chain));
@@ -95,6 +107,7 @@ int perfan__memo_put(struct perfan__memo *m, const struct perfan__memo_key *key,
 	m->ne++;
 	m->nchains += key->n;
 	m->nids += what->nids;
+	key->serial = e->serial;
 	return 0;
 }
 

@@ -28,17 +28,23 @@ struct perfan__memo {
 	size_t nchains, capchains;
 	uint32_t *ids; /* their frame ids */
 	size_t nids, capids;
+	uint64_t serials; /* entries numbered so far */
 };
 
-/* The key: the address space (PROC), the event (EV: its stack limit), the
- * generation of the resolver's state (GEN: bumped by every record that
- * changes maps, threads or kernel symbols) and the callchain CHAIN[0..N). */
+/* The key: the address space (MAPS_GEN and OLD_GEN: the gen of the
+ * process's maps and of its maps before exec, 0 for none), the event (EV:
+ * its stack limit), the generation of the kernel's state (GEN: bumped by
+ * every record that may change kernel maps or symbols) and the callchain
+ * CHAIN[0..N). */
 struct perfan__memo_key {
-	const void *proc, *ev;
-	uint64_t gen;
+	const void *ev;
+	uint64_t gen, maps_gen, old_gen;
 	const uint64_t *chain;
 	size_t n;
-	uint64_t hash; /* set by perfan__memo_find */
+	uint64_t hash;   /* set by perfan__memo_find */
+	uint64_t serial; /* the entry's number, never reused: set by
+			  * perfan__memo_find when found, perfan__memo_put
+			  * when kept; 0 otherwise */
 };
 
 /* 1 and *HIT (valid until the next put) when KEY was seen, else 0. */
@@ -46,7 +52,7 @@ int perfan__memo_find(struct perfan__memo *m, struct perfan__memo_key *key,
 		      struct perfan__memo_hit *hit);
 /* Keep what KEY (looked up with perfan__memo_find) resolved to. 0, or
  * PERFAN_ENOMEM. Past a bound on its memory the memo starts again. */
-int perfan__memo_put(struct perfan__memo *m, const struct perfan__memo_key *key,
+int perfan__memo_put(struct perfan__memo *m, struct perfan__memo_key *key,
 		     const struct perfan__memo_hit *what);
 void perfan__memo_free(struct perfan__memo *m);
 
