@@ -6,11 +6,20 @@
 
 #include "symbols/symbols.h"
 
+/* A number no list of maps had before, in any stream of the process. */
+static uint64_t new_gen(void)
+{
+	static uint64_t gens;
+	return __atomic_add_fetch(&gens, 1, __ATOMIC_RELAXED);
+}
+
 struct perfan__maps *perfan__maps_new(void)
 {
 	struct perfan__maps *m = calloc(1, sizeof(*m));
-	if (m)
+	if (m) {
 		m->refs = 1;
+		m->gen = new_gen();
+	}
 	return m;
 }
 
@@ -39,6 +48,7 @@ static struct perfan__maps *own(struct perfan__maps **maps)
 	if (!c)
 		return NULL;
 	c->refs = 1;
+	c->gen = new_gen();
 	if (m->n) {
 		c->v = malloc(m->n * sizeof(*c->v));
 		if (!c->v) {
@@ -113,6 +123,7 @@ int perfan__maps_insert(struct perfan__maps **maps,
 	memmove(&m->v[i + nr], &m->v[j], (m->n - j) * sizeof(*m->v));
 	memcpy(&m->v[i], repl, nr * sizeof(*repl));
 	m->n = n;
+	m->gen = new_gen();
 	return 0;
 }
 

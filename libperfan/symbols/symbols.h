@@ -220,6 +220,9 @@ struct perfan__maps {
 	unsigned refs;
 	size_t n, cap;
 	struct perfan__map *v;
+	/* new, never seen before, at creation and on every change: the
+	 * same number, the same maps (the key of the stream's memo) */
+	uint64_t gen;
 };
 
 struct perfan__maps *perfan__maps_new(void);
@@ -385,7 +388,9 @@ const char *perfan__buildid_hex(const uint8_t *id, size_t size, char *buf);
  * SAMPLE events have no public frames: perfan__stream_frame_ids gives
  * their ids in INTO instead (leaf first, u.sample.nr_frames of them).
  * perfan__stream_thread: the thread of the last SAMPLE, for the cache of
- * root frames. */
+ * root frames. perfan__stream_memo_serial: a number for the last SAMPLE's
+ * frame ids, the same for every sample that resolved to the same ids
+ * under the same event and process (a memo entry, never reused), or 0. */
 struct perfan_stream;
 int perfan__stream_open_into(struct perfan_stream **out,
 			     struct perfan_perfdata *pd,
@@ -395,5 +400,6 @@ const perfan_frame_id *perfan__stream_frame_ids(struct perfan_stream *s);
 /* The stream's resolver context (stream_dso.c's way to its DSOs). */
 struct perfan__symctx *perfan__stream_ctx(struct perfan_stream *s);
 struct perfan__thread *perfan__stream_thread(struct perfan_stream *s);
+uint64_t perfan__stream_memo_serial(struct perfan_stream *s);
 
 #endif
