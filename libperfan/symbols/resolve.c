@@ -78,6 +78,28 @@ static int column(struct fold *f, const struct perfan_event *ev)
 	return f->cols[i] - 1;
 }
 
+/* The leaf the same ids under the same root reached before, or NULL (and
+ * *SLOT where to keep the one they reach now, or NULL). */
+static const struct leaf_slot *known_leaf(struct fold *f, perfan_stream *s,
+					  uint32_t root,
+					  struct leaf_slot **slot)
+{
+	/* the memo's serial names the ids and the column; the root frame
+	 * the thread */
+	uint64_t serial = perfan__stream_memo_serial(s);
+	*slot = NULL;
+	if (!serial || !f->leaves)
+		return NULL;
+	uint64_t h = perfan__hash_u64(serial ^ ((uint64_t)root << 40));
+	struct leaf_slot *sl = &f->leaves[h >> (64 - LEAF_BITS)];
+	if (sl->serial == serial && sl->root == root)
+		return sl;
+	sl->serial = 0; /* until filled, below */
+	sl->root = root;
+	*slot = sl;
+	return NULL;
+}
+
 static int fold_sample(struct fold *f, perfan_stream *s,
 		       const struct perfan_stream_event *ev)
 {
@@ -85,6 +107,21 @@ static int fold_sample(struct fold *f, perfan_stream *s,
 	int col = column(f, ev->event);
 	if (col < 0)
 		return col;
+	int with_root = f->o->root != PERFAN_ROOT_NONE;
+	uint32_t root = UINT32_MAX;
+	if (with_root) {
+		int err = root_frame(f, perfan__stream_thread(s), &root);
+		if (err)
+			return err;
+	}
+	uint64_t weight = f->o->weight == PERFAN_WEIGHT_PERIOD ? sm->period : 1;
+	struct perfan_sample_meta meta = {ev->time, ev->pid, ev->tid, ev->cpu};
+	struct leaf_slot *slot;
+	const struct leaf_slot *known = known_leaf(f, s, root, &slot);
+	if (known)
+		return perfan__profile_add_at(f->p, known->node, (size_t)col,
+					      weight, &meta);
+
 	size_t n = sm->nr_frames + 1;
 	if (n > f->capstack) {
 		size_t cap = f->capstack ? f->capstack : 256;
@@ -97,38 +134,23 @@ static int fold_sample(struct fold *f, perfan_stream *s,
 		f->capstack = cap;
 	}
 	/* Leaf first in the stream, root first in the trie. */
-	int with_root = f->o->root != PERFAN_ROOT_NONE;
 	perfan_frame_id *frames = f->stack + 1;
 	const perfan_frame_id *ids = perfan__stream_frame_ids(s);
 	n = sm->nr_frames;
 	for (size_t i = 0; i < n; i++)
 		frames[n - 1 - i] = ids[i];
 	if (with_root) {
-		int err = root_frame(f, perfan__stream_thread(s), &f->stack[0]);
-		if (err)
-			return err;
+		f->stack[0] = root;
 		frames = f->stack;
 		n++;
-	}
-	uint64_t weight = f->o->weight == PERFAN_WEIGHT_PERIOD ? sm->period : 1;
-	struct perfan_sample_meta meta = {ev->time, ev->pid, ev->tid, ev->cpu};
-	/* the memo's serial names the ids and the column; the root frame
-	 * the thread */
-	uint64_t serial = perfan__stream_memo_serial(s);
-	uint32_t root = with_root ? f->stack[0] : UINT32_MAX;
-	struct leaf_slot *sl = NULL;
-	if (serial && f->leaves) {
-		uint64_t h = perfan__hash_u64(serial ^ ((uint64_t)root << 40));
-		sl = &f->leaves[h >> (64 - LEAF_BITS)];
-		if (sl->serial == serial && sl->root == root)
-			return perfan__profile_add_at(
-				f->p, sl->node, (size_t)col, weight, &meta);
 	}
 	perfan_node_id leaf;
 	int err = perfan_profile_add(f->p, frames, n, (size_t)col, weight,
 				     &meta, &leaf);
-	if (!err && sl)
-		*sl = (struct leaf_slot){serial, root, leaf};
+	if (!err && slot) {
+		slot->node = leaf;
+		slot->serial = perfan__stream_memo_serial(s);
+	}
 	return err;
 }
 
