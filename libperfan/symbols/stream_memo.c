@@ -45,14 +45,21 @@ static int same(const struct perfan__memo *m,
 int perfan__memo_find(struct perfan__memo *m, struct perfan__memo_key *key,
 		      struct perfan__memo_hit *hit)
 {
-	key->hash = key_hash(key);
 	key->serial = 0;
-	const uint64_t *v = perfan__htab_get(&m->index, key->hash);
-	if (!v)
-		return 0;
-	const struct perfan__memo_entry *e = &m->e[*v - 1];
-	if (!same(m, e, key))
-		return 0; /* another key with this hash: resolved anew */
+	const struct perfan__memo_entry *e;
+	if (m->last && same(m, &m->e[m->last - 1], key)) {
+		/* the last sample's chain again (a hot loop): no hash */
+		e = &m->e[m->last - 1];
+	} else {
+		key->hash = key_hash(key);
+		const uint64_t *v = perfan__htab_get(&m->index, key->hash);
+		if (!v)
+			return 0;
+		e = &m->e[*v - 1];
+		if (!same(m, e, key))
+			return 0; /* another key with this hash: anew */
+		m->last = (size_t)*v;
+	}
 	hit->ids = m->ids + e->ids;
 	hit->nids = e->nids;
 	hit->frames = e->frames;
@@ -66,6 +73,7 @@ static void reset(struct perfan__memo *m)
 {
 	perfan__htab_free(&m->index);
 	m->ne = m->nchains = m->nids = 0;
+	m->last = 0;
 }
 
 int perfan__memo_put(struct perfan__memo *m, struct perfan__memo_key *key,
@@ -107,6 +115,7 @@ int perfan__memo_put(struct perfan__memo *m, struct perfan__memo_key *key,
 	m->ne++;
 	m->nchains += key->n;
 	m->nids += what->nids;
+	m->last = m->ne;
 	key->serial = e->serial;
 	return 0;
 }

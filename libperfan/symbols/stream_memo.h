@@ -29,6 +29,7 @@ struct perfan__memo {
 	uint32_t *ids; /* their frame ids */
 	size_t nids, capids;
 	uint64_t serials; /* entries numbered so far */
+	size_t last;      /* the entry found last + 1, 0: none */
 };
 
 /* The key: the address space (MAPS_GEN and OLD_GEN: the gen of the
