@@ -17,12 +17,6 @@
 #define QUEUE_DEPTH 3
 #define BUMP_CHUNK ((size_t)256 << 10)
 
-struct bump_chunk {
-	struct bump_chunk *next;
-	size_t cap, used;
-	_Alignas(16) uint8_t data[];
-};
-
 struct pipe_log {
 	size_t at; /* emitted before record AT is delivered */
 	enum perfan_log_level level;
@@ -37,7 +31,7 @@ struct batch {
 	size_t nlogs, caplogs;
 	/* copies of record bytes and decoded arrays, reused when the batch
 	 * is */
-	struct bump_chunk *chunks;
+	struct perfan__arena mem;
 	size_t bytes; /* of the records (their sizes) */
 	int status;   /* 0: more batches follow; else the reader's last word */
 	char *msg;    /* its message, for an error */
@@ -67,26 +61,7 @@ static _Thread_local struct perfan__pipe *filling;
 
 static void *bump(struct batch *b, size_t n)
 {
-	size_t need = (n + 15) & ~(size_t)15;
-	if (need < n)
-		return NULL;
-	struct bump_chunk *c = b->chunks;
-	/* a reused batch keeps its chunks: find one with room */
-	while (c && c->cap - c->used < need)
-		c = c->next;
-	if (!c) {
-		size_t cap = need > BUMP_CHUNK ? need : BUMP_CHUNK;
-		c = malloc(sizeof(*c) + cap);
-		if (!c)
-			return NULL;
-		c->cap = cap;
-		c->used = 0;
-		c->next = b->chunks;
-		b->chunks = c;
-	}
-	void *p = c->data + c->used;
-	c->used += need;
-	return p;
+	return perfan__arena_bump(&b->mem, n, BUMP_CHUNK);
 }
 
 static void batch_reset(struct batch *b)
@@ -100,19 +75,7 @@ static void batch_reset(struct batch *b)
 	free(b->msg);
 	b->msg = NULL;
 	/* keep one chunk of the usual size, drop the rest */
-	struct bump_chunk *keep = NULL, *c = b->chunks;
-	while (c) {
-		struct bump_chunk *next = c->next;
-		if (!keep && c->cap == BUMP_CHUNK) {
-			keep = c;
-			keep->used = 0;
-			keep->next = NULL;
-		} else {
-			free(c);
-		}
-		c = next;
-	}
-	b->chunks = keep;
+	perfan__arena_reset(&b->mem, BUMP_CHUNK);
 }
 
 static void batch_free(struct batch *b)
@@ -120,7 +83,7 @@ static void batch_free(struct batch *b)
 	if (!b)
 		return;
 	batch_reset(b);
-	free(b->chunks);
+	perfan__arena_free(&b->mem);
 	free(b->logs);
 	free(b);
 }

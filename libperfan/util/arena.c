@@ -1,4 +1,5 @@
-/* util/arena.c: bump allocator in chunks of at least 64 KiB. */
+/* util/arena.c: bump allocator in chunks (64 KiB or more), freed at once or
+ * emptied for reuse. */
 #include "util/arena.h"
 
 #include <stdint.h>
@@ -11,14 +12,17 @@ struct perfan__arena_chunk {
 	_Alignas(16) unsigned char data[];
 };
 
-void *perfan__arena_alloc(struct perfan__arena *a, size_t n)
+/* N bytes rounded up to ALIGN (a power of two) from the newest chunk, or
+ * from a new one of at least MIN_CHUNK bytes where it has no room. */
+static void *take(struct perfan__arena *a, size_t n, size_t align,
+		  size_t min_chunk)
 {
-	struct perfan__arena_chunk *c = a->head;
-	size_t need = (n + 7) & ~(size_t)7;
+	size_t need = (n + align - 1) & ~(align - 1);
 	if (need < n)
 		return NULL;
+	struct perfan__arena_chunk *c = a->head;
 	if (!c || c->cap - c->used < need) {
-		size_t cap = need > 65536 ? need : 65536;
+		size_t cap = need > min_chunk ? need : min_chunk;
 		if (cap > SIZE_MAX - sizeof(*c))
 			return NULL;
 		c = malloc(sizeof(*c) + cap);
@@ -31,8 +35,37 @@ void *perfan__arena_alloc(struct perfan__arena *a, size_t n)
 	}
 	void *r = c->data + c->used;
 	c->used += need;
-	memset(r, 0, need);
 	return r;
+}
+
+void *perfan__arena_alloc(struct perfan__arena *a, size_t n)
+{
+	void *r = take(a, n, 8, 65536);
+	if (r)
+		memset(r, 0, (n + 7) & ~(size_t)7);
+	return r;
+}
+
+void *perfan__arena_bump(struct perfan__arena *a, size_t n, size_t min_chunk)
+{
+	return take(a, n, 16, min_chunk);
+}
+
+void perfan__arena_reset(struct perfan__arena *a, size_t keep_cap)
+{
+	struct perfan__arena_chunk *keep = NULL, *c = a->head;
+	while (c) {
+		struct perfan__arena_chunk *next = c->next;
+		if (!keep && c->cap == keep_cap) {
+			keep = c;
+			keep->used = 0;
+			keep->next = NULL;
+		} else {
+			free(c);
+		}
+		c = next;
+	}
+	a->head = keep;
 }
 
 char *perfan__arena_strndup(struct perfan__arena *a, const char *s, size_t n)
