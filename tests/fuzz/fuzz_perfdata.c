@@ -269,6 +269,7 @@ struct fuzz_result {
 	int open_rc;   /* 0, or the error perfan_perfdata_open_fd gave */
 	int rc;        /* PERFAN_ITEROVER or the error that ended it */
 	uint64_t nrec; /* records delivered */
+	uint64_t sum;  /* of fuzz_touch_record over them */
 	int pipe_mode;
 	char msg[1024]; /* the error message, "" at ITEROVER */
 };
@@ -337,7 +338,7 @@ static void fuzz_read_fd(int fd, size_t input_size,
 		while ((res->rc = perfan_perfdata_next(pd, &r)) == 0) {
 			if (!r)
 				fuzz_fail("record NULL");
-			fuzz_sink += fuzz_touch_record(r);
+			res->sum += fuzz_touch_record(r);
 			res->nrec++;
 			if (!r->from_compressed && ++nraw > limit)
 				fuzz_fail("more than %llu records",
@@ -406,19 +407,32 @@ fail:
 	return -1;
 }
 
-/* Read DATA every way: mapped in time order, mapped in file order, and
- * (up to 1 MiB) as a stream. A pipe-mode input gives the same result mapped
- * and streamed. */
+/* Read DATA every way: mapped in time order (on one thread and with a
+ * second reading ahead), mapped in file order, and (up to 1 MiB) as a
+ * stream. The two threaded reads give the same records, end and message;
+ * a pipe-mode input gives the same result mapped and streamed. */
 static void fuzz_one(const uint8_t *data, size_t size)
 {
 	struct perfan_perfdata_opts o =
 		PERFAN_OPTS_INIT(struct perfan_perfdata_opts);
-	struct fuzz_result ordered, unordered, stream;
+	struct fuzz_result ordered, threaded, unordered, stream;
 	int fd = fuzz_memfd(data, size);
 
 	if (fd < 0)
 		fuzz_fail("memfd: %s", strerror(errno));
 	fuzz_read_fd(fd, size, &o, &ordered);
+	o.threads = 2;
+	fuzz_read_fd(fd, size, &o, &threaded);
+	o.threads = 1;
+	if (threaded.open_rc != ordered.open_rc || threaded.rc != ordered.rc ||
+	    threaded.nrec != ordered.nrec || threaded.sum != ordered.sum ||
+	    strcmp(threaded.msg, ordered.msg))
+		fuzz_fail("two threads: %d after %llu records (%s), one: %d "
+			  "after %llu (%s)",
+			  threaded.rc, (unsigned long long)threaded.nrec,
+			  threaded.msg, ordered.rc,
+			  (unsigned long long)ordered.nrec, ordered.msg);
+	fuzz_sink += ordered.sum;
 	o.unordered = 1;
 	fuzz_read_fd(fd, size, &o, &unordered);
 	close(fd);
