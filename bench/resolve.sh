@@ -6,7 +6,10 @@
 #   (b) single a single-process-tree frame-pointer recording of >= 25 MB
 #              (/tmp/perfan-bench/small.data)
 #   (c) dwarf  a --call-graph dwarf recording of >= 200 MB
-#              (/tmp/perfan-bench/dwarf.data)
+#              (/tmp/perfan-bench/dwarf.data), of the C workload
+#   (c2) pydwarf  the same of a Python workload (bench/py-dwarf-workload.py)
+#              on python3.11-dbg, an interpreter with its debug information
+#              (/tmp/perfan-bench/pydwarf.data; apt-get install python3.11-dbg)
 # Each is made with bench/make-large-recording.sh when absent. For each,
 # `perfan report`, `perf report --stdio` (its default: children, call
 # graphs), `perf report --stdio --no-children` (the issue's yardstick: self
@@ -16,7 +19,8 @@
 # are printed, with perf's time over perfan's (the speed-up) and the
 # issue's target for that pair.
 #
-# Usage: bench/resolve.sh [all|wide|single|dwarf|PERF_DATA ...]  (all: a, b, c)
+# Usage: bench/resolve.sh [all|wide|single|dwarf|pydwarf|PERF_DATA ...]
+#        (all: a, b, c, c2)
 # Env:   RUNS=5  PERFAN=build/perfan  PERF=perf
 #        SKIP_CHILDREN=1  leave out perf report --stdio (children) where it
 #                         takes minutes (dwarf)
@@ -94,6 +98,12 @@ make_input() { # NAME -> path
 		[ -f "$f" ] || TARGET_MB=30 bench/make-large-recording.sh "$f" >&2 ;;
 	dwarf) f=/tmp/perfan-bench/dwarf.data
 		[ -f "$f" ] || CALLGRAPH=dwarf bench/make-large-recording.sh "$f" >&2 ;;
+	pydwarf) f=/tmp/perfan-bench/pydwarf.data
+		local py
+		py=$(command -v python3.11-dbg || command -v python3)
+		mkdir -p "$(dirname "$f")"
+		[ -f "$f" ] || "$PERF" record -q --call-graph dwarf,8192 -m 1024 \
+			-F 3000 -e cpu-clock -o "$f" "$py" bench/py-dwarf-workload.py 8 >&2 ;;
 	esac
 	echo "$f"
 }
@@ -103,10 +113,12 @@ for arg in "$@"; do
 	case $arg in
 	all) bench_one "(a) wide" "$(make_input wide)" 10 30
 		bench_one "(b) single" "$(make_input single)" 5 ""
-		bench_one "(c) dwarf" "$(make_input dwarf)" "" 150 ;;
+		bench_one "(c) dwarf" "$(make_input dwarf)" "" 150
+		bench_one "(c2) pydwarf" "$(make_input pydwarf)" "" 150 ;;
 	wide) bench_one "(a) wide" "$(make_input wide)" 10 30 ;;
 	single) bench_one "(b) single" "$(make_input single)" 5 "" ;;
 	dwarf) bench_one "(c) dwarf" "$(make_input dwarf)" "" 150 ;;
+	pydwarf) bench_one "(c2) pydwarf" "$(make_input pydwarf)" "" 150 ;;
 	*) bench_one "$arg" "$arg" "" "" ;;
 	esac
 done
