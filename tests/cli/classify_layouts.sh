@@ -152,15 +152,16 @@ if command -v perf >/dev/null 2>&1 &&
 		fail "-- sleep 0.3: $(cat "$tmp/err")"
 	fi
 	if [ $hw = 0 ]; then
-		# a busy loop: cpu-bound, or mixed when other work (a parallel
-		# test run) keeps it waiting for a CPU; the verdict must follow
-		# its on-CPU share either way (testdata/perf-stat-local/busy.txt
-		# is the strict case)
+		# a busy loop: cpu-bound, or mixed or even mostly waiting when
+		# other work (a parallel test run, a build) keeps it waiting for
+		# a CPU; the verdict must follow its on-CPU share either way
+		# (testdata/perf-stat-local/busy.txt is the strict case)
 		"$BIN" classify --json -- awk 'BEGIN { for (i = 0; i < 20000000; i++) s += i }' \
 			>"$tmp/busy.json" 2>"$tmp/err" &&
-			jq -e '[.groups[] | select(.whole)][0] | .time.on_cpu > 0.5 and
+			jq -e '[.groups[] | select(.whole)][0] | .time.on_cpu > 0 and
 				(.verdict == "cpu-bound") == (.time.on_cpu >= 0.9) and
-				(.verdict == "mixed") == (.time.on_cpu < 0.9)' \
+				(.verdict == "mixed") == (.time.on_cpu >= 0.5 and .time.on_cpu < 0.9) and
+				(.verdict == "mostly-waiting") == (.time.on_cpu < 0.5)' \
 				"$tmp/busy.json" >/dev/null ||
 			fail "-- busy awk: $(cat "$tmp/busy.json" "$tmp/err")"
 		checks=$((checks + 1))
