@@ -390,7 +390,8 @@ const char *perfan__buildid_hex(const uint8_t *id, size_t size, char *buf);
  * perfan__stream_thread: the thread of the last SAMPLE, for the cache of
  * root frames. perfan__stream_memo_serial: a number for the last SAMPLE's
  * frame ids, the same for every sample that resolved to the same ids
- * under the same event and process (a memo entry, never reused), or 0. */
+ * under the same event (a memo entry, never reused; processes sharing
+ * their maps share it too), or 0. */
 struct perfan_stream;
 int perfan__stream_open_into(struct perfan_stream **out,
 			     struct perfan_perfdata *pd,
