@@ -193,7 +193,7 @@ void perfan__pipe_quiesce(struct perfan_perfdata *pd)
 		return;
 	/* what came before must be taken before the reader's state changes
 	 * under it (event table, names, tracing formats) */
-	if (p->fill->n || p->fill->nlogs) {
+	if (p->fill && (p->fill->n || p->fill->nlogs)) {
 		if (hand_over(p))
 			return;
 		/* NULL: the record comes out as out of memory (run) */
