@@ -53,6 +53,7 @@ int perfan__memo_find(struct perfan__memo *m, struct perfan__memo_key *key,
 	} else {
 		key->hash = key_hash(key);
 		const uint64_t *v = perfan__htab_get(&m->index, key->hash);
+		key->hash_taken = v != NULL;
 		if (!v)
 			return 0;
 		e = &m->e[*v - 1];
@@ -79,8 +80,8 @@ static void reset(struct perfan__memo *m)
 int perfan__memo_put(struct perfan__memo *m, struct perfan__memo_key *key,
 		     const struct perfan__memo_hit *what)
 {
-	if (perfan__htab_get(&m->index, key->hash))
-		return 0; /* the hash is taken: the first key keeps it */
+	if (key->hash_taken)
+		return 0; /* the first key keeps the hash */
 	if ((m->nchains + key->n) * sizeof(*m->chains) +
 		    (m->nids + what->nids) * sizeof(*m->ids) >
 	    MEMO_MAX_BYTES)

@@ -42,7 +42,8 @@ struct perfan__memo_key {
 	uint64_t gen, maps_gen, old_gen;
 	const uint64_t *chain;
 	size_t n;
-	uint64_t hash;   /* set by perfan__memo_find */
+	uint64_t hash;   /* set by perfan__memo_find when not found, */
+	int hash_taken;  /* with whether another key holds the hash */
 	uint64_t serial; /* the entry's number, never reused: set by
 			  * perfan__memo_find when found, perfan__memo_put
 			  * when kept; 0 otherwise */
