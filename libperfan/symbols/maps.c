@@ -138,6 +138,28 @@ const struct perfan__map *perfan__maps_find(const struct perfan__maps *m,
 	return NULL;
 }
 
+const struct perfan__map *perfan__proc_map(struct perfan__map_cache *c,
+					   const struct perfan__proc *p,
+					   uint64_t addr)
+{
+	if (!p)
+		return NULL;
+	const struct perfan__maps *maps = p->maps;
+	const struct perfan__map *m = c->map;
+	/* the same generation: the same maps, unchanged, so M still
+	 * points into them */
+	if (m && maps && c->gen == maps->gen && addr >= m->start &&
+	    addr < m->end)
+		return m;
+	m = perfan__maps_find(maps, addr);
+	if (m) {
+		c->map = m;
+		c->gen = maps->gen;
+		return m;
+	}
+	return perfan__maps_find(p->old_maps, addr);
+}
+
 /* ---- KSYMBOL ------------------------------------------------------------ */
 
 static size_t ksym_first_ending_after(const struct perfan__ksymbols *k,

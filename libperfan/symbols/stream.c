@@ -82,10 +82,7 @@ struct perfan_stream {
 	 * there, its frame ids (else r->stack) */
 	uint64_t memo_serial;
 	const perfan_frame_id *memo_ids;
-	/* the map a user address was found in last, in maps of this
-	 * generation (user_map) */
-	const struct perfan__map *last_map;
-	uint64_t last_map_gen;
+	struct perfan__map_cache maps; /* of user addresses */
 	char buf[512];
 };
 
@@ -413,29 +410,10 @@ static int add_jit(struct perfan_stream *r, struct perfan__thread *t,
 	return err ? err : 1;
 }
 
-/* The map of IP in T's address space: the last one found in the same
- * maps (unchanged since: the same generation), or a search. */
-static const struct perfan__map *user_map(struct perfan_stream *r,
-					  struct perfan__thread *t, uint64_t ip)
-{
-	const struct perfan__maps *maps = t->proc->maps;
-	const struct perfan__map *m = r->last_map;
-	if (m && maps && r->last_map_gen == maps->gen && ip >= m->start &&
-	    ip < m->end)
-		return m;
-	m = perfan__maps_find(maps, ip);
-	if (m) {
-		r->last_map = m;
-		r->last_map_gen = maps->gen;
-		return m;
-	}
-	return perfan__maps_find(t->proc->old_maps, ip);
-}
-
 static int add_user(struct perfan_stream *r, struct perfan__thread *t,
 		    uint64_t ip)
 {
-	const struct perfan__map *m = user_map(r, t, ip);
+	const struct perfan__map *m = perfan__proc_map(&r->maps, t->proc, ip);
 	if (!m)
 		return add_nomap(r, ip);
 	struct perfan__dso *d = m->dso;

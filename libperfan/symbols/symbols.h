@@ -267,6 +267,20 @@ struct perfan__proc {
 	struct perfan__maps *old_maps;
 };
 
+/* The map found last in maps of generation GEN, for perfan__proc_map
+ * (zeroed before first use). */
+struct perfan__map_cache {
+	const struct perfan__map *map;
+	uint64_t gen;
+};
+
+/* The map of ADDR in P's maps (through C: the last one found, while its
+ * maps keep their generation and it holds ADDR) or, where they have none,
+ * in its maps before exec; NULL if neither has one, or P is NULL. */
+const struct perfan__map *perfan__proc_map(struct perfan__map_cache *c,
+					   const struct perfan__proc *p,
+					   uint64_t addr);
+
 struct perfan__thread {
 	int32_t pid, tid;
 	struct perfan__proc *proc;

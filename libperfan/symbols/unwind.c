@@ -143,6 +143,7 @@ struct unwind_state {
 	const struct arch *arch;    /* the recording's, from its features */
 	int warned_arch;
 	struct perfan__pytramps *pytramps; /* CPython's trampolines */
+	struct perfan__map_cache maps;     /* perfan__proc_map's */
 };
 
 static Dwarf_Op *copy_ops(struct perfan__arena *ar, const Dwarf_Op *ops,
@@ -682,22 +683,6 @@ static enum step step(const struct arch *a, const struct frame_rules *f,
 	return STEP_OK;
 }
 
-/* The map of ADDR in T's maps (also into *CUR, NULL if none there) or,
- * where they have none, in its maps before exec. */
-static const struct perfan__map *find_map(const struct perfan__thread *t,
-					  uint64_t addr,
-					  const struct perfan__map **cur)
-{
-	*cur = NULL;
-	if (!t->proc)
-		return NULL;
-	const struct perfan__map *m = perfan__maps_find(t->proc->maps, addr);
-	*cur = m;
-	if (!m)
-		m = perfan__maps_find(t->proc->old_maps, addr);
-	return m;
-}
-
 static struct unwind_state *state(struct perfan__symctx *ctx)
 {
 	if (!ctx->unwind)
@@ -732,8 +717,8 @@ static const struct arch *sample_arch(struct perfan__symctx *ctx,
 		return NULL;
 	}
 	for (size_t i = 0; i < s->user_regs.nr; i++) {
-		const struct perfan__map *cur,
-			*m = find_map(t, s->user_regs.regs[i], &cur);
+		const struct perfan__map *m = perfan__proc_map(
+			&st->maps, t->proc, s->user_regs.regs[i]);
 		struct dso_cfi *c = m ? dso_cfi(ctx, st, m->dso) : NULL;
 		if (c && c->arch)
 			return c->arch;
@@ -787,25 +772,18 @@ size_t perfan__unwind_user(struct perfan__symctx *ctx, struct perfan__thread *t,
 	int activation = 1; /* the pc is exact, not a return address */
 	uint64_t prev_cfa = r.v[a->sp];
 	ips[n++] = r.pc;
-	/* the map of the last frame in the current maps, and its CFI:
-	 * callers are mostly in the same binary */
+	/* the last frame's map and its CFI: callers are mostly in the
+	 * same binary */
 	const struct perfan__map *last = NULL;
-	struct dso_cfi *last_cfi = NULL;
+	struct dso_cfi *c = NULL;
 	for (;;) {
 		/* A return address is looked up inside the call. */
 		uint64_t at = activation ? r.pc : r.pc - 1;
-		const struct perfan__map *map;
-		struct dso_cfi *c;
-		if (last && at >= last->start && at < last->end) {
-			map = last;
-			c = last_cfi;
-		} else {
-			map = find_map(t, at, &last);
+		const struct perfan__map *map =
+			perfan__proc_map(&st->maps, t->proc, at);
+		if (map != last) {
+			last = map;
 			c = map ? dso_cfi(ctx, st, map->dso) : NULL;
-			if (last == map)
-				last_cfi = c;
-			else
-				last = NULL; /* from the maps before exec */
 		}
 		if (!c && map && a->machine == EM_X86_64) {
 			/* a CPython perf trampoline: no unwind table, a
