@@ -12,8 +12,9 @@ struct perfan__arena_chunk {
 	_Alignas(16) unsigned char data[];
 };
 
-/* N bytes rounded up to ALIGN (a power of two) from the newest chunk, or
- * from a new one of at least MIN_CHUNK bytes where it has no room. */
+/* N bytes rounded up to ALIGN (a power of two, at most 16) at an ALIGN
+ * boundary of the newest chunk, or of a new one of at least MIN_CHUNK
+ * bytes where it has no room. */
 static void *take(struct perfan__arena *a, size_t n, size_t align,
 		  size_t min_chunk)
 {
@@ -21,7 +22,8 @@ static void *take(struct perfan__arena *a, size_t n, size_t align,
 	if (need < n)
 		return NULL;
 	struct perfan__arena_chunk *c = a->head;
-	if (!c || c->cap - c->used < need) {
+	size_t at = c ? (c->used + align - 1) & ~(align - 1) : 0;
+	if (!c || at > c->cap || c->cap - at < need) {
 		size_t cap = need > min_chunk ? need : min_chunk;
 		if (cap > SIZE_MAX - sizeof(*c))
 			return NULL;
@@ -29,12 +31,12 @@ static void *take(struct perfan__arena *a, size_t n, size_t align,
 		if (!c)
 			return NULL;
 		c->cap = cap;
-		c->used = 0;
 		c->next = a->head;
 		a->head = c;
+		at = 0;
 	}
-	void *r = c->data + c->used;
-	c->used += need;
+	void *r = c->data + at;
+	c->used = at + need;
 	return r;
 }
 
