@@ -44,6 +44,15 @@ struct perfan_folded_read_opts {
 	 * fails with PERFAN_EUNSUPPORTED ("NAME:LINE: ..."), and the input
 	 * must be read again without prune. Samples are not kept. */
 	double prune;
+	/* With prune, 2 or more: a second thread reads the lines and
+	 * interns their frames while this one builds the pruning tree. The
+	 * stacks and weights read, and the messages, are those of one
+	 * thread; only when a line is out of order may frames first met
+	 * after it be numbered in another order, and after an error the
+	 * profile may hold frames of lines past it, with no weight. 0 or
+	 * 1: this thread only. (perfan_folded_read; a pair is read on one
+	 * thread.) */
+	int threads;
 };
 
 /* Add the stacks of the folded text in FP to P, in the column COLUMN

@@ -90,7 +90,8 @@ struct perfan_source_opts {
 	 * --nolineno names them. */
 	int lineno;
 	/* perf.data: perfan_perfdata_opts' threads (2 or more: a file is
-	 * read ahead on a second thread); 0: one thread */
+	 * read ahead on a second thread); folded input read with prune:
+	 * perfan_folded_read_opts' threads; 0: one thread */
 	int threads;
 };
 

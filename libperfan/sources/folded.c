@@ -22,6 +22,7 @@ static struct perfan_folded_read_opts read_opts(const perfan_source *s)
 	fo.annotations = s->o.folded_annotations;
 	fo.before_column = s->o.before_column;
 	fo.prune = s->o.prune;
+	fo.threads = s->o.threads;
 	return fo;
 }
 

@@ -28,7 +28,55 @@ int perfan__lines_init(struct perfan__lines *l, FILE *fp, const char *name,
 void perfan__lines_free(struct perfan__lines *l)
 {
 	free(l->buf);
-	l->buf = NULL;
+	free(l->retired);
+	free(l->spare);
+	l->buf = l->retired = l->spare = NULL;
+}
+
+void perfan__lines_keep(struct perfan__lines *l)
+{
+	l->keep = 1;
+}
+
+char *perfan__lines_retired(struct perfan__lines *l, size_t *cap)
+{
+	char *b = l->retired;
+	*cap = l->retired_cap;
+	l->retired = NULL;
+	return b;
+}
+
+void perfan__lines_give(struct perfan__lines *l, char *buf, size_t cap)
+{
+	if (l->spare && l->spare_cap >= cap) {
+		free(buf);
+		return;
+	}
+	free(l->spare);
+	l->spare = buf;
+	l->spare_cap = cap;
+}
+
+/* Keep mode: move the unread bytes to a buffer of their own and retire
+ * the one that holds the lines returned. */
+static int retire(struct perfan__lines *l)
+{
+	char *nb = NULL;
+	size_t ncap = l->cap;
+	if (l->spare && l->spare_cap >= ncap) {
+		nb = l->spare;
+		ncap = l->spare_cap;
+		l->spare = NULL;
+	} else if (!(nb = malloc(ncap))) {
+		return perfan__err(PERFAN_ENOMEM, "%s: out of memory", l->name);
+	}
+	memcpy(nb, l->buf + l->start, l->end - l->start);
+	free(l->retired); /* not taken: the caller did not want it */
+	l->retired = l->buf;
+	l->retired_cap = l->cap;
+	l->buf = nb;
+	l->cap = ncap;
+	return 0;
 }
 
 static int too_long(struct perfan__lines *l)
@@ -43,7 +91,10 @@ static int too_long(struct perfan__lines *l)
 static long fill(struct perfan__lines *l)
 {
 	if (l->start) {
-		memmove(l->buf, l->buf + l->start, l->end - l->start);
+		if (!l->keep)
+			memmove(l->buf, l->buf + l->start, l->end - l->start);
+		else if (retire(l))
+			return PERFAN_ENOMEM;
 		l->end -= l->start;
 		l->start = 0;
 	}

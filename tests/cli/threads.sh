@@ -5,7 +5,9 @@
 # warnings and errors, and exit the same way. A recording cut in the middle
 # of a record keeps its samples and its warning with both; the time and
 # process filters, the off-CPU and wall views, and a stream read from a pipe
-# (one thread whatever N is) agree too.
+# (one thread whatever N is) agree too. So do flame graphs of folded files
+# (pruned, read on two threads): sorted, from a pipe, out of order early and
+# late, with a bad line.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 : "${PERFAN_BIN:?}"
@@ -77,6 +79,38 @@ done
 	fail "collapse --threads 1 from a pipe: exit $?"
 checks=$((checks + 1))
 cmp -s "$tmp/pipe1" "$tmp/pipe2" && [ -s "$tmp/pipe1" ] || fail "a pipe: outputs differ or are empty"
+
+# folded input, pruned as flamegraph reads it: on two threads one reads the
+# lines and interns their frames, the other builds the pruning tree
+for f in testdata/script-wild/*.folded; do
+	same "flamegraph $f" flamegraph "$f"
+done
+"$PERFAN_BIN" collapse "${H[@]}" "$big" >"$tmp/b.folded"
+awk '{ for (k = 0; k < 400; k++) print "p" k ";" $0 }' "$tmp/b.folded" |
+	LC_ALL=C sort >"$tmp/large.folded"
+lines=$(wc -l <"$tmp/large.folded")
+checks=$((checks + 1))
+[ "$(stat -c %s "$tmp/large.folded")" -gt $((3 << 20)) ] ||
+	fail "the large folded file is only $(stat -c %s "$tmp/large.folded") bytes"
+same "flamegraph, a large sorted folded file" flamegraph "$tmp/large.folded"
+grep -q '<title>p399' "$tmp/2.out" || fail "large folded file: no frame p399 in the graph"
+for t in 1 2; do
+	cat "$tmp/large.folded" | "$PERFAN_BIN" flamegraph --threads $t - >"$tmp/pipe$t.svg" ||
+		fail "flamegraph --threads $t from a pipe: exit $?"
+done
+checks=$((checks + 1))
+cmp -s "$tmp/pipe1.svg" "$tmp/pipe2.svg" && cmp -s "$tmp/pipe1.svg" "$tmp/2.out" ||
+	fail "flamegraph from a pipe: not the graph of the file"
+same "flamegraph --minwidth 0.001%, the same" flamegraph --minwidth 0.001% "$tmp/large.folded"
+# out of order before anything folds (reversed), and after (a line put back)
+tac "$tmp/large.folded" >"$tmp/rev.folded"
+same "flamegraph, lines in reverse order" flamegraph "$tmp/rev.folded"
+{ sed -n "1,$((lines * 2 / 3))p" "$tmp/large.folded"; echo "a;late 5"; sed -n "$((lines * 2 / 3 + 1)),\$p" "$tmp/large.folded"; } >"$tmp/late.folded"
+same "flamegraph, a line out of order late" flamegraph "$tmp/late.folded"
+# a bad line deep in the file: the same message and exit
+{ sed -n "1,$((lines - 20))p" "$tmp/large.folded"; echo "p9;no count"; } >"$tmp/bad.folded"
+same "flamegraph, a bad line" flamegraph "$tmp/bad.folded"
+grep -q "bad.folded:$((lines - 19)):" "$tmp/2.err" || fail "a bad line: $(cat "$tmp/2.err")"
 
 # a bad value is refused
 checks=$((checks + 1))
