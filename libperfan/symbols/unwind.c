@@ -612,8 +612,8 @@ static int eval(const Dwarf_Op *ops, size_t n, const struct regs *r,
 
 enum step { STEP_OK, STEP_END, STEP_FAIL };
 
-/* Apply F to the frame in R (pc included) to get its caller's; CFA of the
- * frame into *CFA. */
+/* Apply F to the frame in R (pc included), in place, to get its caller's;
+ * CFA of the frame into *CFA. R is left half changed unless STEP_OK. */
 static enum step step(const struct arch *a, const struct frame_rules *f,
 		      struct regs *r, const struct mem *m, uint64_t bias,
 		      uint64_t *cfa_out)
@@ -630,10 +630,13 @@ static enum step step(const struct arch *a, const struct frame_rules *f,
 	if (f->ra_undef)
 		return STEP_END;
 
-	struct regs n = *r;
-	for (uint32_t i = 0; i < f->nrules; i++) {
+	/* every rule reads the frame's registers as they were: the values
+	 * first, then into R */
+	uint64_t vals[MAX_REGS], ok_mask = 0;
+	uint32_t nrules = f->nrules < MAX_REGS ? f->nrules : MAX_REGS;
+	for (uint32_t i = 0; i < nrules; i++) {
 		const struct rule *ru = &f->rules[i];
-		uint64_t v, bit = 1ull << ru->reg;
+		uint64_t v = 0;
 		int ok;
 		switch (ru->kind) {
 		case RULE_OFFSET:
@@ -653,19 +656,25 @@ static enum step step(const struct arch *a, const struct frame_rules *f,
 			break;
 		default: ok = 0; break;
 		}
-		if (ok) {
-			n.v[ru->reg] = v;
-			n.valid |= bit;
+		vals[i] = v;
+		ok_mask |= (uint64_t)ok << i;
+	}
+	for (uint32_t i = 0; i < nrules; i++) {
+		const struct rule *ru = &f->rules[i];
+		uint64_t bit = 1ull << ru->reg;
+		if (ok_mask >> i & 1) {
+			r->v[ru->reg] = vals[i];
+			r->valid |= bit;
 		} else {
-			n.valid &= ~bit;
+			r->valid &= ~bit;
 		}
 	}
 	if (!f->has_sp) {
-		n.v[a->sp] = cfa;
-		n.valid |= 1ull << a->sp;
+		r->v[a->sp] = cfa;
+		r->valid |= 1ull << a->sp;
 	}
 	uint64_t pc;
-	if (reg_get(&n, f->ra, &pc))
+	if (reg_get(r, f->ra, &pc))
 		return STEP_FAIL; /* saved outside the copied stack */
 	if (a->machine == EM_AARCH64 && (pc >> 48))
 		/* a pointer authentication code in the return address
@@ -673,12 +682,11 @@ static enum step step(const struct arch *a, const struct frame_rules *f,
 		pc &= (1ull << 48) - 1;
 	if (!pc)
 		return STEP_END;
-	n.pc = pc;
+	r->pc = pc;
 	if (a->pc >= 0) {
-		n.v[a->pc] = pc;
-		n.valid |= 1ull << a->pc;
+		r->v[a->pc] = pc;
+		r->valid |= 1ull << a->pc;
 	}
-	*r = n;
 	*cfa_out = cfa;
 	return STEP_OK;
 }
