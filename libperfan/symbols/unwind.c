@@ -19,6 +19,7 @@
 #include "symbols/pytramp.h"
 #include "symbols/symbols.h"
 #include "symbols/unwind.h"
+#include "util/hash.h"
 
 /* perf_event.h's PERF_SAMPLE_REGS_ABI_64. */
 #define REGS_ABI_64 2
@@ -118,6 +119,7 @@ struct frame_rules {
 	uint8_t has_sp;   /* a rule for the stack pointer (else CFA) */
 	uint8_t ra_undef; /* the outermost frame */
 	uint32_t ncfa_ops, nrules;
+	uint64_t undef; /* registers whose caller's value is lost (no rule) */
 	int64_t cfa_off;
 	const Dwarf_Op *cfa_ops;
 	struct rule rules[];
@@ -138,8 +140,21 @@ struct dso_cfi {
 	struct perfan__arena arena;
 };
 
+/* Where an address of one address space led last: its map, the CFI of
+ * its DSO, its ELF address and the rules there (NULL: none). */
+struct pc_slot {
+	uint64_t at, gen, old_gen; /* the address, its maps' generations */
+	const struct perfan__map *map;
+	struct dso_cfi *c;
+	const struct frame_rules *f;
+	uint64_t addr;
+};
+
+#define PC_SLOTS 4096 /* a power of two */
+
 struct unwind_state {
 	struct perfan__htab by_dso; /* struct perfan__dso * -> dso_cfi * */
+	struct pc_slot *pcs;        /* PC_SLOTS, direct-mapped */
 	const struct arch *arch;    /* the recording's, from its features */
 	int warned_arch;
 	struct perfan__pytramps *pytramps; /* CPython's trampolines */
@@ -216,6 +231,7 @@ static const struct frame_rules *compile(struct perfan__arena *ar,
 	struct rule tmp[MAX_REGS];
 	size_t nr = 0;
 	int has_sp = 0, ra_undef = 0;
+	uint64_t undef = 0;
 	for (int reg = 0; reg < a->nregs; reg++) {
 		Dwarf_Op mem[3], *ops = NULL;
 		size_t nops = 0;
@@ -236,8 +252,12 @@ static const struct frame_rules *compile(struct perfan__arena *ar,
 			has_sp = 1;
 		else if (reg == a->sp)
 			continue; /* the caller's sp is the CFA */
-		if (reg == ra && tmp[nr].kind == RULE_UNDEF)
-			ra_undef = 1;
+		if (tmp[nr].kind == RULE_UNDEF) {
+			/* a bit, not a rule: most registers are lost */
+			undef |= 1ull << reg;
+			ra_undef |= reg == ra;
+			continue;
+		}
 		nr++;
 	}
 
@@ -249,6 +269,7 @@ static const struct frame_rules *compile(struct perfan__arena *ar,
 	f->signal = signal;
 	f->has_sp = (uint8_t)has_sp;
 	f->ra_undef = (uint8_t)ra_undef;
+	f->undef = undef;
 	if (ncops == 1 && cops[0].atom == DW_OP_bregx &&
 	    cops[0].number < a->nregs) {
 		f->cfa_reg = (uint8_t)cops[0].number;
@@ -659,6 +680,7 @@ static enum step step(const struct arch *a, const struct frame_rules *f,
 		vals[i] = v;
 		ok_mask |= (uint64_t)ok << i;
 	}
+	r->valid &= ~f->undef;
 	for (uint32_t i = 0; i < nrules; i++) {
 		const struct rule *ru = &f->rules[i];
 		uint64_t bit = 1ull << ru->reg;
@@ -693,8 +715,12 @@ static enum step step(const struct arch *a, const struct frame_rules *f,
 
 static struct unwind_state *state(struct perfan__symctx *ctx)
 {
-	if (!ctx->unwind)
-		ctx->unwind = calloc(1, sizeof(struct unwind_state));
+	if (!ctx->unwind) {
+		struct unwind_state *st = calloc(1, sizeof(*st));
+		if (st) /* without it each address is looked up anew */
+			st->pcs = calloc(PC_SLOTS, sizeof(*st->pcs));
+		ctx->unwind = st;
+	}
 	return ctx->unwind;
 }
 
@@ -784,48 +810,72 @@ size_t perfan__unwind_user(struct perfan__symctx *ctx, struct perfan__thread *t,
 	 * same binary */
 	const struct perfan__map *last = NULL;
 	struct dso_cfi *c = NULL;
+	/* the address space, for the cache of addresses */
+	const struct perfan__proc *pr = t->proc;
+	uint64_t gen = pr && pr->maps ? pr->maps->gen : 0;
+	uint64_t old_gen = pr && pr->old_maps ? pr->old_maps->gen : 0;
 	for (;;) {
 		/* A return address is looked up inside the call. */
 		uint64_t at = activation ? r.pc : r.pc - 1;
-		const struct perfan__map *map =
-			perfan__proc_map(&st->maps, t->proc, at);
-		if (map != last) {
-			last = map;
-			c = map ? dso_cfi(ctx, st, map->dso) : NULL;
-		}
-		if (!c && map && a->machine == EM_X86_64) {
-			/* a CPython perf trampoline: no unwind table, a
-			 * stack effect known from libpython's copy */
-			int64_t off;
-			/* its start, from the perf map or jitdump naming it
-			 * (else the arena's packing tells) */
-			const struct perfan__jitsym *js = perfan__jit_find(
-				ctx, t->proc, map->dso->pid, at, s->time, NULL);
-			if (perfan__pytramp_cfa(&st->pytramps, ctx, t, map,
-						r.pc, js ? js->start : 0, &off))
-				return n;
-			uint64_t cfa = r.v[a->sp] + (uint64_t)off, ra;
-			if (mem_read(&m, cfa - 8, 8, &ra)) {
-				if (n < max && m.len)
-					ips[n++] = UINT64_MAX;
-				return n;
+		const struct frame_rules *f;
+		uint64_t addr;
+		struct pc_slot *slot =
+			st->pcs && pr ? &st->pcs[perfan__hash_u64(at ^ gen) &
+						 (PC_SLOTS - 1)]
+				      : NULL;
+		if (slot && slot->map && slot->at == at && slot->gen == gen &&
+		    slot->old_gen == old_gen) {
+			last = slot->map;
+			c = slot->c;
+			f = slot->f;
+			addr = slot->addr;
+		} else {
+			const struct perfan__map *map =
+				perfan__proc_map(&st->maps, t->proc, at);
+			if (map != last) {
+				last = map;
+				c = map ? dso_cfi(ctx, st, map->dso) : NULL;
 			}
-			if (!ra || cfa <= prev_cfa || n == max)
+			if (!c && map && a->machine == EM_X86_64) {
+				/* a CPython perf trampoline: no unwind table, a
+				 * stack effect known from libpython's copy */
+				int64_t off;
+				/* its start, from the perf map or jitdump naming it
+				 * (else the arena's packing tells) */
+				const struct perfan__jitsym *js =
+					perfan__jit_find(ctx, t->proc,
+							 map->dso->pid, at,
+							 s->time, NULL);
+				if (perfan__pytramp_cfa(
+					    &st->pytramps, ctx, t, map, r.pc,
+					    js ? js->start : 0, &off))
+					return n;
+				uint64_t cfa = r.v[a->sp] + (uint64_t)off, ra;
+				if (mem_read(&m, cfa - 8, 8, &ra)) {
+					if (n < max && m.len)
+						ips[n++] = UINT64_MAX;
+					return n;
+				}
+				if (!ra || cfa <= prev_cfa || n == max)
+					return n;
+				prev_cfa = cfa;
+				r.v[a->sp] = cfa;
+				r.pc = ra;
+				if (a->pc >= 0)
+					r.v[a->pc] = ra;
+				activation = 0;
+				ips[n++] = ra - 1;
+				continue;
+			}
+			if (!c || c->arch != a)
 				return n;
-			prev_cfa = cfa;
-			r.v[a->sp] = cfa;
-			r.pc = ra;
-			if (a->pc >= 0)
-				r.v[a->pc] = ra;
-			activation = 0;
-			ips[n++] = ra - 1;
-			continue;
+			addr = perfan__symtab_off2addr(&map->dso->symtab,
+						       perfan__map_ip(map, at));
+			f = rules_at(c, addr);
+			if (slot)
+				*slot = (struct pc_slot){at, gen, old_gen, map,
+							 c,  f,   addr};
 		}
-		if (!c || c->arch != a)
-			return n;
-		uint64_t addr = perfan__symtab_off2addr(
-			&map->dso->symtab, perfan__map_ip(map, at));
-		const struct frame_rules *f = rules_at(c, addr);
 		if (!f)
 			return n;
 		uint64_t cfa = 0;
@@ -864,6 +914,7 @@ void perfan__unwind_free(struct perfan__symctx *ctx)
 		dso_cfi_free((struct dso_cfi *)(uintptr_t)val);
 	perfan__htab_free(&st->by_dso);
 	perfan__pytramps_free(st->pytramps);
+	free(st->pcs);
 	free(st);
 	ctx->unwind = NULL;
 }
