@@ -64,8 +64,12 @@ struct perfan_stream {
 	uint8_t *tev_tried;
 	unsigned tev_gen; /* perfan__perfdata_tep_gen the cache is of */
 	size_t ntev;
+	/* user stack addresses unwound: with the memo, after its key (the
+	 * callchain's length, the callchain, whether unwinding stopped short)
+	 * at ips + unw_at; unwound: done before resolve_stack */
 	uint64_t *ips;
-	size_t capips;
+	size_t capips, unw_at, unw_n;
+	int unwound, unw_trunc;
 	/* The frame added last: user space, an address nothing maps. */
 	int last_user, last_nomap;
 	uint64_t time; /* of the sample (UINT64_MAX: none), for JIT code */
@@ -667,6 +671,57 @@ static int filtered(struct perfan_stream *r, const struct perfan_record *rec,
 	return 0;
 }
 
+/* Whether resolve_stack unwinds S's user stack: registers and a stack
+ * were copied, and its callchain has no user frames. */
+static int unwinds(const struct perfan_sample *s)
+{
+	if (!(s->type & PERFAN_SAMPLE_REGS_USER) ||
+	    !(s->type & PERFAN_SAMPLE_STACK_USER) || !s->user_regs.abi ||
+	    !s->user_stack_size)
+		return 0;
+	if (!(s->type & PERFAN_SAMPLE_CALLCHAIN))
+		return 1;
+	enum mode mode = M_USER;
+	for (uint64_t i = 0; i < s->callchain_nr; i++) {
+		uint64_t ip = s->callchain[i];
+		if (ip < PERFAN_CONTEXT_MAX) {
+			if (mode == M_USER)
+				return 0;
+		} else if (ip == PERFAN_CONTEXT_USER) {
+			mode = M_USER;
+		} else if (ip == PERFAN_CONTEXT_KERNEL) {
+			mode = M_KERNEL;
+		} else if (ip == PERFAN_CONTEXT_HV ||
+			   ip == PERFAN_CONTEXT_GUEST ||
+			   ip == PERFAN_CONTEXT_GUEST_KERNEL ||
+			   ip == PERFAN_CONTEXT_GUEST_USER) {
+			mode = M_OTHER;
+		} else {
+			break; /* corrupt from here: read no further */
+		}
+	}
+	return 1;
+}
+
+/* Unwind the sample's user stack into r->ips from AT on. */
+static int unwind(struct perfan_stream *r, struct perfan__thread *t,
+		  const struct perfan_record *rec, size_t at)
+{
+	size_t max = 512;
+	if (r->capips < at + max) {
+		uint64_t *ips = realloc(r->ips, (at + max) * sizeof(*ips));
+		if (!ips)
+			return PERFAN_ENOMEM;
+		r->ips = ips;
+		r->capips = at + max;
+	}
+	r->unw_trunc = 0;
+	r->unw_at = at;
+	r->unw_n = perfan__unwind_user(&r->ctx, t, rec->event, &rec->u.sample,
+				       r->ips + at, max, &r->unw_trunc);
+	return 0;
+}
+
 /* The sample's stack into r->stack (leaf first) and whether it was cut
  * short into *TRUNCATED. */
 static int resolve_stack(struct perfan_stream *r,
@@ -717,20 +772,11 @@ static int resolve_stack(struct perfan_stream *r,
 	if (!err && !user_in_chain && (s->type & PERFAN_SAMPLE_REGS_USER) &&
 	    (s->type & PERFAN_SAMPLE_STACK_USER) && s->user_regs.abi &&
 	    s->user_stack_size) {
-		size_t max = 512;
-		if (r->capips < max) {
-			uint64_t *ips = realloc(r->ips, max * sizeof(*ips));
-			if (!ips)
-				return PERFAN_ENOMEM;
-			r->ips = ips;
-			r->capips = max;
-		}
-		int unw_trunc = 0;
-		size_t n = perfan__unwind_user(&r->ctx, t, ev, s, r->ips, max,
-					       &unw_trunc);
-		for (size_t i = 0; i < n && !err; i++)
-			err = add_ip(r, t, r->ips[i], M_USER);
-		if (unw_trunc)
+		if (!r->unwound)
+			err = unwind(r, t, rec, 0);
+		for (size_t i = 0; i < r->unw_n && !err; i++)
+			err = add_ip(r, t, r->ips[r->unw_at + i], M_USER);
+		if (r->unw_trunc)
 			truncated = 1;
 	}
 	if (!err && !r->nstack && (s->type & PERFAN_SAMPLE_IP)) {
@@ -751,8 +797,9 @@ static int resolve_stack(struct perfan_stream *r,
 
 /* resolve_stack, or what it gave for the same callchain in the same
  * address space before. The memo is for the fold's callchains only: the
- * public frames carry addresses it does not keep, a user stack to unwind
- * is not in the key, and JIT code is named by time. */
+ * public frames carry addresses it does not keep, and JIT code is named by
+ * time. A user stack to unwind is unwound first: its addresses join the
+ * key. */
 static int resolved_stack(struct perfan_stream *r,
 			  const struct perfan_record *rec,
 			  struct perfan__thread *t, int *truncated)
@@ -771,6 +818,23 @@ static int resolved_stack(struct perfan_stream *r,
 		.chain = s->callchain,
 		.n = (size_t)s->callchain_nr,
 	};
+	r->unwound = 0;
+	if (r->fold_only && unwinds(s)) {
+		size_t nr = (s->type & PERFAN_SAMPLE_CALLCHAIN)
+				    ? (size_t)s->callchain_nr
+				    : 0;
+		int err = unwind(r, t, rec, nr + 2);
+		if (err)
+			return err;
+		r->ips[0] = nr;
+		if (nr)
+			memcpy(r->ips + 1, s->callchain, nr * sizeof(*r->ips));
+		r->ips[nr + 1] = (uint64_t)r->unw_trunc;
+		r->unwound = 1;
+		key.chain = r->ips;
+		key.n = nr + 2 + r->unw_n;
+		memo = 1;
+	}
 	struct perfan__memo_hit hit;
 	r->memo_serial = 0;
 	r->memo_ids = NULL;
