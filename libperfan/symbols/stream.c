@@ -671,6 +671,23 @@ static int filtered(struct perfan_stream *r, const struct perfan_record *rec,
 	return 0;
 }
 
+/* The mode a callchain context entry IP (>= PERFAN_CONTEXT_MAX) starts
+ * into *MODE; -1 when IP is no context (the chain is corrupt there). */
+static int context_mode(uint64_t ip, enum mode *mode)
+{
+	if (ip == PERFAN_CONTEXT_USER)
+		*mode = M_USER;
+	else if (ip == PERFAN_CONTEXT_KERNEL)
+		*mode = M_KERNEL;
+	else if (ip == PERFAN_CONTEXT_HV || ip == PERFAN_CONTEXT_GUEST ||
+		 ip == PERFAN_CONTEXT_GUEST_KERNEL ||
+		 ip == PERFAN_CONTEXT_GUEST_USER)
+		*mode = M_OTHER;
+	else
+		return -1;
+	return 0;
+}
+
 /* Whether resolve_stack unwinds S's user stack: registers and a stack
  * were copied, and its callchain has no user frames. */
 static int unwinds(const struct perfan_sample *s)
@@ -687,16 +704,7 @@ static int unwinds(const struct perfan_sample *s)
 		if (ip < PERFAN_CONTEXT_MAX) {
 			if (mode == M_USER)
 				return 0;
-		} else if (ip == PERFAN_CONTEXT_USER) {
-			mode = M_USER;
-		} else if (ip == PERFAN_CONTEXT_KERNEL) {
-			mode = M_KERNEL;
-		} else if (ip == PERFAN_CONTEXT_HV ||
-			   ip == PERFAN_CONTEXT_GUEST ||
-			   ip == PERFAN_CONTEXT_GUEST_KERNEL ||
-			   ip == PERFAN_CONTEXT_GUEST_USER) {
-			mode = M_OTHER;
-		} else {
+		} else if (context_mode(ip, &mode)) {
 			break; /* corrupt from here: read no further */
 		}
 	}
@@ -741,16 +749,7 @@ static int resolve_stack(struct perfan_stream *r,
 		for (uint64_t i = 0; i < s->callchain_nr && !err; i++) {
 			uint64_t ip = s->callchain[i];
 			if (ip >= PERFAN_CONTEXT_MAX) {
-				if (ip == PERFAN_CONTEXT_USER) {
-					mode = M_USER;
-				} else if (ip == PERFAN_CONTEXT_KERNEL) {
-					mode = M_KERNEL;
-				} else if (ip == PERFAN_CONTEXT_HV ||
-					   ip == PERFAN_CONTEXT_GUEST ||
-					   ip == PERFAN_CONTEXT_GUEST_KERNEL ||
-					   ip == PERFAN_CONTEXT_GUEST_USER) {
-					mode = M_OTHER;
-				} else {
+				if (context_mode(ip, &mode)) {
 					/* Not a context: the chain is
 					 * corrupt from here (perf drops it
 					 * all; the frames before are kept). */
