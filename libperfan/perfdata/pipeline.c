@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/handoff.h"
+
 /* A batch closes at this many records, or bytes of them. */
 #define BATCH_RECORDS 1024
 #define BATCH_BYTES ((size_t)1 << 20)
@@ -24,7 +26,7 @@ struct pipe_log {
 };
 
 struct batch {
-	struct batch *next;
+	struct perfan__hitem item; /* first: the queue's link */
 	struct perfan_record recs[BATCH_RECORDS];
 	size_t n;
 	struct pipe_log *logs;
@@ -40,14 +42,7 @@ struct batch {
 struct perfan__pipe {
 	struct perfan_perfdata *pd;
 	pthread_t th;
-	pthread_mutex_t mu;
-	pthread_cond_t ready;      /* a batch was handed over */
-	pthread_cond_t taken;      /* the caller took one, or waits */
-	struct batch *head, *tail; /* handed over, in order */
-	size_t queued;
-	struct batch *spare; /* taken and done with */
-	int stop;            /* the caller is gone */
-	int waiting;         /* the caller waits, holding no record */
+	struct perfan__handoff q; /* batches handed over, and spares */
 	/* the reader's */
 	struct batch *fill;
 	/* the caller's */
@@ -86,6 +81,11 @@ static void batch_free(struct batch *b)
 	perfan__arena_free(&b->mem);
 	free(b->logs);
 	free(b);
+}
+
+static void item_free(struct perfan__hitem *it)
+{
+	batch_free((struct batch *)it);
 }
 
 /* ---- the reader thread's side ------------------------------------------ */
@@ -151,39 +151,19 @@ int perfan__pipe_stable(struct perfan_perfdata *pd, struct perfan__raw *r)
 
 static struct batch *new_batch(struct perfan__pipe *p)
 {
-	pthread_mutex_lock(&p->mu);
-	struct batch *b = p->spare;
-	if (b)
-		p->spare = b->next;
-	pthread_mutex_unlock(&p->mu);
+	struct batch *b = (struct batch *)perfan__handoff_spare(&p->q);
 	if (!b)
 		b = calloc(1, sizeof(*b));
 	return b;
 }
 
-/* Hand the batch being filled over; 0, or 1 when the caller is gone. */
+/* Hand the batch being filled over; 0, or 1 when the caller is gone
+ * (the batch is freed with the queue). */
 static int hand_over(struct perfan__pipe *p)
 {
 	struct batch *b = p->fill;
 	p->fill = NULL;
-	b->next = NULL;
-	pthread_mutex_lock(&p->mu);
-	while (p->queued >= QUEUE_DEPTH && !p->stop)
-		pthread_cond_wait(&p->taken, &p->mu);
-	int stop = p->stop;
-	if (!stop) {
-		if (p->tail)
-			p->tail->next = b;
-		else
-			p->head = b;
-		p->tail = b;
-		p->queued++;
-		pthread_cond_signal(&p->ready);
-	}
-	pthread_mutex_unlock(&p->mu);
-	if (stop)
-		batch_free(b);
-	return stop;
+	return perfan__handoff_put(&p->q, &b->item);
 }
 
 void perfan__pipe_quiesce(struct perfan_perfdata *pd)
@@ -199,10 +179,7 @@ void perfan__pipe_quiesce(struct perfan_perfdata *pd)
 		/* NULL: the record comes out as out of memory (run) */
 		p->fill = new_batch(p);
 	}
-	pthread_mutex_lock(&p->mu);
-	while ((p->queued || !p->waiting) && !p->stop)
-		pthread_cond_wait(&p->taken, &p->mu);
-	pthread_mutex_unlock(&p->mu);
+	perfan__handoff_quiesce(&p->q);
 }
 
 static void *run(void *arg)
@@ -211,15 +188,10 @@ static void *run(void *arg)
 	struct perfan_perfdata *pd = p->pd;
 	filling = p;
 	for (;;) {
-		if (!p->fill && !(p->fill = new_batch(p))) {
+		if (!p->fill && !(p->fill = new_batch(p)))
 			/* no batch for the error either: the caller sees
 			 * the end of the queue as out of memory */
-			pthread_mutex_lock(&p->mu);
-			p->stop = -1;
-			pthread_cond_signal(&p->ready);
-			pthread_mutex_unlock(&p->mu);
 			break;
-		}
 		/* decoded into the batch's next slot (perfan__pipe_slot) */
 		int rc = perfan__perfdata_next_into(pd, NULL);
 		if (!p->fill) { /* quiesce had no batch */
@@ -246,6 +218,7 @@ static void *run(void *arg)
 		hand_over(p);
 		break;
 	}
+	perfan__handoff_end(&p->q);
 	filling = NULL;
 	return NULL;
 }
@@ -258,13 +231,9 @@ int perfan__pipe_start(struct perfan_perfdata *pd)
 	if (!p)
 		return PERFAN_ENOMEM;
 	p->pd = pd;
-	pthread_mutex_init(&p->mu, NULL);
-	pthread_cond_init(&p->ready, NULL);
-	pthread_cond_init(&p->taken, NULL);
+	perfan__handoff_init(&p->q, QUEUE_DEPTH);
 	if (pthread_create(&p->th, NULL, run, p)) {
-		pthread_mutex_destroy(&p->mu);
-		pthread_cond_destroy(&p->ready);
-		pthread_cond_destroy(&p->taken);
+		perfan__handoff_destroy(&p->q, item_free);
 		free(p);
 		return 1; /* read on this thread */
 	}
@@ -304,27 +273,11 @@ int perfan__pipe_next(struct perfan_perfdata *pd,
 				return b->status;
 			}
 		}
-		pthread_mutex_lock(&p->mu);
-		if (b) {
+		if (b)
 			batch_reset(b);
-			b->next = p->spare;
-			p->spare = b;
-			p->cur = NULL;
-		}
-		p->waiting = 1;
-		pthread_cond_signal(&p->taken);
-		while (!p->head && p->stop >= 0)
-			pthread_cond_wait(&p->ready, &p->mu);
-		p->waiting = 0;
-		b = p->head;
-		if (b) {
-			p->head = b->next;
-			if (!p->head)
-				p->tail = NULL;
-			p->queued--;
-			pthread_cond_signal(&p->taken);
-		}
-		pthread_mutex_unlock(&p->mu);
+		p->cur = NULL;
+		b = (struct batch *)perfan__handoff_take(&p->q,
+							 b ? &b->item : NULL);
 		if (!b)
 			return perfan__err(PERFAN_ENOMEM,
 					   "%s: out of memory reading ahead",
@@ -344,27 +297,11 @@ void perfan__pipe_free(struct perfan_perfdata *pd)
 	struct perfan__pipe *p = pd->pipe;
 	if (!p)
 		return;
-	pthread_mutex_lock(&p->mu);
-	if (p->stop >= 0)
-		p->stop = 1;
-	pthread_cond_broadcast(&p->taken);
-	pthread_mutex_unlock(&p->mu);
+	perfan__handoff_stop(&p->q);
 	pthread_join(p->th, NULL);
 	batch_free(p->cur);
-	while (p->head) {
-		struct batch *b = p->head;
-		p->head = b->next;
-		batch_free(b);
-	}
-	while (p->spare) {
-		struct batch *b = p->spare;
-		p->spare = b->next;
-		batch_free(b);
-	}
 	batch_free(p->fill);
-	pthread_mutex_destroy(&p->mu);
-	pthread_cond_destroy(&p->ready);
-	pthread_cond_destroy(&p->taken);
+	perfan__handoff_destroy(&p->q, item_free);
 	free(p);
 	pd->pipe = NULL;
 }

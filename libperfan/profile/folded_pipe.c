@@ -14,6 +14,7 @@
 
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/handoff.h"
 
 /* A batch closes at this many lines, or where its input buffer does. */
 #define BATCH_LINES 4096
@@ -32,7 +33,7 @@ struct pline {
 };
 
 struct fbatch {
-	struct fbatch *next;
+	struct perfan__hitem item; /* first: the queue's link */
 	struct pline *lines;
 	size_t n, cap;
 	perfan_frame_id *fr;
@@ -47,13 +48,8 @@ struct fpipe {
 	struct perfan__freader *r;
 	struct perfan__lines *l;
 	pthread_t th;
-	pthread_mutex_t mu;
-	pthread_cond_t ready, taken;
-	struct fbatch *head, *tail, *spare;
-	size_t queued;
-	int stop; /* the caller wants no more (atomic) */
-	int done; /* the reader thread ended */
-	int oom;  /* it ended out of memory, a line lost */
+	struct perfan__handoff q; /* batches handed over, and spares */
+	int oom; /* the reader ended out of memory, a line lost */
 	/* the caller's: its line's frames, the last line of a batch */
 	perfan_frame_id *frames;
 	size_t frames_cap;
@@ -72,17 +68,18 @@ static void batch_free(struct fbatch *b)
 	free(b);
 }
 
+static void item_free(struct perfan__hitem *it)
+{
+	batch_free((struct fbatch *)it);
+}
+
 /* ---- the reader thread --------------------------------------------------- */
 
 /* An empty batch, a spare one if there is; its input buffer goes back
  * to the input. NULL: out of memory. */
 static struct fbatch *new_batch(struct fpipe *p)
 {
-	pthread_mutex_lock(&p->mu);
-	struct fbatch *b = p->spare;
-	if (b)
-		p->spare = b->next;
-	pthread_mutex_unlock(&p->mu);
+	struct fbatch *b = (struct fbatch *)perfan__handoff_spare(&p->q);
 	if (!b)
 		return calloc(1, sizeof(*b));
 	b->n = b->nfr = 0;
@@ -100,23 +97,10 @@ static struct fbatch *new_batch(struct fpipe *p)
 }
 
 /* Queue B for the caller (after a stop too, so that nothing read is
- * lost); 1 when the caller wants no more. */
-static int hand_over(struct fpipe *p, struct fbatch *b)
+ * lost). */
+static void hand_over(struct fpipe *p, struct fbatch *b)
 {
-	b->next = NULL;
-	pthread_mutex_lock(&p->mu);
-	while (p->queued >= QUEUE_DEPTH && !p->stop)
-		pthread_cond_wait(&p->taken, &p->mu);
-	if (p->tail)
-		p->tail->next = b;
-	else
-		p->head = b;
-	p->tail = b;
-	p->queued++;
-	pthread_cond_signal(&p->ready);
-	int stop = p->stop;
-	pthread_mutex_unlock(&p->mu);
-	return stop;
+	perfan__handoff_put(&p->q, &b->item);
 }
 
 /* Append the line just staged from the reader's frames. */
@@ -165,7 +149,7 @@ static void *run(void *arg)
 	struct fbatch *b = new_batch(p);
 	int clean = 0; /* ended with a batch that says so, or stopped */
 	while (b) {
-		if (__atomic_load_n(&p->stop, __ATOMIC_RELAXED)) {
+		if (perfan__handoff_stopped(&p->q)) {
 			hand_over(p, b); /* the caller reads on from here */
 			clean = 1;
 			break;
@@ -199,51 +183,18 @@ static void *run(void *arg)
 			b = new_batch(p);
 		}
 	}
-	pthread_mutex_lock(&p->mu);
-	p->oom = !clean;
-	p->done = 1;
-	pthread_cond_signal(&p->ready);
-	pthread_mutex_unlock(&p->mu);
+	p->oom = !clean; /* read after the join */
+	perfan__handoff_end(&p->q);
 	return NULL;
 }
 
 /* ---- the caller's thread ------------------------------------------------- */
 
-/* The next batch, NULL when the reader ended without one (it ran out of
- * memory). */
-static struct fbatch *next_batch(struct fpipe *p)
-{
-	pthread_mutex_lock(&p->mu);
-	while (!p->head && !p->done)
-		pthread_cond_wait(&p->ready, &p->mu);
-	struct fbatch *b = p->head;
-	if (b) {
-		p->head = b->next;
-		if (!p->head)
-			p->tail = NULL;
-		p->queued--;
-		pthread_cond_signal(&p->taken);
-	}
-	pthread_mutex_unlock(&p->mu);
-	return b;
-}
-
-static void recycle(struct fpipe *p, struct fbatch *b)
-{
-	pthread_mutex_lock(&p->mu);
-	b->next = p->spare;
-	p->spare = b;
-	pthread_mutex_unlock(&p->mu);
-}
-
 /* Stop the reader thread and join it; the reader is this thread's now,
  * and the previous line its own copy, as the buffers may go. */
 static int stop_reader(struct fpipe *p)
 {
-	pthread_mutex_lock(&p->mu);
-	__atomic_store_n(&p->stop, 1, __ATOMIC_RELAXED);
-	pthread_cond_broadcast(&p->taken);
-	pthread_mutex_unlock(&p->mu);
+	perfan__handoff_stop(&p->q);
 	pthread_join(p->th, NULL);
 	return perfan__freader_hold_prev(p->r, NULL, 0);
 }
@@ -324,8 +275,8 @@ static int finish_alone(struct fpipe *p, struct fbatch *b, size_t at)
 			return rc;
 		}
 		batch_free(b);
-		if ((b = p->head))
-			p->head = b->next;
+		/* the reader is joined: this does not wait */
+		b = (struct fbatch *)perfan__handoff_take(&p->q, NULL);
 		at = 0;
 	}
 	batch_free(b);
@@ -339,8 +290,10 @@ static int finish_alone(struct fpipe *p, struct fbatch *b, size_t at)
 
 static int consume(struct fpipe *p)
 {
+	struct fbatch *done = NULL;
 	for (;;) {
-		struct fbatch *b = next_batch(p);
+		struct fbatch *b = (struct fbatch *)perfan__handoff_take(
+			&p->q, done ? &done->item : NULL);
 		if (!b) {
 			stop_reader(p);
 			return perfan__err(PERFAN_ENOMEM, "%s: out of memory",
@@ -368,7 +321,7 @@ static int consume(struct fpipe *p)
 			batch_free(b);
 			return rc ? rc : hrc;
 		}
-		recycle(p, b);
+		done = b;
 	}
 }
 
@@ -379,25 +332,11 @@ int perfan__folded_pipe(struct perfan__freader *r, struct perfan__lines *l)
 		return 1;
 	p->r = r;
 	p->l = l;
-	pthread_mutex_init(&p->mu, NULL);
-	pthread_cond_init(&p->ready, NULL);
-	pthread_cond_init(&p->taken, NULL);
+	perfan__handoff_init(&p->q, QUEUE_DEPTH);
 	int rc = 1;
 	if (!pthread_create(&p->th, NULL, run, p))
 		rc = consume(p); /* joins the reader */
-	while (p->head) {
-		struct fbatch *b = p->head;
-		p->head = b->next;
-		batch_free(b);
-	}
-	while (p->spare) {
-		struct fbatch *b = p->spare;
-		p->spare = b->next;
-		batch_free(b);
-	}
-	pthread_mutex_destroy(&p->mu);
-	pthread_cond_destroy(&p->ready);
-	pthread_cond_destroy(&p->taken);
+	perfan__handoff_destroy(&p->q, item_free);
 	free(p->frames);
 	free(p->prev);
 	free(p);
