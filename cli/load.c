@@ -205,7 +205,7 @@ static int print_advice(int level, const char *msg, void *payload)
 
 int cli_load_offcpu(perfan_profile *p, perfan_perfdata *pd,
 		    const struct perfan_resolve_opts *ro, int view,
-		    const char *cmd, perfan_offcpu **keep,
+		    const char *cmd, int quiet, perfan_offcpu **keep,
 		    struct perfan_resolve_stats *st)
 {
 	struct perfan_offcpu_opts oo =
@@ -218,9 +218,8 @@ int cli_load_offcpu(perfan_profile *p, perfan_perfdata *pd,
 	const struct perfan_offcpu_summary *s = an ? perfan_offcpu_summary(an)
 						   : NULL;
 	struct advice a = {.cmd = cmd};
-	if (!rc && s) {
+	if (!rc && s && !quiet)
 		perfan_threads_advice(s, view, print_advice, &a);
-	}
 	if (keep)
 		*keep = an;
 	else
@@ -287,6 +286,7 @@ static int from_records(perfan_profile *p, perfan_source *src,
 	int rc = perfan_source_perfdata(src, &pd, &po);
 	if (!rc)
 		rc = cli_load_offcpu(p, pd, ro, o->time_view, cmd,
+				     o->quiet_advice,
 				     o->keep_offcpu ? &res->offcpu : NULL,
 				     &res->rst);
 	perfan_perfdata_free(pd);

@@ -38,6 +38,9 @@ struct cli_load_opts {
 	int time_view;
 	/* set by the command: keep the analysis in cli_load_result.offcpu */
 	int keep_offcpu;
+	/* set by the command: what the recording cannot answer is not
+	 * printed (the command says it itself) */
+	int quiet_advice;
 	/* set by the command: how frames are named (perf script text, and
 	 * perf.data for addrs), as perfan_source_opts */
 	int kernel, jit, addrs, compat;
@@ -212,13 +215,14 @@ struct cli_load_result {
 
 /* PD's time profile (enum perfan_time_view VIEW) into P, as
  * perfan_offcpu_profile, then what the recording cannot answer printed
- * as "perfan CMD: " errors, warnings and notes. *KEEP (when not NULL)
+ * as "perfan CMD: " errors, warnings and notes (none with QUIET: the
+ * command says them itself). *KEEP (when not NULL)
  * gets the analysis. Returns 0, a PERFAN_E* code (unprinted), or
  * CLI_REPORTED when the recording cannot answer (printed; P holds what
  * was read). */
 int cli_load_offcpu(perfan_profile *p, perfan_perfdata *pd,
 		    const struct perfan_resolve_opts *ro, int view,
-		    const char *cmd, perfan_offcpu **keep,
+		    const char *cmd, int quiet, perfan_offcpu **keep,
 		    struct perfan_resolve_stats *st);
 
 /* "not a perf.data" for --off-cpu and --wall on another input. */

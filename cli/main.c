@@ -25,6 +25,7 @@ static const struct command commands[] = {
 	{"report", cmd_report, "top functions by self and total share"},
 	{"scaling", cmd_scaling, "fit how time grows with the input size"},
 	{"stats", cmd_stats, "count records per type and per event"},
+	{"triage", cmd_triage, "the first answers from one recording"},
 };
 
 #define NCMD (sizeof(commands) / sizeof(commands[0]))

@@ -28,5 +28,6 @@
 #include <perfan/stream.h>
 #include <perfan/text.h>
 #include <perfan/threads.h>
+#include <perfan/triage.h>
 
 #endif

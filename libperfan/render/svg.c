@@ -16,6 +16,7 @@
 #include "analysis/leaf_state.h"
 #include "render/fgjs.h"
 #include "render/internal.h"
+#include "render/markup.h"
 #include "render/svg_diff.h"
 #include "util/error.h"
 
@@ -56,41 +57,14 @@ struct out {
 	int err;
 };
 
-/* Length of the UTF-8 sequence at S (at most N bytes), 0 when invalid or
- * one that XML cannot hold (U+FFFE, U+FFFF). */
 static size_t utf8_len(const unsigned char *s, size_t n)
 {
-	size_t len = perfan_utf8_len((const char *)s, n);
-	if (len == 3 && s[0] == 0xef && s[1] == 0xbf && s[2] >= 0xbe)
-		return 0;
-	return len;
+	return perfan__markup_utf8_len(s, n);
 }
 
-/* N bytes of S as XML character data (attributes included): markup
- * escaped, and what XML cannot hold (control characters, broken UTF-8)
- * as U+FFFD. Returns how many characters were written. */
 static size_t put_text(struct out *o, const char *s, size_t n)
 {
-	const unsigned char *u = (const unsigned char *)s;
-	size_t chars = 0;
-	for (size_t i = 0; i < n; chars++) {
-		unsigned char c = u[i];
-		size_t len = utf8_len(u + i, n - i);
-		if (!len || (c < 0x20 && c != '\t')) {
-			fputs("\xef\xbf\xbd", o->fp);
-			i++;
-			continue;
-		}
-		switch (c) {
-		case '&': fputs("&amp;", o->fp); break;
-		case '<': fputs("&lt;", o->fp); break;
-		case '>': fputs("&gt;", o->fp); break;
-		case '"': fputs("&quot;", o->fp); break;
-		default: fwrite(u + i, 1, len, o->fp); break;
-		}
-		i += len;
-	}
-	return chars;
+	return perfan__markup_text(o->fp, s, n);
 }
 
 static void put_str(struct out *o, const char *s)

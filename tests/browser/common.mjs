@@ -32,3 +32,24 @@ export function eq(what, got, want) {
 	const g = JSON.stringify(got), w = JSON.stringify(want);
 	return check(what, g === w, `got ${g}, want ${w}`);
 }
+
+// Every page CTX opens: its script errors and console errors into ERRORS,
+// its dialogs into DIALOGS.seen, answered with the next of DIALOGS.answers
+// (none or null: dismissed).
+export function watch(ctx, errors, dialogs) {
+	ctx.on('page', (page) => {
+		page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+		page.on('console', (m) => {
+			if (m.type() === 'error')
+				errors.push(`${page.url()}: console: ${m.text()}`);
+		});
+		page.on('dialog', async (d) => {
+			dialogs.seen.push({ type: d.type(), message: d.message() });
+			const a = dialogs.answers.shift();
+			if (a === undefined || a === null)
+				await d.dismiss();
+			else
+				await d.accept(a);
+		});
+	});
+}

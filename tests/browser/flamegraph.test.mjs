@@ -25,7 +25,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 
-import { ARTIFACTS, BIN, CHROMIUM, TD, check, eq, failures } from './common.mjs';
+import { ARTIFACTS, BIN, CHROMIUM, TD, check, eq, failures, watch } from './common.mjs';
 
 const XPAD = 10, AVAIL = 1180; // the default image: 1200 px wide
 
@@ -988,21 +988,7 @@ async function main() {
 	try {
 		const ctx = await browser.newContext({ viewport: { width: 1200, height: 400 } });
 		ctx.setDefaultTimeout(5000);
-		ctx.on('page', (page) => {
-			page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
-			page.on('console', (m) => {
-				if (m.type() === 'error')
-					errors.push(`${page.url()}: console: ${m.text()}`);
-			});
-			page.on('dialog', async (d) => {
-				dialogs.seen.push({ type: d.type(), message: d.message() });
-				const a = dialogs.answers.shift();
-				if (a === undefined || a === null)
-					await d.dismiss();
-				else
-					await d.accept(a);
-			});
-		});
+		watch(ctx, errors, dialogs);
 		for (const t of [testFolded, testMerged, testRecording, testOffcpu, testDiff,
 			testDiffUnion, testSlowService, testKnownBugs]) {
 			try {

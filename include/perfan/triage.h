@@ -1,0 +1,112 @@
+/* perfan/triage.h: the first look at one recording, in the order the
+ * documents this project serves teach: is it on CPU or waiting (CPU
+ * against wall time per thread, and where threads blocked); which
+ * plateaus are wide and what a fix could give at most (Amdahl); is the
+ * CPU stalled (the perf stat verdict); what changed since a good run (a
+ * diff); and, for what the input could not answer, the perf command that
+ * records it. Built only from the other analyses' results, which the
+ * caller makes; written as text or as one HTML page
+ * (perfan_triage_write). */
+#ifndef PERFAN_TRIAGE_H
+#define PERFAN_TRIAGE_H
+
+#include <stdio.h>
+
+#include <perfan/classify.h>
+#include <perfan/common.h>
+#include <perfan/diff.h>
+#include <perfan/profile.h>
+#include <perfan/report.h>
+#include <perfan/threads.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct perfan_triage perfan_triage;
+
+/* What the triage is made of. Everything is borrowed and must outlive
+ * the result; NULL where the input has none, which the triage says, with
+ * what to record instead. */
+struct perfan_triage_in {
+	size_t sz;
+	const char *name; /* the recording, for headings */
+	/* The on-CPU report, ordered by self weight (report opts
+	 * no_children, sort "sym"): the rows of its column COLUMN are the
+	 * plateaus. */
+	const perfan_report *plateaus;
+	size_t column;
+	int has_cpu; /* 0: no on-CPU samples (COLUMN means nothing) */
+	/* The profiles the flame graphs are drawn of: on-CPU samples (its
+	 * column COLUMN), and the off-CPU time or NULL. */
+	const perfan_profile *cpu;
+	const perfan_profile *wait;
+	/* Per thread CPU and wall time and blocking call sites (an off-CPU
+	 * or wall analysis), and what was recorded for it. */
+	const perfan_threads *threads;
+	const struct perfan_offcpu_summary *offcpu;
+	const perfan_classify *classify; /* a perf stat verdict */
+	const perfan_diff *diff;         /* against a before recording */
+	/* The recording had call graphs (callchains or user stacks). */
+	int callchains;
+	/* Frames were resolved: of how many, how many not. */
+	uint64_t frames, frames_unresolved;
+	/* Python: interpreter frames were seen, and Python functions. */
+	int python_interpreter, python_functions;
+};
+
+struct perfan_triage_opts {
+	size_t sz;
+	size_t max_plateaus; /* 0: 10 */
+	size_t max_sites;    /* 0: 10 */
+	size_t max_changes;  /* 0: 10 */
+};
+
+/* One thing to record next: why, and the command. */
+struct perfan_triage_next {
+	const char *why;
+	const char *command;
+};
+
+/* A blocking call site, over every thread. */
+struct perfan_triage_site {
+	const char *wait, *caller; /* as struct perfan_thread_site */
+	uint64_t total;            /* ns */
+	size_t nr_threads;         /* threads that blocked there */
+};
+
+PERFAN_API int perfan_triage_new(perfan_triage **out,
+				 const struct perfan_triage_in *in,
+				 const struct perfan_triage_opts *opts);
+PERFAN_API void perfan_triage_free(perfan_triage *t);
+
+/* The plateaus: the report's rows of the first column, widest first. */
+PERFAN_API size_t perfan_triage_nr_plateaus(const perfan_triage *t);
+PERFAN_API const struct perfan_report_row *
+perfan_triage_plateau(const perfan_triage *t, size_t i);
+
+/* Blocking call sites, heaviest first. */
+PERFAN_API size_t perfan_triage_nr_sites(const perfan_triage *t);
+PERFAN_API const struct perfan_triage_site *
+perfan_triage_site(const perfan_triage *t, size_t i);
+
+/* What to record next, most important first. */
+PERFAN_API size_t perfan_triage_nr_next(const perfan_triage *t);
+PERFAN_API const struct perfan_triage_next *
+perfan_triage_next(const perfan_triage *t, size_t i);
+
+enum perfan_triage_format {
+	PERFAN_TRIAGE_TEXT = 0, /* sections for a terminal */
+	/* one self-contained HTML page that works offline: the sections
+	 * as tables, the interactive flame graphs */
+	PERFAN_TRIAGE_HTML = 1,
+};
+
+/* Write the findings. Returns 0, PERFAN_EINVAL, PERFAN_EIO. */
+PERFAN_API int perfan_triage_write(const perfan_triage *t, FILE *fp,
+				   int format);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

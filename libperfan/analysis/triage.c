@@ -1,0 +1,149 @@
+/* analysis/triage.c: the first look at one recording from the other
+ * analyses' results: the widest plateaus, the blocking call sites of all
+ * threads together, and what to record next for what the input lacks. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <perfan/triage.h>
+
+#include "analysis/triage_internal.h"
+#include "util/error.h"
+#include "util/grow.h"
+#include "util/opts.h"
+
+static int nomem(void)
+{
+	return perfan__err(PERFAN_ENOMEM, "triage: out of memory");
+}
+
+static int same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* Every thread's sites, merged by wait and caller, heaviest first. */
+static int cmp_site(const void *va, const void *vb)
+{
+	const struct perfan_triage_site *a = va, *b = vb;
+	if (a->total != b->total)
+		return a->total > b->total ? -1 : 1;
+	int c = strcmp(a->wait ? a->wait : "", b->wait ? b->wait : "");
+	if (c)
+		return c;
+	return strcmp(a->caller ? a->caller : "", b->caller ? b->caller : "");
+}
+
+static int gather_sites(struct perfan_triage *t, size_t max)
+{
+	const perfan_threads *th = t->in.threads;
+	if (!th)
+		return 0;
+	size_t cap = 0;
+	for (size_t i = 0; i < perfan_threads_nr(th); i++) {
+		const struct perfan_thread_row *row = perfan_threads_row(th, i);
+		for (size_t k = 0; k < row->nr_sites; k++) {
+			const struct perfan_thread_site *s = &row->sites[k];
+			size_t j = 0;
+			while (j < t->nsites &&
+			       !(same_str(t->sites[j].wait, s->wait) &&
+				 same_str(t->sites[j].caller, s->caller)))
+				j++;
+			if (j == t->nsites) {
+				if (perfan__grow((void **)&t->sites, &cap,
+						 t->nsites + 1,
+						 sizeof(*t->sites)))
+					return nomem();
+				t->sites[t->nsites++] =
+					(struct perfan_triage_site){
+						s->wait, s->caller, 0, 0};
+			}
+			t->sites[j].total += s->total;
+			t->sites[j].nr_threads++;
+		}
+	}
+	if (t->nsites)
+		qsort(t->sites, t->nsites, sizeof(*t->sites), cmp_site);
+	if (t->nsites > max)
+		t->nsites = max;
+	return 0;
+}
+
+int perfan_triage_new(perfan_triage **out, const struct perfan_triage_in *in,
+		      const struct perfan_triage_opts *opts)
+{
+	if (!out || !in)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_triage_new: NULL argument");
+	*out = NULL;
+	struct perfan_triage *t = calloc(1, sizeof(*t));
+	if (!t)
+		return nomem();
+	PERFAN__OPTS_COPY(t->in, in);
+	PERFAN__OPTS_COPY(t->o, opts);
+	size_t maxp = t->o.max_plateaus ? t->o.max_plateaus : 10;
+	size_t col = t->in.column;
+	if (t->in.has_cpu && t->in.plateaus &&
+	    col < perfan_report_nr_columns(t->in.plateaus)) {
+		size_t n = perfan_report_nr_rows(t->in.plateaus, col);
+		for (size_t i = 0; i < n && t->nplateaus < maxp; i++)
+			if (perfan_report_row(t->in.plateaus, col, i)->self)
+				t->nplateaus++;
+	}
+	int rc = gather_sites(t, t->o.max_sites ? t->o.max_sites : 10);
+	if (!rc)
+		rc = perfan__triage_next(t);
+	if (rc) {
+		perfan_triage_free(t);
+		return rc;
+	}
+	*out = t;
+	return 0;
+}
+
+void perfan_triage_free(perfan_triage *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->nnext; i++) {
+		free((void *)t->next[i].why);
+		free((void *)t->next[i].command);
+	}
+	free(t->next);
+	free(t->sites);
+	free(t);
+}
+
+size_t perfan_triage_nr_plateaus(const perfan_triage *t)
+{
+	return t ? t->nplateaus : 0;
+}
+
+const struct perfan_report_row *perfan_triage_plateau(const perfan_triage *t,
+						      size_t i)
+{
+	return t && i < t->nplateaus
+		       ? perfan_report_row(t->in.plateaus, t->in.column, i)
+		       : NULL;
+}
+
+size_t perfan_triage_nr_sites(const perfan_triage *t)
+{
+	return t ? t->nsites : 0;
+}
+
+const struct perfan_triage_site *perfan_triage_site(const perfan_triage *t,
+						    size_t i)
+{
+	return t && i < t->nsites ? &t->sites[i] : NULL;
+}
+
+size_t perfan_triage_nr_next(const perfan_triage *t)
+{
+	return t ? t->nnext : 0;
+}
+
+const struct perfan_triage_next *perfan_triage_next(const perfan_triage *t,
+						    size_t i)
+{
+	return t && i < t->nnext ? &t->next[i] : NULL;
+}

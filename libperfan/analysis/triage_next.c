@@ -1,0 +1,103 @@
+/* analysis/triage_next.c: what one recording could not answer, each with
+ * the command that records it, worst first: call graphs, Python
+ * functions, symbols, waiting (perfan_threads_advice), counters, a run to
+ * compare with. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/triage_internal.h"
+#include "util/error.h"
+#include "util/grow.h"
+
+static int add(struct perfan_triage *t, const char *why, const char *command)
+{
+	if (perfan__grow((void **)&t->next, &t->capnext, t->nnext + 1,
+			 sizeof(*t->next)))
+		return perfan__err(PERFAN_ENOMEM, "triage: out of memory");
+	char *w = strdup(why), *c = command ? strdup(command) : NULL;
+	if (!w || (command && !c)) {
+		free(w);
+		free(c);
+		return perfan__err(PERFAN_ENOMEM, "triage: out of memory");
+	}
+	t->next[t->nnext++] = (struct perfan_triage_next){w, c};
+	return 0;
+}
+
+/* An advice message of perfan_threads_advice: its text, and the perf
+ * command at its end. */
+static int advice(int level, const char *msg, void *payload)
+{
+	struct perfan_triage *t = payload;
+	(void)level;
+	const char *cmd = strstr(msg, "perf ");
+	if (!cmd)
+		return add(t, msg, NULL);
+	size_t n = (size_t)(cmd - msg);
+	while (n && (msg[n - 1] == ' ' || msg[n - 1] == ':'))
+		n--;
+	char why[1024];
+	snprintf(why, sizeof(why), "%.*s", (int)n, msg);
+	return add(t, why, cmd);
+}
+
+int perfan__triage_next(struct perfan_triage *t)
+{
+	const struct perfan_triage_in *in = &t->in;
+	int rc = 0;
+	if (!in->has_cpu)
+		rc = add(t,
+			 "no on-CPU samples: where the CPU time goes cannot be "
+			 "told",
+			 "perf record -e cpu-clock -g -- COMMAND (with the "
+			 "sched events for waiting: -e sched:sched_switch -e "
+			 "sched:sched_wakeup -e cpu-clock/freq=999/ -g)");
+	if (!rc && in->has_cpu && !in->callchains)
+		rc = add(t,
+			 "no call graphs: the plateaus are functions alone, "
+			 "without who called them",
+			 "perf record -g -- COMMAND (frame pointers), or perf "
+			 "record --call-graph dwarf -- COMMAND");
+	if (!rc && in->python_interpreter && !in->python_functions)
+		rc = add(t,
+			 "Python shows as the interpreter "
+			 "(_PyEval_EvalFrameDefault), not as its functions",
+			 "perf record -g -- python3.12 -X perf SCRIPT (Python "
+			 "3.12 or later), or perf record --call-graph dwarf "
+			 "-- python3 SCRIPT");
+	if (!rc && in->frames && in->frames_unresolved * 10 > in->frames) {
+		char why[256];
+		snprintf(why, sizeof(why), "%llu of %llu frames have no symbol",
+			 (unsigned long long)in->frames_unresolved,
+			 (unsigned long long)in->frames);
+		rc = add(t, why,
+			 "perf buildid-cache, or the programs' debug packages "
+			 "(apt-get install PACKAGE-dbgsym), then perfan triage "
+			 "--debug-dir or --symfs");
+	}
+	if (!rc && in->offcpu)
+		rc = perfan_threads_advice(in->offcpu, PERFAN_VIEW_OFFCPU,
+					   advice, t);
+	else if (!rc)
+		rc = add(t,
+			 "no off-CPU time: whether threads wait, and where, "
+			 "cannot be told",
+			 "perf record -e sched:sched_switch -e "
+			 "sched:sched_wakeup -e cpu-clock/freq=999/ -g -- "
+			 "COMMAND");
+	if (!rc && !in->classify)
+		rc = add(t,
+			 "no counters: whether the CPU is stalled (IPC, cache "
+			 "and branch misses) cannot be told",
+			 "perf stat -e cycles,instructions,cache-references,"
+			 "cache-misses,branches,branch-misses -o stat.txt -- "
+			 "COMMAND, then perfan triage --stat stat.txt");
+	if (!rc && !in->diff)
+		rc = add(t,
+			 "nothing to compare with: what changed since a good "
+			 "run cannot be told",
+			 "record the good run the same way, then perfan triage "
+			 "--before before.data");
+	return rc;
+}

@@ -1,0 +1,371 @@
+/* render/triage_html.c: the triage as one self-contained HTML page that
+ * works offline: a section per question (on CPU or waiting, plateaus,
+ * flame graphs, blocking sites, the CPU verdict, changes, what to record
+ * next), each saying what to record where its data is missing. The flame
+ * graphs are the SVG documents perfan_flamegraph_write makes, each kept in
+ * a script element of its own and shown in a frame, so that their scripts
+ * and ids stay apart. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <perfan/flamegraph.h>
+#include <perfan/offcpu.h>
+
+#include "analysis/triage_internal.h"
+#include "render/markup.h"
+#include "util/error.h"
+
+static void put(FILE *fp, const char *s)
+{
+	perfan__markup_text(fp, s ? s : "", s ? strlen(s) : 0);
+}
+
+static double ms(uint64_t ns)
+{
+	return (double)ns / 1e6;
+}
+
+static const char style[] =
+	"body{font:14px/1.4 system-ui,sans-serif;margin:1.5em auto;"
+	"max-width:1250px;color:#222}"
+	"h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em;"
+	"border-bottom:1px solid #ccc}"
+	"table{border-collapse:collapse}td,th{padding:2px 8px;"
+	"text-align:right}td.l,th.l{text-align:left}"
+	"tr:nth-child(even){background:#f4f4f4}"
+	".missing{background:#fff4e0;border-left:4px solid #e90;"
+	"padding:6px 10px}"
+	"code{background:#eee;padding:1px 4px;white-space:pre-wrap}"
+	".bar{display:inline-block;height:10px;background:#c44}"
+	".bar.off{background:#48c}"
+	"iframe.fg{width:100%;border:1px solid #ccc}";
+
+/* The page's script: each flame graph from its script element into a
+ * frame of its height. */
+static const char script[] =
+	"document.querySelectorAll('script[type=\"image/svg+xml\"]')"
+	".forEach(function(s){"
+	"var t=s.textContent.replace(/<\\\\\\/(script)/gi,'</$1')"
+	".replace(/<\\\\!--/g,'<!--');"
+	"var f=document.getElementById(s.dataset.frame);"
+	"var h=/<svg[^>]*\\sheight=\"(\\d+)\"/.exec(t);"
+	"if(h)f.style.height=(+h[1]+4)+'px';"
+	"f.src=URL.createObjectURL(new Blob([t],{type:'image/svg+xml'}));"
+	"});";
+
+static void missing(FILE *fp, const struct perfan_triage *t, const char *what,
+		    const char *key)
+{
+	fputs("<p class=\"missing\">Not recorded: ", fp);
+	put(fp, what);
+	fputs(".", fp);
+	for (size_t i = 0; i < t->nnext; i++)
+		if (key && strstr(t->next[i].why, key) && t->next[i].command) {
+			fputs(" Record it with: <code>", fp);
+			put(fp, t->next[i].command);
+			fputs("</code>", fp);
+			break;
+		}
+	fputs("</p>\n", fp);
+}
+
+static void threads(const struct perfan_triage *t, FILE *fp)
+{
+	fputs("<section id=\"on-cpu\"><h2>1. On CPU or waiting?</h2>\n", fp);
+	const perfan_threads *th = t->in.threads;
+	if (!th) {
+		missing(fp, t, "off-CPU time: whether threads wait", "off-CPU");
+		fputs("</section>\n", fp);
+		return;
+	}
+	uint32_t states = perfan_threads_states(th);
+	fputs("<table><tr><th class=\"l\">thread</th><th>tid</th>"
+	      "<th>wall ms</th><th>on-CPU ms</th><th>off-CPU ms</th>",
+	      fp);
+	for (uint32_t s = 0; s < PERFAN_OFFCPU_NR_STATES; s++)
+		if (states & (1u << s)) {
+			fputs("<th>", fp);
+			put(fp, perfan_offcpu_state_name(s));
+			fputs(" ms</th>", fp);
+		}
+	fputs("<th>CPU/wall</th><th class=\"l\"></th></tr>\n", fp);
+	for (size_t i = 0; i < perfan_threads_nr(th); i++) {
+		const struct perfan_thread_row *r = perfan_threads_row(th, i);
+		fputs("<tr><td class=\"l\">", fp);
+		put(fp, r->comm);
+		fprintf(fp,
+			"</td><td>%d</td><td>%.1f</td><td>%.1f</td>"
+			"<td>%.1f</td>",
+			r->tid, ms(r->wall), ms(r->on_cpu), ms(r->off_total));
+		for (uint32_t s = 0; s < PERFAN_OFFCPU_NR_STATES; s++)
+			if (states & (1u << s))
+				fprintf(fp, "<td>%.1f</td>", ms(r->off[s]));
+		double w = r->wall ? 200.0 / (double)r->wall : 0;
+		fprintf(fp,
+			"<td>%.2f</td><td class=\"l\"><span class=\"bar\" "
+			"style=\"width:%.0fpx\"></span><span class=\"bar "
+			"off\" style=\"width:%.0fpx\"></span></td></tr>\n",
+			r->cpu_ratio, w * (double)r->on_cpu,
+			w * (double)r->off_total);
+	}
+	fputs("</table></section>\n", fp);
+}
+
+static void plateaus(const struct perfan_triage *t, FILE *fp)
+{
+	fputs("<section id=\"plateaus\"><h2>2. The widest plateaus, and the "
+	      "most a fix could give</h2>\n",
+	      fp);
+	if (!t->nplateaus) {
+		missing(fp, t, "on-CPU samples", "on-CPU");
+		fputs("</section>\n", fp);
+		return;
+	}
+	fputs("<table><tr><th>self</th><th>total</th><th>max speedup</th>"
+	      "<th class=\"l\">function</th><th class=\"l\">module</th>"
+	      "</tr>\n",
+	      fp);
+	for (size_t i = 0; i < t->nplateaus; i++) {
+		const struct perfan_report_row *r = perfan_triage_plateau(t, i);
+		fprintf(fp, "<tr><td>%.2f%%</td><td>%.2f%%</td>",
+			r->self_percent, r->total_percent);
+		if (isfinite(r->speedup_self))
+			fprintf(fp, "<td>%.2fx</td>", r->speedup_self);
+		else
+			fputs("<td>inf</td>", fp);
+		fputs("<td class=\"l\">", fp);
+		put(fp, r->sym);
+		fputs("</td><td class=\"l\">", fp);
+		put(fp, r->kind == PERFAN_FRAME_PYTHON ? "" : r->dso);
+		fputs("</td></tr>\n", fp);
+	}
+	fputs("</table><p>Max speedup: 1/(1-p) for a function of self share "
+	      "p, the most the whole could gain if it cost nothing.</p>"
+	      "</section>\n",
+	      fp);
+}
+
+/* An SVG document kept in a script element: "</script" and "<!--"
+ * escaped, as the page's script undoes. */
+static void svg_data(FILE *fp, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '<' && i + 1 < n &&
+		    ((s[i + 1] == '/' && i + 8 <= n &&
+		      !strncasecmp(s + i + 2, "script", 6)) ||
+		     (s[i + 1] == '!' && i + 4 <= n &&
+		      !strncmp(s + i + 2, "--", 2)))) {
+			fputs(s[i + 1] == '/' ? "<\\/" : "<\\!", fp);
+			i++;
+			continue;
+		}
+		fputc(s[i], fp);
+	}
+}
+
+static int graph(FILE *fp, const perfan_profile *p, size_t column,
+		 const char *id, const char *title)
+{
+	struct perfan_flamegraph_opts o = PERFAN_FG_OPTS_INIT;
+	o.column = column;
+	o.title = title;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	if (!mem)
+		return perfan__err(PERFAN_ENOMEM, "triage: out of memory");
+	int rc = perfan_flamegraph_write(p, mem, &o);
+	if (fclose(mem) && !rc)
+		rc = perfan__err(PERFAN_ENOMEM, "triage: out of memory");
+	if (!rc) {
+		fprintf(fp, "<iframe class=\"fg\" id=\"%s\" title=\"", id);
+		put(fp, title);
+		fprintf(fp,
+			"\"></iframe>\n<script type=\"image/svg+xml\" "
+			"data-frame=\"%s\">",
+			id);
+		svg_data(fp, buf, len);
+		fputs("</script>\n", fp);
+	}
+	free(buf);
+	return rc;
+}
+
+/* The off-CPU profile's column of off-CPU time, else of wall time. */
+static size_t wait_column(const perfan_profile *p)
+{
+	static const char *const names[] = {"off-cpu", "wall"};
+	for (size_t k = 0; k < 2; k++)
+		for (size_t c = 0; c < perfan_profile_nr_columns(p); c++) {
+			const char *n = perfan_profile_column_name(p, c);
+			if (n && !strcmp(n, names[k]))
+				return c;
+		}
+	return 0;
+}
+
+static int graphs(const struct perfan_triage *t, FILE *fp)
+{
+	fputs("<section id=\"flamegraph\"><h2>Flame graphs</h2>\n", fp);
+	int rc = 0;
+	if (t->in.cpu && t->nplateaus)
+		rc = graph(fp, t->in.cpu, t->in.column, "fg-cpu",
+			   "On-CPU time");
+	else
+		missing(fp, t, "on-CPU samples", "on-CPU");
+	if (!rc && t->in.wait && t->in.threads)
+		rc = graph(fp, t->in.wait, wait_column(t->in.wait), "fg-wait",
+			   "Off-CPU time");
+	else if (!rc)
+		missing(fp, t, "off-CPU time with stacks", "off-CPU");
+	fputs("</section>\n", fp);
+	return rc;
+}
+
+static void sites(const struct perfan_triage *t, FILE *fp)
+{
+	fputs("<section id=\"blocking\"><h2>3. Where the threads "
+	      "blocked</h2>\n",
+	      fp);
+	if (!t->in.threads) {
+		missing(fp, t, "off-CPU time with stacks", "off-CPU");
+	} else if (!t->nsites) {
+		fputs("<p>No blocking call site.</p>\n", fp);
+	} else {
+		fputs("<table><tr><th>ms</th><th>threads</th><th "
+		      "class=\"l\">wait</th><th class=\"l\">called from</th>"
+		      "</tr>\n",
+		      fp);
+		for (size_t i = 0; i < t->nsites; i++) {
+			const struct perfan_triage_site *s = &t->sites[i];
+			fprintf(fp,
+				"<tr><td>%.1f</td><td>%zu</td><td "
+				"class=\"l\">",
+				ms(s->total), s->nr_threads);
+			put(fp, s->wait);
+			fputs("</td><td class=\"l\">", fp);
+			put(fp, s->caller ? s->caller : "(no caller)");
+			fputs("</td></tr>\n", fp);
+		}
+		fputs("</table>\n", fp);
+	}
+	fputs("</section>\n", fp);
+}
+
+static void verdict(const struct perfan_triage *t, FILE *fp)
+{
+	fputs("<section id=\"verdict\"><h2>4. Is the CPU stalled?</h2>\n", fp);
+	const perfan_classify *c = t->in.classify;
+	if (!c) {
+		missing(fp, t,
+			"perf stat counters (IPC, cache and branch "
+			"misses)",
+			"counters");
+		fputs("</section>\n", fp);
+		return;
+	}
+	fputs("<table><tr><th class=\"l\">verdict</th><th>confidence</th>"
+	      "<th>IPC</th><th class=\"l\">why</th><th class=\"l\">next</th>"
+	      "</tr>\n",
+	      fp);
+	for (size_t i = 0; i < perfan_classify_nr_groups(c); i++) {
+		const struct perfan_classify_group *g =
+			perfan_classify_group(c, i);
+		if (!g->whole)
+			continue;
+		fputs("<tr><td class=\"l\">", fp);
+		put(fp, perfan_verdict_name(g->verdict));
+		fprintf(fp, "</td><td>%.2f</td>", g->confidence);
+		if (isfinite(g->m.ipc))
+			fprintf(fp, "<td>%.2f</td>", g->m.ipc);
+		else
+			fputs("<td></td>", fp);
+		fputs("<td class=\"l\">", fp);
+		put(fp, g->reason);
+		fputs("</td><td class=\"l\">", fp);
+		put(fp, g->next);
+		fputs("</td></tr>\n", fp);
+	}
+	fputs("</table></section>\n", fp);
+}
+
+static void changes(const struct perfan_triage *t, FILE *fp)
+{
+	fputs("<section id=\"changes\"><h2>5. What changed since the run "
+	      "before</h2>\n",
+	      fp);
+	const perfan_diff *d = t->in.diff;
+	if (!d) {
+		missing(fp, t, "a run to compare with", "compare");
+		fputs("</section>\n", fp);
+		return;
+	}
+	size_t max = t->o.max_changes ? t->o.max_changes : 10;
+	fputs("<table><tr><th>before</th><th>after</th><th>change</th>"
+	      "<th class=\"l\">function</th></tr>\n",
+	      fp);
+	for (size_t i = 0; i < perfan_diff_nr_rows(d) && i < max; i++) {
+		const struct perfan_diff_row *r = perfan_diff_row(d, i);
+		fprintf(fp,
+			"<tr><td>%.2f%%</td><td>%.2f%%</td><td>%+.2f</td>"
+			"<td class=\"l\">",
+			100 * r->before_self, 100 * r->after_self,
+			100 * r->self_change);
+		put(fp, r->name);
+		fputs(r->is_new ? " (new)" : r->vanished ? " (gone)" : "", fp);
+		fputs(r->significant ? " *" : "", fp);
+		fputs("</td></tr>\n", fp);
+	}
+	fputs("</table></section>\n", fp);
+}
+
+static void next(const struct perfan_triage *t, FILE *fp)
+{
+	fputs("<section id=\"next\"><h2>6. What to record next</h2>\n", fp);
+	if (!t->nnext)
+		fputs("<p>Nothing: this recording answers every "
+		      "question.</p>\n",
+		      fp);
+	else
+		fputs("<ul>\n", fp);
+	for (size_t i = 0; i < t->nnext; i++) {
+		fputs("<li>", fp);
+		put(fp, t->next[i].why);
+		if (t->next[i].command) {
+			fputs(": <code>", fp);
+			put(fp, t->next[i].command);
+			fputs("</code>", fp);
+		}
+		fputs("</li>\n", fp);
+	}
+	if (t->nnext)
+		fputs("</ul>\n", fp);
+	fputs("</section>\n", fp);
+}
+
+int perfan__triage_write_html(const struct perfan_triage *t, FILE *fp)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
+	      "charset=\"utf-8\"><title>perfan triage of ",
+	      fp);
+	put(fp, t->in.name);
+	fprintf(fp,
+		"</title><style>%s</style></head><body>\n<h1>perfan "
+		"triage of ",
+		style);
+	put(fp, t->in.name);
+	fputs("</h1>\n", fp);
+	threads(t, fp);
+	plateaus(t, fp);
+	int rc = graphs(t, fp);
+	sites(t, fp);
+	verdict(t, fp);
+	changes(t, fp);
+	next(t, fp);
+	fprintf(fp, "<script>%s</script>\n</body></html>\n", script);
+	if (!rc && ferror(fp))
+		rc = perfan__err(PERFAN_EIO, "triage: write error");
+	return rc;
+}

@@ -1,0 +1,146 @@
+/* render/triage_text.c: the triage's findings for a terminal, one section
+ * per question, each saying what to record where its data is missing. */
+#include <math.h>
+#include <stdio.h>
+
+#include "analysis/triage_internal.h"
+#include "util/error.h"
+
+static double ms(uint64_t ns)
+{
+	return (double)ns / 1e6;
+}
+
+static void missing(FILE *fp, const char *what)
+{
+	fprintf(fp, "  not recorded: %s (see \"What to record next\")\n", what);
+}
+
+static void threads(const struct perfan_triage *t, FILE *fp)
+{
+	fputs("\n1. On CPU or waiting?\n", fp);
+	const perfan_threads *th = t->in.threads;
+	if (!th) {
+		missing(fp, "off-CPU time");
+		return;
+	}
+	fprintf(fp, "  %10s %10s %10s %8s  %s\n", "wall ms", "on-CPU ms",
+		"off-CPU ms", "CPU/wall", "thread");
+	for (size_t i = 0; i < perfan_threads_nr(th); i++) {
+		const struct perfan_thread_row *r = perfan_threads_row(th, i);
+		fprintf(fp, "  %10.1f %10.1f %10.1f %8.2f  %s %d/%d\n",
+			ms(r->wall), ms(r->on_cpu), ms(r->off_total),
+			r->cpu_ratio, r->comm ? r->comm : "?", r->pid, r->tid);
+	}
+}
+
+static void plateaus(const struct perfan_triage *t, FILE *fp)
+{
+	fputs("\n2. The widest plateaus, and the most a fix could give\n", fp);
+	if (!t->nplateaus) {
+		missing(fp, "on-CPU samples");
+		return;
+	}
+	fprintf(fp, "  %7s %7s %12s  %s\n", "self", "total", "max speedup",
+		"function (module)");
+	for (size_t i = 0; i < t->nplateaus; i++) {
+		const struct perfan_report_row *r = perfan_triage_plateau(t, i);
+		if (isfinite(r->speedup_self))
+			fprintf(fp, "  %6.2f%% %6.2f%% %11.2fx  %s (%s)\n",
+				r->self_percent, r->total_percent,
+				r->speedup_self, r->sym ? r->sym : "?",
+				r->dso ? r->dso : "?");
+		else
+			fprintf(fp, "  %6.2f%% %6.2f%% %12s  %s (%s)\n",
+				r->self_percent, r->total_percent, "inf",
+				r->sym ? r->sym : "?", r->dso ? r->dso : "?");
+	}
+}
+
+static void sites(const struct perfan_triage *t, FILE *fp)
+{
+	fputs("\n3. Where the threads blocked\n", fp);
+	if (!t->in.threads) {
+		missing(fp, "off-CPU time with stacks");
+		return;
+	}
+	if (!t->nsites) {
+		fputs("  no blocking call site\n", fp);
+		return;
+	}
+	fprintf(fp, "  %10s %7s  %s\n", "ms", "threads", "wait <- caller");
+	for (size_t i = 0; i < t->nsites; i++) {
+		const struct perfan_triage_site *s = &t->sites[i];
+		fprintf(fp, "  %10.1f %7zu  %s <- %s\n", ms(s->total),
+			s->nr_threads, s->wait ? s->wait : "?",
+			s->caller ? s->caller : "(no caller)");
+	}
+}
+
+static void verdict(const struct perfan_triage *t, FILE *fp)
+{
+	fputs("\n4. Is the CPU stalled?\n", fp);
+	const perfan_classify *c = t->in.classify;
+	if (!c) {
+		missing(fp, "perf stat counters");
+		return;
+	}
+	for (size_t i = 0; i < perfan_classify_nr_groups(c); i++) {
+		const struct perfan_classify_group *g =
+			perfan_classify_group(c, i);
+		if (!g->whole)
+			continue;
+		fprintf(fp, "  %s (confidence %.2f)",
+			perfan_verdict_name(g->verdict), g->confidence);
+		if (g->command)
+			fprintf(fp, " for %s", g->command);
+		fputc('\n', fp);
+		if (isfinite(g->m.ipc))
+			fprintf(fp, "  IPC %.2f\n", g->m.ipc);
+		if (g->reason)
+			fprintf(fp, "  %s\n", g->reason);
+		if (g->next)
+			fprintf(fp, "  next: %s\n", g->next);
+	}
+}
+
+static void changes(const struct perfan_triage *t, FILE *fp)
+{
+	fputs("\n5. What changed since the run before\n", fp);
+	const perfan_diff *d = t->in.diff;
+	if (!d) {
+		missing(fp, "a run to compare with");
+		return;
+	}
+	size_t max = t->o.max_changes ? t->o.max_changes : 10;
+	fprintf(fp, "  %8s %8s %8s  %s\n", "before", "after", "change",
+		"function");
+	for (size_t i = 0; i < perfan_diff_nr_rows(d) && i < max; i++) {
+		const struct perfan_diff_row *r = perfan_diff_row(d, i);
+		fprintf(fp, "  %7.2f%% %7.2f%% %+7.2f  %s%s%s\n",
+			100 * r->before_self, 100 * r->after_self,
+			100 * r->self_change, r->name,
+			r->is_new     ? " (new)"
+			: r->vanished ? " (gone)"
+				      : "",
+			r->significant ? " *" : "");
+	}
+}
+
+int perfan__triage_write_text(const struct perfan_triage *t, FILE *fp)
+{
+	fprintf(fp, "perfan triage of %s\n", t->in.name ? t->in.name : "?");
+	threads(t, fp);
+	plateaus(t, fp);
+	sites(t, fp);
+	verdict(t, fp);
+	changes(t, fp);
+	fputs("\n6. What to record next\n", fp);
+	if (!t->nnext)
+		fputs("  nothing: this recording answers every question\n", fp);
+	for (size_t i = 0; i < t->nnext; i++)
+		fprintf(fp, "  - %s%s%s\n", t->next[i].why,
+			t->next[i].command ? ":\n      " : "",
+			t->next[i].command ? t->next[i].command : "");
+	return ferror(fp) ? perfan__err(PERFAN_EIO, "triage: write error") : 0;
+}

@@ -1,0 +1,191 @@
+#!/usr/bin/env bash
+# tests/cli/triage.sh: `perfan triage`: the page's figures are those of the
+# commands that compute them alone. On testdata/offcpu (switches, call
+# graphs) with a perf stat output and a before recording: each thread's
+# wall, on-CPU and off-CPU time as `perfan report --off-cpu --json`, the
+# plateaus as `perfan report --no-children -s dso,sym --json` (the
+# cpu-clock event), the blocking sites summed over the threads, the
+# verdict as `perfan classify --json`, the changes as `perfan diff --json`;
+# on the slow and fast handler recordings of testdata/slow-service (no
+# switches) the same plateaus and changes, and the sections without data
+# say what to record. --text gives the same figures; bad input fails with
+# a message.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+: "${PERFAN_BIN:?}"
+. tests/tools/cli_common.sh
+mkdir "$tmp/nocache"
+export PERFAN_HOST_OSRELEASE=6.18.44-fc-v782 PERFAN_HOST_NAME=vm PERFAN_HOST_KALLSYMS=
+D=testdata/offcpu
+O=(--kallsyms "$D/kallsyms" --symfs "$D/symfs" --buildid-dir "$tmp/nocache")
+S=testdata/slow-service
+P=(--symfs "$S" --kallsyms testdata/kallsyms --buildid-dir "$tmp/nocache" --perf-map-dir "$S")
+STAT=testdata/perf-stat-local/busy.txt
+
+checks=$((checks + 1))
+"$PERFAN_BIN" triage "${O[@]}" --stat "$STAT" --before "$D/perf.freq.data" \
+	-o "$tmp/offcpu.html" "$D/perf.data" 2>"$tmp/offcpu.err" ||
+	fail "triage of $D/perf.data: exit $?: $(cat "$tmp/offcpu.err")"
+"$PERFAN_BIN" report --off-cpu --json "${O[@]}" "$D/perf.data" >"$tmp/off.json" 2>/dev/null
+"$PERFAN_BIN" report --json --no-children -s dso,sym "${O[@]}" "$D/perf.data" >"$tmp/rep.json" 2>/dev/null
+"$PERFAN_BIN" classify --json "$STAT" >"$tmp/cls.json"
+"$PERFAN_BIN" diff --json "${O[@]}" -b "$D/perf.freq.data" -a "$D/perf.data" >"$tmp/diff.json" 2>/dev/null
+"$PERFAN_BIN" triage --text "${O[@]}" --stat "$STAT" --before "$D/perf.freq.data" \
+	"$D/perf.data" >"$tmp/offcpu.txt" 2>/dev/null
+
+checks=$((checks + 1))
+"$PERFAN_BIN" triage "${P[@]}" --before "$S/slow-1.data" --before "$S/slow-2.data" \
+	-o "$tmp/slow.html" "$S/fast-1.data" 2>"$tmp/slow.err" ||
+	fail "triage of $S/fast-1.data: exit $?: $(cat "$tmp/slow.err")"
+"$PERFAN_BIN" report --json --no-children -s dso,sym "${P[@]}" "$S/fast-1.data" >"$tmp/srep.json" 2>/dev/null
+"$PERFAN_BIN" diff --json "${P[@]}" -b "$S/slow-1.data" "$S/slow-2.data" -a "$S/fast-1.data" \
+	>"$tmp/sdiff.json" 2>/dev/null
+
+out=$(python3 - "$tmp" <<'PY'
+import html.parser, json, math, sys
+tmp = sys.argv[1]
+fails = []
+def fail(m): fails.append(m)
+
+class Page(html.parser.HTMLParser):
+    """Each section's tables as rows of cell texts, and its text."""
+    def __init__(self):
+        super().__init__()
+        self.sec = None; self.rows = {}; self.text = {}; self.row = None
+        self.cell = None; self.missing = {}; self.in_missing = False
+    def handle_starttag(self, tag, a):
+        a = dict(a)
+        if tag == 'section':
+            self.sec = a.get('id'); self.rows[self.sec] = []
+            self.text[self.sec] = ''; self.missing[self.sec] = ''
+        elif tag == 'tr': self.row = []
+        elif tag in ('td', 'th'): self.cell = ''
+        elif tag == 'p' and a.get('class') == 'missing': self.in_missing = True
+    def handle_endtag(self, tag):
+        if tag in ('td', 'th') and self.row is not None:
+            self.row.append(self.cell.strip()); self.cell = None
+        elif tag == 'tr' and self.sec:
+            self.rows[self.sec].append(self.row); self.row = None
+        elif tag == 'p': self.in_missing = False
+        elif tag == 'section': self.sec = None
+    def handle_data(self, d):
+        if self.cell is not None: self.cell += d
+        if self.sec:
+            self.text[self.sec] += d
+            if self.in_missing: self.missing[self.sec] += d
+
+def page(name):
+    p = Page(); p.feed(open(f'{tmp}/{name}').read()); return p
+
+def near(a, b, tol):
+    return abs(a - b) <= tol
+
+def check_plateaus(p, rep, label):
+    col = next(c for c in rep['columns'] if c['event'].startswith('cpu-clock'))
+    rows = p.rows['plateaus'][1:]
+    want = [r for r in col['rows'] if r['self']][:10]
+    if len(rows) != len(want):
+        fail(f'{label}: {len(rows)} plateaus, report has {len(want)}')
+    for got, w in zip(rows, want):
+        if got[3] != w['sym']:
+            fail(f'{label}: plateau {got[3]}, report {w["sym"]}')
+        if not near(float(got[0].rstrip('%')), w['self_percent'], 0.006) or \
+           not near(float(got[1].rstrip('%')), w['total_percent'], 0.006):
+            fail(f'{label}: {w["sym"]}: {got[0]} {got[1]}, report '
+                 f'{w["self_percent"]} {w["total_percent"]}')
+        sp = w['max_speedup_self']
+        if sp is not None and not near(float(got[2].rstrip('x')), sp, 0.006):
+            fail(f'{label}: {w["sym"]}: max speedup {got[2]}, report {sp}')
+
+def check_changes(p, d, label):
+    rows = p.rows['changes'][1:]
+    want = d['rows'][:10]
+    if len(rows) != len(want):
+        fail(f'{label}: {len(rows)} changes, diff has {len(want)}')
+    for got, w in zip(rows, want):
+        name = got[3].replace(' (new)', '').replace(' (gone)', '').rstrip(' *')
+        if name != w['function']:
+            fail(f'{label}: change {name}, diff {w["function"]}')
+        if not near(float(got[0].rstrip('%')), 100 * w['before_self'], 0.006) or \
+           not near(float(got[1].rstrip('%')), 100 * w['after_self'], 0.006):
+            fail(f'{label}: {name}: {got[0]} -> {got[1]}, diff '
+                 f'{w["before_self"]} -> {w["after_self"]}')
+
+# ---- testdata/offcpu: every section has its data
+p = page('offcpu.html')
+for s in ('on-cpu', 'plateaus', 'flamegraph', 'blocking', 'verdict', 'changes', 'next'):
+    if s not in p.rows:
+        fail(f'offcpu: no section {s}')
+    elif p.missing[s]:
+        fail(f'offcpu: section {s} says data is missing: {p.missing[s]}')
+off = json.load(open(f'{tmp}/off.json'))['per_thread']['threads']
+rows = p.rows['on-cpu'][1:]
+if len(rows) != len(off):
+    fail(f'offcpu: {len(rows)} threads, report --off-cpu has {len(off)}')
+for got, w in zip(rows, off):
+    if got[0] != w['comm'] or int(got[1]) != w['tid']:
+        fail(f'offcpu: thread {got[0]}/{got[1]}, report {w["comm"]}/{w["tid"]}')
+    for i, k in ((2, 'wall'), (3, 'on_cpu'), (4, 'off_cpu')):
+        if not near(float(got[i]), w[k] / 1e6, 0.051):
+            fail(f'offcpu: {w["comm"]}: {k} {got[i]} ms, report {w[k]} ns')
+# the blocking sites: every thread's, summed by wait and caller
+sums = {}
+for t in off:
+    for s in t['sites']:
+        key = (s['wait'], s['caller'] or '(no caller)')
+        sums[key] = sums.get(key, 0) + s['total']
+want = sorted(sums.items(), key=lambda kv: -kv[1])[:10]
+rows = p.rows['blocking'][1:]
+if [(r[2], r[3]) for r in rows] != [k for k, _ in want]:
+    fail(f'offcpu: sites {[(r[2], r[3]) for r in rows]}, want {[k for k, _ in want]}')
+for r, (k, v) in zip(rows, want):
+    if not near(float(r[0]), v / 1e6, 0.051):
+        fail(f'offcpu: site {k}: {r[0]} ms, threads sum to {v} ns')
+check_plateaus(p, json.load(open(f'{tmp}/rep.json')), 'offcpu')
+cls = json.load(open(f'{tmp}/cls.json'))
+groups = [g for g in cls['groups'] if g.get('whole')] if 'groups' in cls else []
+vrows = p.rows['verdict'][1:]
+if not groups or [r[0] for r in vrows] != [g['verdict'] for g in groups]:
+    fail(f'offcpu: verdicts {[r[0] for r in vrows]}, classify '
+         f'{[g.get("verdict") for g in groups]}')
+check_changes(p, json.load(open(f'{tmp}/diff.json')), 'offcpu')
+txt = open(f'{tmp}/offcpu.txt').read()
+for r in p.rows['plateaus'][1:]:
+    if r[3] not in txt:
+        fail(f'offcpu --text: no plateau {r[3]}')
+if 'spin' not in p.rows['plateaus'][1][3]:
+    fail(f'offcpu: the widest plateau is {p.rows["plateaus"][1][3]}, not spin')
+
+# ---- the handler recordings: no switches
+p = page('slow.html')
+for s, say in (('on-cpu', 'sched:sched_switch'), ('blocking', 'sched:sched_switch'),
+               ('verdict', 'perf stat')):
+    if say not in p.missing.get(s, ''):
+        fail(f'slow-service: section {s} does not say to record {say}: {p.missing.get(s)!r}')
+for s in ('plateaus', 'changes'):
+    if p.missing.get(s):
+        fail(f'slow-service: section {s} says data is missing')
+check_plateaus(p, json.load(open(f'{tmp}/srep.json')), 'slow-service')
+check_changes(p, json.load(open(f'{tmp}/sdiff.json')), 'slow-service')
+if 'summarize_slow' not in p.rows['changes'][1][3]:
+    fail(f'slow-service: the largest change is {p.rows["changes"][1][3]}')
+print('\n'.join(fails) if fails else 'OK')
+PY
+)
+checks=$((checks + 1))
+[ "$out" = OK ] || fail "figures: $out"
+
+# bad input: a message naming it, exit 1
+checks=$((checks + 1))
+if "$PERFAN_BIN" triage --text "${O[@]}" "$tmp/none.data" >/dev/null 2>"$tmp/bad.err"; then
+	fail "triage of a missing file: exit 0"
+fi
+grep -q "none.data" "$tmp/bad.err" || fail "triage of a missing file: $(cat "$tmp/bad.err")"
+checks=$((checks + 1))
+if "$PERFAN_BIN" triage --text "${O[@]}" --stat "$tmp/none.txt" "$D/perf.data" >/dev/null 2>"$tmp/bad.err"; then
+	fail "triage with a missing --stat: exit 0"
+fi
+grep -q "none.txt" "$tmp/bad.err" || fail "missing --stat: $(cat "$tmp/bad.err")"
+
+[ "$fails" = 0 ] || { echo "$fails of $checks checks failed"; exit 1; }
+echo "triage: $checks checks passed"
