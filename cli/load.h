@@ -157,11 +157,11 @@ enum {
 
 /* The lines of --help for --threads (collapse has its own option loop). */
 #define CLI_THREADS_HELP                                                           \
-	"  --threads N        with N >= 2, a second thread: perf.data is read\n"    \
+	"  --threads N        with N >= 2, a second thread: perf.data is read\n"   \
 	"                     ahead on it (reading, time order, decoding) while\n" \
 	"                     this one resolves; a folded file read pruned (a\n"   \
-	"                     flame graph) is read and its frames interned on\n"  \
-	"                     it while this one prunes; 1: one thread. The\n"     \
+	"                     flame graph) is read and its frames interned on\n"   \
+	"                     it while this one prunes; 1: one thread. The\n"      \
 	"                     output is the same. Default: the CPUs online\n"
 
 /* "--threads N" into *OUT: 0, or -1 with the message printed. */
