@@ -19,7 +19,6 @@
 #include "symbols/pytramp.h"
 #include "symbols/symbols.h"
 #include "symbols/unwind.h"
-#include "util/hash.h"
 
 /* perf_event.h's PERF_SAMPLE_REGS_ABI_64. */
 #define REGS_ABI_64 2
@@ -140,21 +139,8 @@ struct dso_cfi {
 	struct perfan__arena arena;
 };
 
-/* Where an address of one address space led last: its map, the CFI of
- * its DSO, its ELF address and the rules there (NULL: none). */
-struct pc_slot {
-	uint64_t at, gen, old_gen; /* the address, its maps' generations */
-	const struct perfan__map *map;
-	struct dso_cfi *c;
-	const struct frame_rules *f;
-	uint64_t addr;
-};
-
-#define PC_SLOTS 4096 /* a power of two */
-
 struct unwind_state {
 	struct perfan__htab by_dso; /* struct perfan__dso * -> dso_cfi * */
-	struct pc_slot *pcs;        /* PC_SLOTS, direct-mapped */
 	const struct arch *arch;    /* the recording's, from its features */
 	int warned_arch;
 	struct perfan__pytramps *pytramps; /* CPython's trampolines */
@@ -715,12 +701,8 @@ static enum step step(const struct arch *a, const struct frame_rules *f,
 
 static struct unwind_state *state(struct perfan__symctx *ctx)
 {
-	if (!ctx->unwind) {
-		struct unwind_state *st = calloc(1, sizeof(*st));
-		if (st) /* without it each address is looked up anew */
-			st->pcs = calloc(PC_SLOTS, sizeof(*st->pcs));
-		ctx->unwind = st;
-	}
+	if (!ctx->unwind)
+		ctx->unwind = calloc(1, sizeof(struct unwind_state));
 	return ctx->unwind;
 }
 
@@ -810,72 +792,48 @@ size_t perfan__unwind_user(struct perfan__symctx *ctx, struct perfan__thread *t,
 	 * same binary */
 	const struct perfan__map *last = NULL;
 	struct dso_cfi *c = NULL;
-	/* the address space, for the cache of addresses */
-	const struct perfan__proc *pr = t->proc;
-	uint64_t gen = pr && pr->maps ? pr->maps->gen : 0;
-	uint64_t old_gen = pr && pr->old_maps ? pr->old_maps->gen : 0;
 	for (;;) {
 		/* A return address is looked up inside the call. */
 		uint64_t at = activation ? r.pc : r.pc - 1;
-		const struct frame_rules *f;
-		uint64_t addr;
-		struct pc_slot *slot =
-			st->pcs && pr ? &st->pcs[perfan__hash_u64(at ^ gen) &
-						 (PC_SLOTS - 1)]
-				      : NULL;
-		if (slot && slot->map && slot->at == at && slot->gen == gen &&
-		    slot->old_gen == old_gen) {
-			last = slot->map;
-			c = slot->c;
-			f = slot->f;
-			addr = slot->addr;
-		} else {
-			const struct perfan__map *map =
-				perfan__proc_map(&st->maps, t->proc, at);
-			if (map != last) {
-				last = map;
-				c = map ? dso_cfi(ctx, st, map->dso) : NULL;
-			}
-			if (!c && map && a->machine == EM_X86_64) {
-				/* a CPython perf trampoline: no unwind table, a
-				 * stack effect known from libpython's copy */
-				int64_t off;
-				/* its start, from the perf map or jitdump naming it
-				 * (else the arena's packing tells) */
-				const struct perfan__jitsym *js =
-					perfan__jit_find(ctx, t->proc,
-							 map->dso->pid, at,
-							 s->time, NULL);
-				if (perfan__pytramp_cfa(
-					    &st->pytramps, ctx, t, map, r.pc,
-					    js ? js->start : 0, &off))
-					return n;
-				uint64_t cfa = r.v[a->sp] + (uint64_t)off, ra;
-				if (mem_read(&m, cfa - 8, 8, &ra)) {
-					if (n < max && m.len)
-						ips[n++] = UINT64_MAX;
-					return n;
-				}
-				if (!ra || cfa <= prev_cfa || n == max)
-					return n;
-				prev_cfa = cfa;
-				r.v[a->sp] = cfa;
-				r.pc = ra;
-				if (a->pc >= 0)
-					r.v[a->pc] = ra;
-				activation = 0;
-				ips[n++] = ra - 1;
-				continue;
-			}
-			if (!c || c->arch != a)
-				return n;
-			addr = perfan__symtab_off2addr(&map->dso->symtab,
-						       perfan__map_ip(map, at));
-			f = rules_at(c, addr);
-			if (slot)
-				*slot = (struct pc_slot){at, gen, old_gen, map,
-							 c,  f,   addr};
+		const struct perfan__map *map =
+			perfan__proc_map(&st->maps, t->proc, at);
+		if (map != last) {
+			last = map;
+			c = map ? dso_cfi(ctx, st, map->dso) : NULL;
 		}
+		if (!c && map && a->machine == EM_X86_64) {
+			/* a CPython perf trampoline: no unwind table, a
+			 * stack effect known from libpython's copy */
+			int64_t off;
+			/* its start, from the perf map or jitdump naming it
+			 * (else the arena's packing tells) */
+			const struct perfan__jitsym *js = perfan__jit_find(
+				ctx, t->proc, map->dso->pid, at, s->time, NULL);
+			if (perfan__pytramp_cfa(&st->pytramps, ctx, t, map,
+						r.pc, js ? js->start : 0, &off))
+				return n;
+			uint64_t cfa = r.v[a->sp] + (uint64_t)off, ra;
+			if (mem_read(&m, cfa - 8, 8, &ra)) {
+				if (n < max && m.len)
+					ips[n++] = UINT64_MAX;
+				return n;
+			}
+			if (!ra || cfa <= prev_cfa || n == max)
+				return n;
+			prev_cfa = cfa;
+			r.v[a->sp] = cfa;
+			r.pc = ra;
+			if (a->pc >= 0)
+				r.v[a->pc] = ra;
+			activation = 0;
+			ips[n++] = ra - 1;
+			continue;
+		}
+		if (!c || c->arch != a)
+			return n;
+		uint64_t addr = perfan__symtab_off2addr(
+			&map->dso->symtab, perfan__map_ip(map, at));
+		const struct frame_rules *f = rules_at(c, addr);
 		if (!f)
 			return n;
 		uint64_t cfa = 0;
@@ -914,7 +872,6 @@ void perfan__unwind_free(struct perfan__symctx *ctx)
 		dso_cfi_free((struct dso_cfi *)(uintptr_t)val);
 	perfan__htab_free(&st->by_dso);
 	perfan__pytramps_free(st->pytramps);
-	free(st->pcs);
 	free(st);
 	ctx->unwind = NULL;
 }
