@@ -62,10 +62,22 @@ struct perfan_triage_opts {
 	size_t max_changes;  /* 0: 10 */
 };
 
+/* What a thing to record next is for: the question it answers. */
+enum perfan_triage_topic {
+	PERFAN_TRIAGE_ON_CPU = 1,   /* on-CPU samples */
+	PERFAN_TRIAGE_CALLS = 2,    /* call graphs */
+	PERFAN_TRIAGE_PYTHON = 3,   /* Python functions */
+	PERFAN_TRIAGE_SYMBOLS = 4,  /* symbols of the frames */
+	PERFAN_TRIAGE_WAITING = 5,  /* off-CPU time (switches) */
+	PERFAN_TRIAGE_COUNTERS = 6, /* perf stat counters */
+	PERFAN_TRIAGE_COMPARE = 7,  /* a run to compare with */
+};
+
 /* One thing to record next: why, and the command. */
 struct perfan_triage_next {
 	const char *why;
 	const char *command;
+	int topic; /* enum perfan_triage_topic */
 };
 
 /* A blocking call site, over every thread. */

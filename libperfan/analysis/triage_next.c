@@ -10,7 +10,8 @@
 #include "util/error.h"
 #include "util/grow.h"
 
-static int add(struct perfan_triage *t, const char *why, const char *command)
+static int add(struct perfan_triage *t, int topic, const char *why,
+	       const char *command)
 {
 	if (perfan__grow((void **)&t->next, &t->capnext, t->nnext + 1,
 			 sizeof(*t->next)))
@@ -21,7 +22,7 @@ static int add(struct perfan_triage *t, const char *why, const char *command)
 		free(c);
 		return perfan__err(PERFAN_ENOMEM, "triage: out of memory");
 	}
-	t->next[t->nnext++] = (struct perfan_triage_next){w, c};
+	t->next[t->nnext++] = (struct perfan_triage_next){w, c, topic};
 	return 0;
 }
 
@@ -33,13 +34,13 @@ static int advice(int level, const char *msg, void *payload)
 	(void)level;
 	const char *cmd = strstr(msg, "perf ");
 	if (!cmd)
-		return add(t, msg, NULL);
+		return add(t, PERFAN_TRIAGE_WAITING, msg, NULL);
 	size_t n = (size_t)(cmd - msg);
 	while (n && (msg[n - 1] == ' ' || msg[n - 1] == ':'))
 		n--;
 	char why[1024];
 	snprintf(why, sizeof(why), "%.*s", (int)n, msg);
-	return add(t, why, cmd);
+	return add(t, PERFAN_TRIAGE_WAITING, why, cmd);
 }
 
 int perfan__triage_next(struct perfan_triage *t)
@@ -47,20 +48,20 @@ int perfan__triage_next(struct perfan_triage *t)
 	const struct perfan_triage_in *in = &t->in;
 	int rc = 0;
 	if (!in->has_cpu)
-		rc = add(t,
+		rc = add(t, PERFAN_TRIAGE_ON_CPU,
 			 "no on-CPU samples: where the CPU time goes cannot be "
 			 "told",
 			 "perf record -e cpu-clock -g -- COMMAND (with the "
 			 "sched events for waiting: -e sched:sched_switch -e "
 			 "sched:sched_wakeup -e cpu-clock/freq=999/ -g)");
 	if (!rc && in->has_cpu && !in->callchains)
-		rc = add(t,
+		rc = add(t, PERFAN_TRIAGE_CALLS,
 			 "no call graphs: the plateaus are functions alone, "
 			 "without who called them",
 			 "perf record -g -- COMMAND (frame pointers), or perf "
 			 "record --call-graph dwarf -- COMMAND");
 	if (!rc && in->python_interpreter && !in->python_functions)
-		rc = add(t,
+		rc = add(t, PERFAN_TRIAGE_PYTHON,
 			 "Python shows as the interpreter "
 			 "(_PyEval_EvalFrameDefault), not as its functions",
 			 "perf record -g -- python3.12 -X perf SCRIPT (Python "
@@ -71,7 +72,7 @@ int perfan__triage_next(struct perfan_triage *t)
 		snprintf(why, sizeof(why), "%llu of %llu frames have no symbol",
 			 (unsigned long long)in->frames_unresolved,
 			 (unsigned long long)in->frames);
-		rc = add(t, why,
+		rc = add(t, PERFAN_TRIAGE_SYMBOLS, why,
 			 "perf buildid-cache, or the programs' debug packages "
 			 "(apt-get install PACKAGE-dbgsym), then perfan triage "
 			 "--debug-dir or --symfs");
@@ -80,21 +81,21 @@ int perfan__triage_next(struct perfan_triage *t)
 		rc = perfan_threads_advice(in->offcpu, PERFAN_VIEW_OFFCPU,
 					   advice, t);
 	else if (!rc)
-		rc = add(t,
+		rc = add(t, PERFAN_TRIAGE_WAITING,
 			 "no off-CPU time: whether threads wait, and where, "
 			 "cannot be told",
 			 "perf record -e sched:sched_switch -e "
 			 "sched:sched_wakeup -e cpu-clock/freq=999/ -g -- "
 			 "COMMAND");
 	if (!rc && !in->classify)
-		rc = add(t,
+		rc = add(t, PERFAN_TRIAGE_COUNTERS,
 			 "no counters: whether the CPU is stalled (IPC, cache "
 			 "and branch misses) cannot be told",
 			 "perf stat -e cycles,instructions,cache-references,"
 			 "cache-misses,branches,branch-misses -o stat.txt -- "
 			 "COMMAND, then perfan triage --stat stat.txt");
 	if (!rc && !in->diff)
-		rc = add(t,
+		rc = add(t, PERFAN_TRIAGE_COMPARE,
 			 "nothing to compare with: what changed since a good "
 			 "run cannot be told",
 			 "record the good run the same way, then perfan triage "

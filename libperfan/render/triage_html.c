@@ -56,13 +56,13 @@ static const char script[] =
 	"});";
 
 static void missing(FILE *fp, const struct perfan_triage *t, const char *what,
-		    const char *key)
+		    int topic)
 {
 	fputs("<p class=\"missing\">Not recorded: ", fp);
 	put(fp, what);
 	fputs(".", fp);
 	for (size_t i = 0; i < t->nnext; i++)
-		if (key && strstr(t->next[i].why, key) && t->next[i].command) {
+		if (t->next[i].topic == topic && t->next[i].command) {
 			fputs(" Record it with: <code>", fp);
 			put(fp, t->next[i].command);
 			fputs("</code>", fp);
@@ -76,7 +76,8 @@ static void threads(const struct perfan_triage *t, FILE *fp)
 	fputs("<section id=\"on-cpu\"><h2>1. On CPU or waiting?</h2>\n", fp);
 	const perfan_threads *th = t->in.threads;
 	if (!th) {
-		missing(fp, t, "off-CPU time: whether threads wait", "off-CPU");
+		missing(fp, t, "off-CPU time: whether threads wait",
+			PERFAN_TRIAGE_WAITING);
 		fputs("</section>\n", fp);
 		return;
 	}
@@ -119,7 +120,7 @@ static void plateaus(const struct perfan_triage *t, FILE *fp)
 	      "most a fix could give</h2>\n",
 	      fp);
 	if (!t->nplateaus) {
-		missing(fp, t, "on-CPU samples", "on-CPU");
+		missing(fp, t, "on-CPU samples", PERFAN_TRIAGE_ON_CPU);
 		fputs("</section>\n", fp);
 		return;
 	}
@@ -214,12 +215,13 @@ static int graphs(const struct perfan_triage *t, FILE *fp)
 		rc = graph(fp, t->in.cpu, t->in.column, "fg-cpu",
 			   "On-CPU time");
 	else
-		missing(fp, t, "on-CPU samples", "on-CPU");
+		missing(fp, t, "on-CPU samples", PERFAN_TRIAGE_ON_CPU);
 	if (!rc && t->in.wait && t->in.threads)
 		rc = graph(fp, t->in.wait, wait_column(t->in.wait), "fg-wait",
 			   "Off-CPU time");
 	else if (!rc)
-		missing(fp, t, "off-CPU time with stacks", "off-CPU");
+		missing(fp, t, "off-CPU time with stacks",
+			PERFAN_TRIAGE_WAITING);
 	fputs("</section>\n", fp);
 	return rc;
 }
@@ -230,7 +232,8 @@ static void sites(const struct perfan_triage *t, FILE *fp)
 	      "blocked</h2>\n",
 	      fp);
 	if (!t->in.threads) {
-		missing(fp, t, "off-CPU time with stacks", "off-CPU");
+		missing(fp, t, "off-CPU time with stacks",
+			PERFAN_TRIAGE_WAITING);
 	} else if (!t->nsites) {
 		fputs("<p>No blocking call site.</p>\n", fp);
 	} else {
@@ -262,7 +265,7 @@ static void verdict(const struct perfan_triage *t, FILE *fp)
 		missing(fp, t,
 			"perf stat counters (IPC, cache and branch "
 			"misses)",
-			"counters");
+			PERFAN_TRIAGE_COUNTERS);
 		fputs("</section>\n", fp);
 		return;
 	}
@@ -298,7 +301,7 @@ static void changes(const struct perfan_triage *t, FILE *fp)
 	      fp);
 	const perfan_diff *d = t->in.diff;
 	if (!d) {
-		missing(fp, t, "a run to compare with", "compare");
+		missing(fp, t, "a run to compare with", PERFAN_TRIAGE_COMPARE);
 		fputs("</section>\n", fp);
 		return;
 	}
