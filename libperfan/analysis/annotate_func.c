@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "analysis/annotate_internal.h"
-#include "symbols/demangle.h"
-#include "symbols/funcinfo.h"
+#include "resolve/demangle.h"
+#include "resolve/funcinfo.h"
 #include "util/error.h"
 
 #define HOT_MAX 5

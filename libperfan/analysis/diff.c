@@ -12,7 +12,7 @@
 #include <perfan/diff.h>
 
 #include "analysis/diff_internal.h"
-#include "analysis/stats.h"
+#include "analysis/signif.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/hash.h"

@@ -13,7 +13,7 @@
 #include <perfan/scaling.h>
 
 #include "analysis/scaling_internal.h"
-#include "analysis/stats.h"
+#include "analysis/signif.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/opts.h"

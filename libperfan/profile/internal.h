@@ -57,7 +57,7 @@ int perfan__profile_frame_cached(perfan_profile *p,
 				 size_t module_len, uint32_t kind);
 
 /* The length of a demangled C++ name without its parameters: up to the
- * first '(' outside any <>, {}, [] or () (profile/script.c). */
+ * first '(' outside any <>, {}, [] or () (sources/script_text.c). */
 size_t perfan__tidy_generic(const char *b, size_t n);
 
 /* The length of an interned frame's name (strlen without the walk). */

@@ -1,6 +1,6 @@
 /* profile/root.h: the process frame at the root of a thread's stacks
  * ("comm", "comm-pid", "comm-pid/tid"), named one way for every fold over
- * the stream (symbols/resolve.c, analysis/offcpu_profile.c). */
+ * the stream (stream/fold.c, analysis/offcpu_profile.c). */
 #ifndef PERFAN_PROFILE_ROOT_H
 #define PERFAN_PROFILE_ROOT_H
 

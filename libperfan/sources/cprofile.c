@@ -1,6 +1,6 @@
 /* sources/cprofile.c: cProfile/profile dumps in the registry: their call
  * tables (perfan_source_pstats), or the flame graph estimate built from
- * their call edges (analysis/pstats_profile.c) as their profile. */
+ * their call edges (sources/pstats_profile.c) as their profile. */
 #include "sources/internal.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* sources/folded.c: folded stacks ("a;b;c 12") in the registry, one file
- * or two read together for a differential profile (profile/folded.c). */
+ * or two read together for a differential profile (sources/folded_read.c). */
 #include "sources/internal.h"
 
 #include <errno.h>

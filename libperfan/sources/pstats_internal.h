@@ -1,6 +1,6 @@
 /* sources/pstats_internal.h: the pstats handle, shared by its reader
- * (sources/pstats.c), report (analysis/pstats_report.c) and flame graph
- * estimate (analysis/pstats_profile.c). */
+ * (sources/pstats.c), report (render/pstats_write.c) and flame graph
+ * estimate (sources/pstats_profile.c). */
 #ifndef PERFAN_SOURCES_PSTATS_INTERNAL_H
 #define PERFAN_SOURCES_PSTATS_INTERNAL_H
 

@@ -1,5 +1,5 @@
 /* sources/script.c: `perf script` text in the registry, read by
- * perfan_script_read (profile/script.c) with the shared options. */
+ * perfan_script_read (sources/script_text.c) with the shared options. */
 #include "sources/internal.h"
 
 #include <errno.h>

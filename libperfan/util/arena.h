@@ -1,6 +1,6 @@
 /* util/arena.h: a bump allocator for data that lives as long as its owner
  * (decoded features, event names), freed all at once, or emptied for reuse
- * (the read-ahead batches of perfdata/pipeline.c). */
+ * (the read-ahead batches of sources/perfdata/pipeline.c). */
 #ifndef PERFAN_UTIL_ARENA_H
 #define PERFAN_UTIL_ARENA_H
 

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "symbols/disasm.h"
-#include "symbols/symbols.h"
+#include "resolve/disasm.h"
+#include "resolve/symbols.h"
 
 /* Functions looked at per input, so that one input stays fast. */
 #define MAX_FUNCS 16

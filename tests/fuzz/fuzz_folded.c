@@ -1,5 +1,5 @@
 /* fuzz_folded.c: libFuzzer target for the folded reader
- * (profile/folded.c, folded_reader.c, folded_pipe.c). Each input is read
+ * (sources/folded_read.c, folded_reader.c, folded_pipe.c). Each input is read
  * as one file (one count a line, with annotations and process roots, and
  * as "STACK BEFORE AFTER" lines), pruned on one thread and on two, and as
  * a pair (its two halves, before and after). The promises: 0, or

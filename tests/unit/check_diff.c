@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/stats.h"
+#include "analysis/signif.h"
 #include "testutil.h"
 
 static perfan_profile *profile(void)

@@ -1,4 +1,4 @@
-/* check_disasm.c: the disassembler behind symbols/disasm.h and the DWARF
+/* check_disasm.c: the disassembler behind resolve/disasm.h and the DWARF
  * line and inline tables annotate reads: aarch64 (testdata/unwind-aarch64,
  * testdata/annotate-aarch64, against llvm-objdump) and x86-64
  * (testdata/annotate, against the instruction addresses perf annotate
@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "symbols/disasm.h"
-#include "symbols/symbols.h"
+#include "resolve/disasm.h"
+#include "resolve/symbols.h"
 #include "testutil.h"
 
 #define EM_X86_64_ 62

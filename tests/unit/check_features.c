@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfdata/internal.h"
+#include "sources/perfdata/internal.h"
 #include "testutil.h"
 
 /* ---- helpers --------------------------------------------------------------- */

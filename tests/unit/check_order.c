@@ -279,7 +279,7 @@ static void find_cases(void)
 		const char *f = files[j]->d_name;
 		char data[PATH_MAX];
 
-		/* corrupt on purpose: check_stats covers it */
+		/* corrupt on purpose: check_record_counts covers it */
 		if (f[0] != '.' && !strstr(f, "corrupted")) {
 			tu_fmt(data, sizeof(data), "%s/%s",
 			       tu_peerdata("perf.data"), f);

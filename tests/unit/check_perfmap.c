@@ -13,10 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "symbols/jit.h"
-#include "symbols/jitdump.h"
-#include "symbols/perfmap.h"
-#include "symbols/symbols.h"
+#include "resolve/jit.h"
+#include "resolve/jitdump.h"
+#include "resolve/perfmap.h"
+#include "resolve/symbols.h"
 #include "testutil.h"
 
 /* ---- helpers -------------------------------------------------------------- */

@@ -19,7 +19,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "symbols/symbols.h"
+#include "resolve/symbols.h"
 #include "testutil.h"
 
 /* The libc the recordings were made with (Debian 12's glibc): its symbols

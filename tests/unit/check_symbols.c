@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "symbols/symbols.h"
+#include "resolve/symbols.h"
 #include "testutil.h"
 
 START_TEST(test_htab)

@@ -1,4 +1,4 @@
-/* check_unwind.c: DWARF unwinding of copied user stacks (symbols/unwind.c)
+/* check_unwind.c: DWARF unwinding of copied user stacks (resolve/unwind.c)
  * against the stacks perf's own unwinder found for the same samples
  * (perf script on testdata's --call-graph dwarf recordings).
  *
@@ -21,9 +21,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "symbols/jit.h"
-#include "symbols/symbols.h"
-#include "symbols/unwind.h"
+#include "resolve/jit.h"
+#include "resolve/symbols.h"
+#include "resolve/unwind.h"
 #include "testutil.h"
 
 /* The recording machine's libc (Debian 12), which testdata does not

@@ -1,0 +1,388 @@
+/* render/diff_write.c: a diff as text (sections of shrinking and growing
+ * functions, the test's verdict, the noise floor, the Amdahl line) and as
+ * JSON. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <perfan/diff.h>
+
+#include "analysis/diff_internal.h"
+#include "util/error.h"
+#include <perfan/text.h>
+
+/* ---- text ------------------------------------------------------------------ */
+
+/* A share as percent, or a weight. */
+static void put_value(FILE *fp, const perfan_diff *d, double v)
+{
+	if (d->o.absolute)
+		fprintf(fp, " %12.0f", v);
+	else
+		fprintf(fp, " %7.2f%%", 100 * v);
+}
+
+static void put_change(FILE *fp, const perfan_diff *d, double v)
+{
+	if (d->o.absolute)
+		fprintf(fp, " %+12.0f", v);
+	else
+		fprintf(fp, " %+7.2f", 100 * v);
+}
+
+static void put_relative(FILE *fp, const struct perfan_diff_row *r,
+			 double before, double after, double relv)
+{
+	if (before == 0 && after > 0)
+		fprintf(fp, " %9s", "new");
+	else if (after == 0 && before > 0)
+		fprintf(fp, " %9s", "vanished");
+	else if (before == 0)
+		fprintf(fp, " %9s", "-");
+	else
+		fprintf(fp, " %+8.1f%%", 100 * relv);
+	(void)r;
+}
+
+static void put_row(FILE *fp, const perfan_diff *d,
+		    const struct perfan_diff_row *r)
+{
+	put_value(fp, d, r->before_self);
+	put_value(fp, d, r->after_self);
+	put_change(fp, d, r->self_change);
+	put_relative(fp, r, r->before_self, r->after_self, r->self_relative);
+	fputs("  ", fp);
+	put_value(fp, d, r->before_total);
+	put_value(fp, d, r->after_total);
+	put_change(fp, d, r->total_change);
+	put_relative(fp, r, r->before_total, r->after_total, r->total_relative);
+	if (d->tested) {
+		double p = isnan(r->p_self) ? r->p_total
+			   : r->p_self < r->p_total || isnan(r->p_total)
+				   ? r->p_self
+				   : r->p_total;
+		if (isnan(p))
+			fprintf(fp, "  %8s ", "-");
+		else
+			fprintf(fp, "  %8.2g%s", p, r->significant ? "*" : " ");
+	} else if (d->counts) {
+		/* the effect's sampling noise: one run cannot say more */
+		if (d->o.absolute)
+			fprintf(fp, "  +-%7.0f", r->self_noise);
+		else
+			fprintf(fp, "  +-%7.2f", 100 * r->self_noise);
+	}
+	fprintf(fp, "  %s\n", r->name);
+	if (!d->tested)
+		return;
+	/* the spread the test saw: each run's total share (or weight) */
+	fputs("      runs (total):", fp);
+	for (size_t i = 0; i < d->nr; i++) {
+		if (i == d->nb)
+			fputs(" |", fp);
+		if (d->o.absolute)
+			fprintf(fp, " %.0f", r->runs_total[i]);
+		else
+			fprintf(fp, " %.2f%%", 100 * r->runs_total[i]);
+	}
+	fputc('\n', fp);
+}
+
+static void put_header(FILE *fp, const perfan_diff *d)
+{
+	int v = d->o.absolute ? 13 : 9, c = d->o.absolute ? 13 : 8;
+	int half = 2 * v + c + 10;
+	fprintf(fp, "#%-*s  %-*s\n", half - 1, " own time (self)", half,
+		"with what it calls (total)");
+	fprintf(fp, "#%*s%*s%*s%*s  %*s%*s%*s%*s%s  function\n", v - 1,
+		"before", v, "after", c, "change", 10, "relative", v, "before",
+		v, "after", c, "change", 10, "relative",
+		d->tested   ? "          q"
+		: d->counts ? "   noise+-"
+			    : "");
+}
+
+static int shown(const perfan_diff *d, const struct perfan_diff_row *r)
+{
+	if (r->self_change == 0 && r->total_change == 0)
+		return 0;
+	return d->o.all || !d->tested || r->significant;
+}
+
+/* The Amdahl line: the changes that count, summed in the weights' unit
+ * per run, beside the whole's measured change. */
+static void write_amdahl(const perfan_diff *d, FILE *fp)
+{
+	struct perfan_diff_amdahl a;
+	perfan_diff_amdahl(d, &a);
+	if (!(a.before_total > 0))
+		return;
+	double k;
+	const char *u = perfan_diff_unit(d, &k);
+	double b = a.before_total * k, w = a.after_total * k;
+	double est = isinf(a.speedup_top) ? -b : b / a.speedup_top - b;
+	const char *what = d->tested   ? "significant changes"
+			   : d->counts ? "changes beyond sampling noise"
+				       : "changes (untested)";
+	size_t counted = 0;
+	for (size_t i = 0; i < d->nrows; i++)
+		counted += (size_t)d->rows[i].amdahl;
+	fprintf(fp, "#\n# Amdahl: ");
+	if (!a.nr_top)
+		fprintf(fp, "no %s", what);
+	else {
+		fprintf(fp,
+			"the %s, each with its callees that did not change "
+			"(",
+			what);
+		for (size_t i = 0; i < a.nr_top; i++)
+			fprintf(fp, "%s%s %+.1f", i ? ", " : "", a.top[i]->name,
+				k * (a.top[i]->after_amdahl_weight -
+				     a.top[i]->before_amdahl_weight));
+		fprintf(fp, "%s) sum to %+.1f %s per run and make it %.2fx %s",
+			a.nr_top < counted ? ", ..." : "", est, u,
+			a.speedup_top >= 1 ? a.speedup_top : 1 / a.speedup_top,
+			a.speedup_top >= 1 ? "faster" : "slower");
+	}
+	fprintf(fp,
+		"; the whole changed %+.1f %s per run (%.1f to %.1f), "
+		"%.2fx\n",
+		w - b, u, b, w, a.speedup_whole);
+}
+
+static void write_text(const perfan_diff *d, FILE *fp)
+{
+	const char *what = d->o.absolute ? "weights (counts or periods) per run"
+					 : "shares of each run's total";
+	fprintf(fp,
+		"# perfan diff: %zu run%s before, %zu after; %s, "
+		"averaged over a side's runs\n",
+		d->nb, d->nb == 1 ? "" : "s", d->na, what);
+	for (size_t r = 0; r < d->nr; r++)
+		if (d->runname[r])
+			fprintf(fp, "#   %s %s: %.0f\n",
+				r < d->nb ? "before" : "after ", d->runname[r],
+				d->run_total[r]);
+	size_t sig = 0, changed = 0, hidden = 0;
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct perfan_diff_row *r = &d->rows[i];
+		if (r->self_change != 0 || r->total_change != 0)
+			changed++;
+		sig += r->significant;
+		if ((r->self_change != 0 || r->total_change != 0) &&
+		    !shown(d, r))
+			hidden++;
+	}
+	if (d->tested) {
+		fprintf(fp,
+			"# tested %zu of %zu functions (mean share >= %g %%%s): "
+			"Welch's test on the per-run %s with a sampling-noise "
+			"floor%s, Benjamini-Hochberg q < %g: %zu changed "
+			"significantly (*)",
+			d->nr_tested, d->nrows,
+			100 * (d->o.min_share > 0 ? d->o.min_share : 0.005),
+			d->counts ? ", 6 samples" : "",
+			d->o.absolute      ? "weights"
+			: d->o.shares_only ? "shares"
+					   : "shares and weights",
+			d->counts ? " and a count test" : "", d->o.alpha, sig);
+		if (hidden)
+			fprintf(fp,
+				"; %zu other changes hidden (--all "
+				"shows them)",
+				hidden);
+		fputc('\n', fp);
+		if (!isnan(d->noise)) {
+			fprintf(fp, "# noise floor: ");
+			if (d->o.absolute)
+				fprintf(fp, "%.0f", d->noise);
+			else
+				fprintf(fp, "%.2f points", 100 * d->noise);
+			fprintf(fp, " (the change a typical function needs "
+				    "to be told from run-to-run variation)\n");
+		}
+	} else {
+		fprintf(fp, "# one run on a side: whether a change is more "
+			    "than run-to-run noise cannot be judged; record "
+			    "several runs of each (-b FILE... -a FILE...)\n");
+		if (d->counts)
+			fprintf(fp, "# noise+-: the 95 %% interval of the "
+				    "self change that sampling alone gives; "
+				    "run-to-run variation adds to it\n");
+	}
+	fputs("#\n", fp);
+	put_header(fp, d);
+	int change_sort = d->o.sort <= PERFAN_DIFF_SORT_RELATIVE;
+	const char *section = NULL;
+	size_t in_section = 0;
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct perfan_diff_row *r = &d->rows[i];
+		if (!shown(d, r))
+			continue;
+		if (change_sort) {
+			double k = d->o.sort == PERFAN_DIFF_SORT_SELF
+					   ? r->self_change
+				   : d->o.sort == PERFAN_DIFF_SORT_TOTAL
+					   ? r->total_change
+					   : r->total_relative;
+			const char *s = k < 0   ? "Shrank"
+					: k > 0 ? "Grew"
+					: d->o.sort == PERFAN_DIFF_SORT_SELF
+						? "Own time unchanged"
+						: "Unchanged";
+			if (s != section) {
+				fprintf(fp, "%s:\n", s);
+				section = s;
+				in_section = 0;
+			}
+		}
+		if (d->o.limit && in_section >= d->o.limit)
+			continue;
+		in_section++;
+		put_row(fp, d, r);
+	}
+	if (!changed)
+		fputs("(no function changed)\n", fp);
+	else if (d->tested && !sig && !d->o.all)
+		fputs("(no significant change)\n", fp);
+
+	write_amdahl(d, fp);
+}
+
+/* ---- JSON ----------------------------------------------------------------------- */
+
+static void json_num(FILE *fp, double v)
+{
+	if (isnan(v))
+		fputs("null", fp);
+	else if (isinf(v))
+		fputs(v > 0 ? "\"inf\"" : "\"-inf\"", fp);
+	else
+		fprintf(fp, "%.10g", v);
+}
+
+static void json_runs(FILE *fp, const double *v, size_t from, size_t to)
+{
+	fputc('[', fp);
+	for (size_t i = from; i < to; i++) {
+		if (i > from)
+			fputc(',', fp);
+		json_num(fp, v[i]);
+	}
+	fputc(']', fp);
+}
+
+static void write_json(const perfan_diff *d, FILE *fp)
+{
+	fprintf(fp,
+		"{\"absolute\": %s, \"alpha\": %g, \"tested\": %s, "
+		"\"noise_floor\": ",
+		d->o.absolute ? "true" : "false", d->o.alpha,
+		d->tested ? "true" : "false");
+	json_num(fp, d->noise);
+	for (int side = 0; side < 2; side++) {
+		size_t from = side ? d->nb : 0, to = side ? d->nr : d->nb;
+		fprintf(fp, ", \"%s\": {\"runs\": [",
+			side ? "after" : "before");
+		for (size_t r = from; r < to; r++) {
+			fputs(r > from ? ", " : "", fp);
+			perfan_json_string(fp,
+					   d->runname[r] ? d->runname[r] : "");
+		}
+		fputs("], \"totals\": ", fp);
+		json_runs(fp, d->run_total, from, to);
+		fputc('}', fp);
+	}
+	struct perfan_diff_amdahl a;
+	perfan_diff_amdahl(d, &a);
+	double k;
+	const char *u = perfan_diff_unit(d, &k);
+	double b = a.before_total * k;
+	fputs(", \"tested_functions\": ", fp);
+	json_num(fp, (double)d->nr_tested);
+	fputs(", \"amdahl\": {\"unit\": ", fp);
+	perfan_json_string(fp, u);
+	fputs(", \"before_total\": ", fp);
+	json_num(fp, b);
+	fputs(", \"after_total\": ", fp);
+	json_num(fp, a.after_total * k);
+	fputs(", \"estimate_change\": ", fp);
+	json_num(fp, isinf(a.speedup_top) ? -b : b / a.speedup_top - b);
+	fputs(", \"whole_change\": ", fp);
+	json_num(fp, a.after_total * k - b);
+	fputs(", \"speedup_top\": ", fp);
+	json_num(fp, a.speedup_top);
+	fputs(", \"speedup_whole\": ", fp);
+	json_num(fp, a.speedup_whole);
+	fputs(", \"top\": [", fp);
+	for (size_t i = 0; i < a.nr_top; i++) {
+		fputs(i ? ", " : "", fp);
+		perfan_json_string(fp, a.top[i]->name);
+	}
+	fputs("]}, \"rows\": [", fp);
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct perfan_diff_row *r = &d->rows[i];
+		fputs(i ? ",\n  {\"function\": " : "\n  {\"function\": ", fp);
+		perfan_json_string(fp, r->name);
+		const struct {
+			const char *k;
+			double v;
+		} f[] = {
+			{"before_self", r->before_self},
+			{"after_self", r->after_self},
+			{"self_change", r->self_change},
+			{"self_relative", r->self_relative},
+			{"before_total", r->before_total},
+			{"after_total", r->after_total},
+			{"total_change", r->total_change},
+			{"total_relative", r->total_relative},
+			{"p_self", r->p_self},
+			{"p_total", r->p_total},
+			{"self_noise", r->self_noise},
+			{"total_noise", r->total_noise},
+			{"before_amdahl", r->before_amdahl_weight * k},
+			{"after_amdahl", r->after_amdahl_weight * k},
+		};
+		for (size_t k = 0; k < sizeof(f) / sizeof(*f); k++) {
+			fprintf(fp, ", \"%s\": ", f[k].k);
+			json_num(fp, f[k].v);
+		}
+		fprintf(fp,
+			", \"significant\": %s, \"new\": %s, \"vanished\": %s",
+			r->significant ? "true" : "false",
+			r->is_new ? "true" : "false",
+			r->vanished ? "true" : "false");
+		fprintf(fp,
+			", \"tested\": %s, \"self_significant\": %s, "
+			"\"total_significant\": %s",
+			r->tested ? "true" : "false",
+			r->self_significant ? "true" : "false",
+			r->total_significant ? "true" : "false");
+		fprintf(fp, ", \"amdahl\": %s", r->amdahl ? "true" : "false");
+		fputs(", \"runs_before_self\": ", fp);
+		json_runs(fp, r->runs_self, 0, d->nb);
+		fputs(", \"runs_after_self\": ", fp);
+		json_runs(fp, r->runs_self, d->nb, d->nr);
+		fputs(", \"runs_before_total\": ", fp);
+		json_runs(fp, r->runs_total, 0, d->nb);
+		fputs(", \"runs_after_total\": ", fp);
+		json_runs(fp, r->runs_total, d->nb, d->nr);
+		fputc('}', fp);
+	}
+	fputs("\n]}\n", fp);
+}
+
+int perfan_diff_write(const perfan_diff *d, FILE *fp, int format)
+{
+	if (!d || !fp)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_diff_write: %s is NULL",
+				   d ? "fp" : "diff");
+	if (format == PERFAN_DIFF_JSON)
+		write_json(d, fp);
+	else
+		write_text(d, fp);
+	if (fflush(fp) || ferror(fp))
+		return perfan__err(PERFAN_EIO, "diff: writing failed");
+	return 0;
+}

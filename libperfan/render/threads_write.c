@@ -1,0 +1,238 @@
+/* render/threads_write.c: the per-thread table as text (ms, a column per
+ * off-CPU state present, open intervals, top blocking call sites) and as
+ * JSON (ns). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <perfan/text.h>
+#include <perfan/threads.h>
+
+#include "analysis/threads_internal.h"
+#include "util/error.h"
+
+/* ---- text ------------------------------------------------------------------ */
+
+/* NS as milliseconds in a column of WIDTH, "-" for none. */
+static void put_ms(FILE *fp, int width, uint64_t ns)
+{
+	if (ns)
+		fprintf(fp, "  %*.3f", width, (double)ns / 1e6);
+	else
+		fprintf(fp, "  %*s", width, "-");
+}
+
+static void put_dots(FILE *fp, size_t n)
+{
+	fputs("  ", fp);
+	for (size_t i = 0; i < n; i++)
+		fputc('.', fp);
+}
+
+static void put_thread(FILE *fp, const struct perfan_thread_row *r)
+{
+	perfan_text_escape(fp, r->comm ? r->comm : "?");
+	fprintf(fp, " %d/%d", (int)r->pid, (int)r->tid);
+}
+
+/* The states a site's time is in, "(sleep 1.000, run-queue delay 0.200)". */
+static void put_site_states(FILE *fp, const struct perfan_thread_site *s)
+{
+	const char *sep = "(";
+	for (uint32_t st = 0; st < PERFAN_OFFCPU_NR_STATES; st++) {
+		if (!s->off[st])
+			continue;
+		fprintf(fp, "%s%s", sep, perfan_offcpu_state_name(st));
+		if (s->off[st] != s->total)
+			fprintf(fp, " %.3f", (double)s->off[st] / 1e6);
+		sep = ", ";
+	}
+	if (*sep == ',')
+		fputc(')', fp);
+}
+
+static void write_text(const perfan_threads *t, FILE *fp)
+{
+	enum { W = 10 };
+	static const char *const fixed[] = {"wall", "on-CPU"};
+	int width[PERFAN_OFFCPU_NR_STATES];
+	int switches = 0;
+	for (size_t i = 0; i < t->nrows; i++)
+		switches |= t->rows[i].on_cpu_switches;
+	fputs("# Threads: wall-clock time per thread in ms (wall: its lifetime "
+	      "in the recording;\n# on-CPU: its cpu-clock/task-clock samples",
+	      fp);
+	if (switches)
+		fputs(" (none recorded: from its switch-ins to its "
+		      "switch-outs)",
+		      fp);
+	fputs("; off-CPU by the state it left the CPU in)\n#\n#", fp);
+	for (size_t i = 0; i < 2; i++)
+		fprintf(fp, "%s%*s", i ? "  " : " ", W, fixed[i]);
+	for (uint32_t st = 0; st < PERFAN_OFFCPU_NR_STATES; st++) {
+		if (!(t->states & (1u << st)))
+			continue;
+		const char *name = perfan_offcpu_state_name(st);
+		width[st] = (int)strlen(name) > W ? (int)strlen(name) : W;
+		fprintf(fp, "  %*s", width[st], name);
+	}
+	fprintf(fp, "  %*s  thread\n#", 8, "CPU/wall");
+	for (size_t i = 0; i < 2; i++) {
+		if (!i) {
+			fputc(' ', fp);
+			for (int k = 0; k < W; k++)
+				fputc('.', fp);
+		} else {
+			put_dots(fp, W);
+		}
+	}
+	for (uint32_t st = 0; st < PERFAN_OFFCPU_NR_STATES; st++)
+		if (t->states & (1u << st))
+			put_dots(fp, (size_t)width[st]);
+	put_dots(fp, 8);
+	put_dots(fp, 6);
+	fputs("\n", fp);
+	for (size_t i = 0; i < t->nrows; i++) {
+		const struct perfan_thread_row *r = &t->rows[i];
+		fprintf(fp, " %*.3f", W, (double)r->wall / 1e6);
+		put_ms(fp, W, r->on_cpu);
+		for (uint32_t st = 0; st < PERFAN_OFFCPU_NR_STATES; st++)
+			if (t->states & (1u << st))
+				put_ms(fp, width[st], r->off[st]);
+		fprintf(fp, "  %7.2f%%  ", 100 * r->cpu_ratio);
+		put_thread(fp, r);
+		fputc('\n', fp);
+	}
+
+	int open = 0;
+	for (size_t i = 0; i < t->nrows; i++) {
+		const struct perfan_thread_row *r = &t->rows[i];
+		if (!r->open_start && !r->open_end)
+			continue;
+		if (!open++)
+			fputs("#\n# Open intervals: off-CPU at an edge of the "
+			      "recording, counted from or to that edge\n",
+			      fp);
+		fputs("#   ", fp);
+		put_thread(fp, r);
+		fputc(':', fp);
+		if (r->open_start)
+			fprintf(fp, " %u open at the start (%s)", r->open_start,
+				perfan_offcpu_state_name(PERFAN_OFFCPU_UNSEEN));
+		if (r->open_end)
+			fprintf(fp, "%s %u still open at the end",
+				r->open_start ? "," : "", r->open_end);
+		fputc('\n', fp);
+	}
+
+	int sites = 0;
+	for (size_t i = 0; i < t->nrows; i++) {
+		const struct perfan_thread_row *r = &t->rows[i];
+		if (!r->nr_sites)
+			continue;
+		if (!sites++)
+			fputs("#\n# Top blocking call sites per thread, ms: the "
+			      "wait, in the function that called it\n",
+			      fp);
+		fputs("#\n# ", fp);
+		put_thread(fp, r);
+		fputc('\n', fp);
+		for (size_t k = 0; k < r->nr_sites; k++) {
+			const struct perfan_thread_site *s = &r->sites[k];
+			fprintf(fp, " %*.3f  ", W, (double)s->total / 1e6);
+			perfan_text_escape(fp, s->wait);
+			if (s->caller) {
+				fputs(" in ", fp);
+				perfan_text_escape(fp, s->caller);
+			}
+			fputs("  ", fp);
+			put_site_states(fp, s);
+			fputc('\n', fp);
+		}
+	}
+}
+
+/* ---- JSON ------------------------------------------------------------------ */
+
+static void json_states64(FILE *fp, const uint64_t *v)
+{
+	const char *sep = "{";
+	for (uint32_t st = 0; st < PERFAN_OFFCPU_NR_STATES; st++) {
+		if (!v[st])
+			continue;
+		fputs(sep, fp);
+		perfan_json_string(fp, perfan_offcpu_state_name(st));
+		fprintf(fp, ": %llu", (unsigned long long)v[st]);
+		sep = ", ";
+	}
+	fputs(*sep == '{' ? "{}" : "}", fp);
+}
+
+static void json_states32(FILE *fp, const uint32_t *v)
+{
+	uint64_t w[PERFAN_OFFCPU_NR_STATES];
+	for (uint32_t st = 0; st < PERFAN_OFFCPU_NR_STATES; st++)
+		w[st] = v[st];
+	json_states64(fp, w);
+}
+
+static void write_json(const perfan_threads *t, FILE *fp)
+{
+	fputs("{\"threads\": [", fp);
+	for (size_t i = 0; i < t->nrows; i++) {
+		const struct perfan_thread_row *r = &t->rows[i];
+		fputs(i ? ",\n  {\"comm\": " : "\n  {\"comm\": ", fp);
+		perfan_json_string(fp, r->comm);
+		fprintf(fp,
+			", \"pid\": %d, \"tid\": %d, \"start\": %llu, "
+			"\"end\": %llu, \"wall\": %llu, \"on_cpu\": %llu, "
+			"\"on_cpu_samples\": %llu, \"on_cpu_from\": \"%s\", "
+			"\"off_cpu\": %llu, \"off\": ",
+			(int)r->pid, (int)r->tid, (unsigned long long)r->start,
+			(unsigned long long)r->end, (unsigned long long)r->wall,
+			(unsigned long long)r->on_cpu,
+			(unsigned long long)r->on_cpu_samples,
+			r->on_cpu_switches ? "switches" : "samples",
+			(unsigned long long)r->off_total);
+		json_states64(fp, r->off);
+		fputs(", \"intervals\": ", fp);
+		json_states32(fp, r->intervals);
+		fprintf(fp,
+			", \"open_start\": %u, \"open_end\": %u, "
+			"\"inexact\": %u, \"exited\": %s, "
+			"\"cpu_wall_ratio\": %.6f, \"sites\": [",
+			r->open_start, r->open_end, r->inexact,
+			r->exited ? "true" : "false",
+			isfinite(r->cpu_ratio) ? r->cpu_ratio : 0.0);
+		for (size_t k = 0; k < r->nr_sites; k++) {
+			const struct perfan_thread_site *s = &r->sites[k];
+			fputs(k ? ", {\"wait\": " : "{\"wait\": ", fp);
+			perfan_json_string(fp, s->wait);
+			fputs(", \"caller\": ", fp);
+			if (s->caller)
+				perfan_json_string(fp, s->caller);
+			else
+				fputs("null", fp);
+			fprintf(fp, ", \"total\": %llu, \"off\": ",
+				(unsigned long long)s->total);
+			json_states64(fp, s->off);
+			fputc('}', fp);
+		}
+		fputs("]}", fp);
+	}
+	fputs(t->nrows ? "\n]}\n" : "]}\n", fp);
+}
+
+int perfan_threads_write(const perfan_threads *t, FILE *fp, int format)
+{
+	if (!t || !fp)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_threads_write: NULL argument");
+	if (format == PERFAN_THREADS_JSON)
+		write_json(t, fp);
+	else
+		write_text(t, fp);
+	if (fflush(fp) || ferror(fp))
+		return perfan__err(PERFAN_EIO, "threads: writing failed");
+	return 0;
+}

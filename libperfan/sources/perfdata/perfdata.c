@@ -1,0 +1,587 @@
+/* sources/perfdata/perfdata.c: the reader's public API: open, pull records (from the
+ * prefetch queue, the decompressor or the input), apply the records that
+ * describe the stream (attrs, features, names), and deliver in time order. */
+#include "sources/perfdata/internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Largest payload we accept after an AUXTRACE or TRACING_DATA record. */
+#define MAX_PAYLOAD ((uint64_t)1 << 34)
+/* Pages of a mapped file behind the reading position are dropped every so
+ * often, so memory does not grow with the file. */
+#define DROP_STEP ((uint64_t)64 << 20)
+
+void perfan__log(struct perfan_perfdata *pd, enum perfan_log_level lvl,
+		 const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	if (!pd->opts.log)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (perfan__pipe_log(lvl, msg))
+		return;
+	pd->opts.log(lvl, msg, pd->opts.log_payload);
+}
+
+int perfan__pd_err(struct perfan_perfdata *pd, int code, uint64_t off,
+		   const char *fmt, ...)
+{
+	char msg[768];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return perfan__err(code, "%s: offset %llu (0x%llx): %s", pd->name,
+			   (unsigned long long)off, (unsigned long long)off,
+			   msg);
+}
+
+static const char *const type_names[PERFAN_REC_MAX] = {
+	[PERFAN_REC_MMAP] = "MMAP",
+	[PERFAN_REC_LOST] = "LOST",
+	[PERFAN_REC_COMM] = "COMM",
+	[PERFAN_REC_EXIT] = "EXIT",
+	[PERFAN_REC_THROTTLE] = "THROTTLE",
+	[PERFAN_REC_UNTHROTTLE] = "UNTHROTTLE",
+	[PERFAN_REC_FORK] = "FORK",
+	[PERFAN_REC_READ] = "READ",
+	[PERFAN_REC_SAMPLE] = "SAMPLE",
+	[PERFAN_REC_MMAP2] = "MMAP2",
+	[PERFAN_REC_AUX] = "AUX",
+	[PERFAN_REC_ITRACE_START] = "ITRACE_START",
+	[PERFAN_REC_LOST_SAMPLES] = "LOST_SAMPLES",
+	[PERFAN_REC_SWITCH] = "SWITCH",
+	[PERFAN_REC_SWITCH_CPU_WIDE] = "SWITCH_CPU_WIDE",
+	[PERFAN_REC_NAMESPACES] = "NAMESPACES",
+	[PERFAN_REC_KSYMBOL] = "KSYMBOL",
+	[PERFAN_REC_BPF_EVENT] = "BPF_EVENT",
+	[PERFAN_REC_CGROUP] = "CGROUP",
+	[PERFAN_REC_TEXT_POKE] = "TEXT_POKE",
+	[PERFAN_REC_AUX_OUTPUT_HW_ID] = "AUX_OUTPUT_HW_ID",
+	[PERFAN_REC_CALLCHAIN_DEFERRED] = "CALLCHAIN_DEFERRED",
+	[PERFAN_REC_HEADER_ATTR] = "ATTR",
+	[PERFAN_REC_HEADER_EVENT_TYPE] = "EVENT_TYPE",
+	[PERFAN_REC_HEADER_TRACING_DATA] = "TRACING_DATA",
+	[PERFAN_REC_HEADER_BUILD_ID] = "BUILD_ID",
+	[PERFAN_REC_FINISHED_ROUND] = "FINISHED_ROUND",
+	[PERFAN_REC_ID_INDEX] = "ID_INDEX",
+	[PERFAN_REC_AUXTRACE_INFO] = "AUXTRACE_INFO",
+	[PERFAN_REC_AUXTRACE] = "AUXTRACE",
+	[PERFAN_REC_AUXTRACE_ERROR] = "AUXTRACE_ERROR",
+	[PERFAN_REC_THREAD_MAP] = "THREAD_MAP",
+	[PERFAN_REC_CPU_MAP] = "CPU_MAP",
+	[PERFAN_REC_STAT_CONFIG] = "STAT_CONFIG",
+	[PERFAN_REC_STAT] = "STAT",
+	[PERFAN_REC_STAT_ROUND] = "STAT_ROUND",
+	[PERFAN_REC_EVENT_UPDATE] = "EVENT_UPDATE",
+	[PERFAN_REC_TIME_CONV] = "TIME_CONV",
+	[PERFAN_REC_HEADER_FEATURE] = "FEATURE",
+	[PERFAN_REC_COMPRESSED] = "COMPRESSED",
+	[PERFAN_REC_FINISHED_INIT] = "FINISHED_INIT",
+	[PERFAN_REC_COMPRESSED2] = "COMPRESSED2",
+	[PERFAN_REC_BPF_METADATA] = "BPF_METADATA",
+};
+
+const char *perfan_record_type_name(uint32_t type)
+{
+	return type < PERFAN_REC_MAX ? type_names[type] : NULL;
+}
+
+uint64_t perfan_perfdata_offset(const perfan_perfdata *pd)
+{
+	if (pd->pipe)
+		return perfan__pipe_offset(pd);
+	return pd->pos;
+}
+
+const char *perfan_perfdata_name(const perfan_perfdata *pd)
+{
+	return pd->name;
+}
+
+const struct perfan_file_info *perfan_perfdata_info(const perfan_perfdata *pd)
+{
+	return &pd->info;
+}
+
+size_t perfan_perfdata_nr_events(const perfan_perfdata *pd)
+{
+	return pd->nr_events;
+}
+
+const struct perfan_event *perfan_perfdata_event(const perfan_perfdata *pd,
+						 size_t idx)
+{
+	return idx < pd->nr_events ? &pd->events[idx] : NULL;
+}
+
+const struct perfan_features *
+perfan_perfdata_features(const perfan_perfdata *pd)
+{
+	return &pd->feat;
+}
+
+void perfan_perfdata_free(perfan_perfdata *pd)
+{
+	if (!pd)
+		return;
+	perfan__pipe_free(pd);
+	perfan__source_close(&pd->src);
+	perfan__events_free(pd);
+	perfan__tracing_free(pd);
+	perfan__order_free(&pd->order);
+	perfan__order_free(&pd->prefetch);
+	perfan__decomp_free(pd->dc);
+	perfan__scratch_reset(pd);
+	free(pd->scratch);
+	free(pd->pending_msg);
+	perfan__arena_free(&pd->arena);
+	free(pd->name);
+	free(pd);
+}
+
+int perfan_perfdata_open_fd(perfan_perfdata **out, int fd, const char *name,
+			    const struct perfan_perfdata_opts *opts)
+{
+	*out = NULL;
+	perfan__err_clear();
+	struct perfan_perfdata *pd = calloc(1, sizeof(*pd));
+	if (!pd)
+		return perfan__err(PERFAN_ENOMEM, "out of memory");
+	pd->name = strdup(name ? name : "(stream)");
+	if (!pd->name) {
+		free(pd);
+		return perfan__err(PERFAN_ENOMEM, "out of memory");
+	}
+	if (opts) {
+		size_t n = opts->sz < sizeof(pd->opts) ? opts->sz
+						       : sizeof(pd->opts);
+		memcpy(&pd->opts, opts, n);
+	}
+	pd->opts.sz = sizeof(pd->opts);
+	int rc = perfan__source_open_fd(&pd->src, fd, pd->name);
+	if (!rc)
+		rc = perfan__header_read(pd);
+	if (rc) {
+		perfan_perfdata_free(pd);
+		return rc;
+	}
+	*out = pd;
+	return 0;
+}
+
+int perfan_perfdata_open(perfan_perfdata **out, const char *path,
+			 const struct perfan_perfdata_opts *opts)
+{
+	*out = NULL;
+	if (!path)
+		return perfan__err(PERFAN_EINVAL, "no path given");
+	if (!strcmp(path, "-"))
+		return perfan_perfdata_open_fd(out, 0, "<stdin>", opts);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return perfan__err(errno == ENOENT ? PERFAN_ENOTFOUND
+						   : PERFAN_EIO,
+				   "%s: %s", path, strerror(errno));
+	int rc = perfan_perfdata_open_fd(out, fd, path, opts);
+	if (rc) {
+		close(fd);
+		return rc;
+	}
+	(*out)->src.own_fd = 1;
+	return 0;
+}
+
+static int fail(struct perfan_perfdata *pd, int rc)
+{
+	pd->err = rc;
+	return rc;
+}
+
+/* Bytes that follow a record outside its header.size. */
+static int payload_size(struct perfan_perfdata *pd, const uint8_t *h,
+			uint32_t type, uint32_t size, uint64_t off,
+			uint64_t *out)
+{
+	*out = 0;
+	if (type == PERFAN_REC_AUXTRACE && size >= 16)
+		*out = perfan__u64(h + 8, pd->swap);
+	else if (type == PERFAN_REC_HEADER_TRACING_DATA && size >= 12)
+		*out = (perfan__u32(h + 8, pd->swap) + 7ull) & ~7ull;
+	if (*out > MAX_PAYLOAD)
+		return PD_ERR(pd, PERFAN_EFORMAT, off,
+			      "%s record announces %llu bytes of payload",
+			      perfan_record_type_name(type),
+			      (unsigned long long)*out);
+	return 0;
+}
+
+/* The end of a recording that perf record never finished (header.c): a
+ * record that the cut split is not data, just the last bytes perf wrote.
+ * (A file shorter than its header says lost bytes that perf did write:
+ * that stays an error, after the records before it.) */
+static int cut_end(struct perfan_perfdata *pd, uint64_t off, uint64_t have,
+		   uint64_t need)
+{
+	perfan__log(pd, PERFAN_LOG_WARN,
+		    "%s: offset %llu (0x%llx): the recording was cut inside "
+		    "this record (%llu of its %llu bytes): ignored",
+		    pd->name, (unsigned long long)off, (unsigned long long)off,
+		    (unsigned long long)have, (unsigned long long)need);
+	pd->pos = pd->end;
+	return PERFAN_ITEROVER;
+}
+
+/* The next record from the input (not the queues). */
+static int read_source(struct perfan_perfdata *pd, struct perfan__raw *r)
+{
+	int err;
+	uint64_t off = pd->pos;
+	if (off >= pd->end) {
+		if (pd->truncated_end)
+			return PD_ERR(pd, PERFAN_ETRUNCATED, off,
+				      "file ends inside the data section "
+				      "(which should end at offset %llu): "
+				      "truncated",
+				      (unsigned long long)pd->truncated_end);
+		return PERFAN_ITEROVER;
+	}
+	if (pd->end - off < 8) {
+		if (pd->truncated_end)
+			return PD_ERR(pd, PERFAN_ETRUNCATED, off,
+				      "file ends inside a record header "
+				      "(truncated)");
+		if (pd->info.cut)
+			return cut_end(pd, off, pd->end - off, 8);
+		return PD_ERR(pd, PERFAN_EFORMAT, off,
+			      "%llu stray bytes at the end of the data section",
+			      (unsigned long long)(pd->end - off));
+	}
+	const uint8_t *h = perfan__source_get(pd, off, 8, &err);
+	if (!h) {
+		if (err)
+			return err;
+		if (pd->src.map ? off >= pd->src.map_len
+				: pd->src.end == pd->src.start)
+			return PERFAN_ITEROVER; /* stream ended cleanly */
+		return PD_ERR(pd, PERFAN_ETRUNCATED, off,
+			      "stream ends inside a record header");
+	}
+	uint32_t type = perfan__u32(h, pd->swap);
+	uint16_t misc = perfan__u16(h + 4, pd->swap);
+	uint16_t size = perfan__u16(h + 6, pd->swap);
+	const char *tn = perfan_record_type_name(type);
+	if (size < 8)
+		return PD_ERR(pd, PERFAN_EFORMAT, off,
+			      "record of type %u (%s) has size %u, smaller "
+			      "than its 8-byte header",
+			      type, tn ? tn : "unknown", size);
+	uint64_t pay;
+	int rc = payload_size(pd, h, type, size, off, &pay);
+	if (rc)
+		return rc;
+	uint64_t total = size + pay;
+	if (total > pd->end - off) {
+		if (pd->truncated_end)
+			return PD_ERR(pd, PERFAN_ETRUNCATED, off,
+				      "%s record of %llu bytes extends past "
+				      "the end of the data: truncated",
+				      tn ? tn : "unknown",
+				      (unsigned long long)total);
+		if (pd->info.cut)
+			return cut_end(pd, off, pd->end - off, total);
+		return PD_ERR(pd, PERFAN_EFORMAT, off,
+			      "%s record of %llu bytes extends past the end "
+			      "of the data",
+			      tn ? tn : "unknown", (unsigned long long)total);
+	}
+	const uint8_t *b = perfan__source_get(pd, off, (size_t)total, &err);
+	if (!b) {
+		if (err)
+			return err;
+		return PD_ERR(pd, PERFAN_ETRUNCATED, off,
+			      "%s record of %llu bytes: input ends inside it",
+			      tn ? tn : "unknown", (unsigned long long)total);
+	}
+	if (pd->src.map && off - pd->src.dropped > DROP_STEP)
+		perfan__source_drop(&pd->src, off);
+	memset(r, 0, sizeof(*r));
+	r->bytes = b;
+	r->type = type;
+	r->misc = misc;
+	r->size = size;
+	r->offset = off;
+	r->payload = pay ? b + size : NULL;
+	r->payload_size = pay;
+	pd->pos = off + total;
+	return 0;
+}
+
+static void set_name_by_id(struct perfan_perfdata *pd, uint64_t id,
+			   const char *name)
+{
+	const struct perfan_event *ev = perfan_perfdata_event_by_id(pd, id);
+	if (!ev || !name)
+		return;
+	char *n = perfan__arena_strndup(&pd->arena, name, 4096);
+	if (n) {
+		pd->events[ev->index].name = n;
+		pd->events[ev->index].name_derived = 0;
+	}
+}
+
+/* Records that describe the stream change the reader's state once, when
+ * they are read. */
+static int apply(struct perfan_perfdata *pd, const struct perfan__raw *r)
+{
+	struct perfan_record rec;
+	int rc;
+	switch (r->type) {
+	case PERFAN_REC_HEADER_ATTR:
+	case PERFAN_REC_HEADER_FEATURE:
+	case PERFAN_REC_EVENT_UPDATE:
+	case PERFAN_REC_ID_INDEX:
+	case PERFAN_REC_HEADER_TRACING_DATA: break;
+	default: return 0;
+	}
+	perfan__pipe_quiesce(pd);
+	rc = perfan__record_decode(pd, r, &rec);
+	if (rc)
+		return rc;
+	switch (r->type) {
+	case PERFAN_REC_HEADER_ATTR:
+		rc = perfan__event_add(pd, &rec.u.header_attr.attr,
+				       rec.u.header_attr.ids,
+				       rec.u.header_attr.nr_ids);
+		if (rc)
+			return rc;
+		perfan__events_finish(pd);
+		return 0;
+	case PERFAN_REC_HEADER_FEATURE:
+		if (rec.u.feature.feat_id >= PERFAN_FEAT_MAX)
+			return 0;
+		rc = perfan__feature_decode(pd, (int)rec.u.feature.feat_id,
+					    rec.u.feature.data,
+					    rec.u.feature.size, r->offset + 16);
+		if (rc == PERFAN_ENOMEM)
+			return rc;
+		if (rc)
+			perfan__log(pd, PERFAN_LOG_WARN, "%s",
+				    perfan_error_last());
+		if (rec.u.feature.feat_id == PERFAN_FEAT_EVENT_DESC)
+			perfan__events_apply_desc(pd);
+		return 0;
+	case PERFAN_REC_EVENT_UPDATE:
+		if (rec.u.event_update.type == PERFAN_EVENT_UPDATE_NAME)
+			set_name_by_id(pd, rec.u.event_update.id,
+				       rec.u.event_update.str);
+		return 0;
+	case PERFAN_REC_ID_INDEX:
+		for (uint64_t i = 0; i < rec.u.id_index.nr; i++) {
+			const struct perfan_id_index_entry *e =
+				&rec.u.id_index.entries[i];
+			if (e->idx < pd->nr_events &&
+			    !perfan_perfdata_event_by_id(pd, e->id)) {
+				rc = perfan__event_add_ids(pd, (size_t)e->idx,
+							   &e->id, 1);
+				if (rc)
+					return rc;
+			}
+		}
+		return 0;
+	case PERFAN_REC_HEADER_TRACING_DATA: {
+		uint32_t n = rec.u.tracing_data.size;
+		void *copy = perfan__arena_alloc(&pd->arena, n ? n : 1);
+		if (!copy)
+			return PD_ERR(pd, PERFAN_ENOMEM, r->offset,
+				      "out of memory");
+		if (n && r->payload)
+			memcpy(copy, r->payload, n);
+		pd->feat.tracing_data = copy;
+		pd->feat.tracing_data_size = n;
+		pd->feat.present[0] |= 1ull << PERFAN_FEAT_TRACING_DATA;
+		perfan__tracing_name_events(pd);
+		return 0;
+	}
+	}
+	return 0;
+}
+
+/* The next record from the decompressor or the input. */
+static int read_new(struct perfan_perfdata *pd, struct perfan__raw *r)
+{
+	int rc = perfan__decomp_next(pd, r);
+	if (rc < 0)
+		return rc;
+	if (rc == 0) {
+		rc = read_source(pd, r);
+		if (rc == PERFAN_ITEROVER && perfan__decomp_pending(pd) &&
+		    pd->info.cut && !pd->truncated_end) {
+			/* the record goes on in a compressed record that the
+			 * cut split or never wrote */
+			perfan__log(
+				pd, PERFAN_LOG_WARN,
+				"%s: offset %llu (0x%llx): the recording "
+				"was cut inside the records of this "
+				"compressed record: the last is ignored",
+				pd->name,
+				(unsigned long long)perfan__decomp_offset(pd),
+				(unsigned long long)perfan__decomp_offset(pd));
+			return rc;
+		}
+		if (rc == PERFAN_ITEROVER && perfan__decomp_pending(pd))
+			return PD_ERR(pd, PERFAN_ETRUNCATED,
+				      perfan__decomp_offset(pd),
+				      "the data of this compressed record end "
+				      "inside a record, and no more follow");
+		if (rc)
+			return rc;
+		if ((r->type == PERFAN_REC_COMPRESSED ||
+		     r->type == PERFAN_REC_COMPRESSED2) &&
+		    !pd->opts.keep_compressed) {
+			rc = perfan__decomp_feed(pd, r);
+			if (rc)
+				return rc;
+		}
+	}
+	return apply(pd, r);
+}
+
+/* The next record: one read ahead by perfan_perfdata_read_header, or new. */
+static int read_input(struct perfan_perfdata *pd, struct perfan__raw *r)
+{
+	if (perfan__order_pop_from(pd, &pd->prefetch, r))
+		return 0;
+	return read_new(pd, r);
+}
+
+int perfan_perfdata_read_header(perfan_perfdata *pd)
+{
+	if (pd->err)
+		return pd->err;
+	if (pd->header_done)
+		return 0;
+	for (;;) {
+		struct perfan__raw r;
+		int rc = read_new(pd, &r);
+		if (rc == PERFAN_ITEROVER)
+			break;
+		if (rc)
+			return fail(pd, rc);
+		rc = perfan__order_push_ready_to(pd, &pd->prefetch, &r);
+		if (rc)
+			return fail(pd, rc);
+		if (r.type < PERFAN_REC_HEADER_ATTR ||
+		    r.type == PERFAN_REC_FINISHED_ROUND ||
+		    r.type == PERFAN_REC_COMPRESSED ||
+		    r.type == PERFAN_REC_COMPRESSED2)
+			break;
+	}
+	pd->header_done = 1;
+	return 0;
+}
+
+static int deliver(struct perfan_perfdata *pd, const struct perfan__raw *r,
+		   struct perfan_record *rec)
+{
+	struct perfan__raw stable = *r;
+	int rc = perfan__pipe_stable(pd, &stable);
+	if (!rc && !rec && !(rec = perfan__pipe_slot()))
+		rc = PD_ERR(pd, PERFAN_ENOMEM, r->offset, "out of memory");
+	if (!rc)
+		rc = perfan__record_decode(pd, &stable, rec);
+	if (rc)
+		return fail(pd, rc);
+	return 0;
+}
+
+int perfan_perfdata_next(perfan_perfdata *pd, const struct perfan_record **out)
+{
+	*out = NULL;
+	if (pd->pipe)
+		return perfan__pipe_next(pd, out);
+	/* a mapped file is read ahead on a second thread when asked; a
+	 * stream on this one (its reads may block after the caller is done) */
+	if (pd->opts.threads > 1 && pd->src.map && !pd->err &&
+	    !perfan__pipe_start(pd))
+		return perfan__pipe_next(pd, out);
+	int rc = perfan__perfdata_next_into(pd, &pd->rec);
+	if (!rc)
+		*out = &pd->rec;
+	return rc;
+}
+
+int perfan__perfdata_next_into(struct perfan_perfdata *pd,
+			       struct perfan_record *rec)
+{
+	if (pd->err)
+		return pd->err;
+	perfan__order_release(pd, &pd->order);
+	perfan__order_release(pd, &pd->prefetch);
+	for (;;) {
+		struct perfan__raw r;
+		if (perfan__order_pop_from(pd, &pd->order, &r))
+			return deliver(pd, &r, rec);
+		if (pd->pending) {
+			/* the records before the damage are out: now the
+			 * error, with its message */
+			int e = pd->pending;
+			pd->pending = 0;
+			perfan__err(e, "%s",
+				    pd->pending_msg ? pd->pending_msg : "");
+			return fail(pd, e);
+		}
+		int rc = read_input(pd, &r);
+		if (rc == PERFAN_ITEROVER) {
+			if (pd->order.npend) {
+				perfan__order_flush(pd, UINT64_MAX);
+				continue;
+			}
+			return PERFAN_ITEROVER;
+		}
+		if (rc && pd->order.npend) {
+			/* deliver what was read before the damage first, as
+			 * perf script prints the samples before it */
+			free(pd->pending_msg);
+			pd->pending_msg = strdup(perfan_error_last());
+			pd->pending = rc;
+			perfan__order_flush(pd, UINT64_MAX);
+			continue;
+		}
+		if (rc)
+			return fail(pd, rc);
+		if (pd->opts.unordered)
+			return deliver(pd, &r, rec);
+		if (r.type == PERFAN_REC_FINISHED_ROUND) {
+			perfan__order_round(pd);
+			if (pd->err)
+				return pd->err;
+			if (pd->order.rhead != pd->order.rtail) {
+				rc = perfan__order_push_ready(pd, &r);
+				if (rc)
+					return fail(pd, rc);
+				continue;
+			}
+			return deliver(pd, &r, rec);
+		}
+		if (r.type < PERFAN_REC_HEADER_ATTR) {
+			uint64_t t = perfan__record_time(pd, &r);
+			if (t && t != UINT64_MAX) {
+				rc = perfan__order_push(pd, &r, t);
+				if (rc)
+					return fail(pd, rc);
+				continue;
+			}
+		}
+		return deliver(pd, &r, rec);
+	}
+}

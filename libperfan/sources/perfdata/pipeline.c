@@ -1,0 +1,307 @@
+/* sources/perfdata/pipeline.c: reading ahead on a second thread (opts.threads >= 2).
+ * A reader thread runs the sequential reader (input, decompression, time
+ * order, decoding) and hands the decoded records over in batches; the
+ * caller's thread takes them in the same order, with the reader's warnings
+ * at the places they were met and its error after the records before it,
+ * so that what a caller sees is what one thread gives. */
+#include "sources/perfdata/internal.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/handoff.h"
+
+/* A batch closes at this many records, or bytes of them. */
+#define BATCH_RECORDS 1024
+#define BATCH_BYTES ((size_t)1 << 20)
+/* Batches handed over and not yet taken, at most. */
+#define QUEUE_DEPTH 3
+#define BUMP_CHUNK ((size_t)256 << 10)
+
+struct pipe_log {
+	size_t at; /* emitted before record AT is delivered */
+	enum perfan_log_level level;
+	char *msg;
+};
+
+struct batch {
+	struct perfan__hitem item; /* first: the queue's link */
+	struct perfan_record recs[BATCH_RECORDS];
+	size_t n;
+	struct pipe_log *logs;
+	size_t nlogs, caplogs;
+	/* copies of record bytes and decoded arrays, reused when the batch
+	 * is */
+	struct perfan__arena mem;
+	size_t bytes; /* of the records (their sizes) */
+	int status;   /* 0: more batches follow; else the reader's last word */
+	char *msg;    /* its message, for an error */
+};
+
+struct perfan__pipe {
+	struct perfan_perfdata *pd;
+	pthread_t th;
+	struct perfan__handoff q; /* batches handed over, and spares */
+	/* the reader's */
+	struct batch *fill;
+	/* the caller's */
+	struct batch *cur;
+	size_t idx, logidx;
+	uint64_t offset;
+};
+
+/* The batch the reader thread fills: set on that thread only. */
+static _Thread_local struct perfan__pipe *filling;
+
+static void *bump(struct batch *b, size_t n)
+{
+	return perfan__arena_bump(&b->mem, n, BUMP_CHUNK);
+}
+
+static void batch_reset(struct batch *b)
+{
+	for (size_t i = 0; i < b->nlogs; i++)
+		free(b->logs[i].msg);
+	b->nlogs = 0;
+	b->n = 0;
+	b->bytes = 0;
+	b->status = 0;
+	free(b->msg);
+	b->msg = NULL;
+	/* keep one chunk of the usual size, drop the rest */
+	perfan__arena_reset(&b->mem, BUMP_CHUNK);
+}
+
+static void batch_free(struct batch *b)
+{
+	if (!b)
+		return;
+	batch_reset(b);
+	perfan__arena_free(&b->mem);
+	free(b->logs);
+	free(b);
+}
+
+static void item_free(struct perfan__hitem *it)
+{
+	batch_free((struct batch *)it);
+}
+
+/* ---- the reader thread's side ------------------------------------------ */
+
+void *perfan__pipe_alloc(size_t n)
+{
+	return filling && filling->fill ? bump(filling->fill, n) : NULL;
+}
+
+struct perfan_record *perfan__pipe_slot(void)
+{
+	return filling && filling->fill ? &filling->fill->recs[filling->fill->n]
+					: NULL;
+}
+
+int perfan__pipe_filling(void)
+{
+	return filling != NULL;
+}
+
+int perfan__pipe_log(enum perfan_log_level level, const char *msg)
+{
+	if (!filling)
+		return 0;
+	struct batch *b = filling->fill;
+	if (!b)
+		return 1; /* out of memory: see perfan__pipe_quiesce */
+	if (b->nlogs == b->caplogs) {
+		size_t cap = b->caplogs ? b->caplogs * 2 : 8;
+		struct pipe_log *l = realloc(b->logs, cap * sizeof(*l));
+		if (!l)
+			return 1; /* a warning lost, not the records */
+		b->logs = l;
+		b->caplogs = cap;
+	}
+	char *m = strdup(msg);
+	if (!m)
+		return 1;
+	b->logs[b->nlogs++] = (struct pipe_log){b->n, level, m};
+	return 1;
+}
+
+int perfan__pipe_stable(struct perfan_perfdata *pd, struct perfan__raw *r)
+{
+	if (!filling)
+		return 0;
+	if (!r->from_compressed && pd->src.map && r->bytes >= pd->src.map &&
+	    r->bytes < pd->src.map + pd->src.map_len &&
+	    (!r->payload || (r->payload >= pd->src.map &&
+			     r->payload < pd->src.map + pd->src.map_len)))
+		return 0; /* a mapped file stays mapped */
+	size_t n = (size_t)r->size + (size_t)r->payload_size;
+	uint8_t *c = filling->fill ? bump(filling->fill, n ? n : 1) : NULL;
+	if (!c)
+		return PD_ERR(pd, PERFAN_ENOMEM, r->offset, "out of memory");
+	memcpy(c, r->bytes, r->size);
+	if (r->payload_size)
+		memcpy(c + r->size, r->payload, (size_t)r->payload_size);
+	r->bytes = c;
+	r->payload = r->payload_size ? c + r->size : NULL;
+	return 0;
+}
+
+static struct batch *new_batch(struct perfan__pipe *p)
+{
+	struct batch *b = (struct batch *)perfan__handoff_spare(&p->q);
+	if (!b)
+		b = calloc(1, sizeof(*b));
+	return b;
+}
+
+/* Hand the batch being filled over; 0, or 1 when the caller is gone
+ * (the batch is freed with the queue). */
+static int hand_over(struct perfan__pipe *p)
+{
+	struct batch *b = p->fill;
+	p->fill = NULL;
+	return perfan__handoff_put(&p->q, &b->item);
+}
+
+void perfan__pipe_quiesce(struct perfan_perfdata *pd)
+{
+	struct perfan__pipe *p = filling;
+	if (!p || p->pd != pd)
+		return;
+	/* what came before must be taken before the reader's state changes
+	 * under it (event table, names, tracing formats) */
+	if (p->fill && (p->fill->n || p->fill->nlogs)) {
+		if (hand_over(p))
+			return;
+		/* NULL: the record comes out as out of memory (run) */
+		p->fill = new_batch(p);
+	}
+	perfan__handoff_quiesce(&p->q);
+}
+
+static void *run(void *arg)
+{
+	struct perfan__pipe *p = arg;
+	struct perfan_perfdata *pd = p->pd;
+	filling = p;
+	for (;;) {
+		if (!p->fill && !(p->fill = new_batch(p)))
+			/* no batch for the error either: the caller sees
+			 * the end of the queue as out of memory */
+			break;
+		/* decoded into the batch's next slot (perfan__pipe_slot) */
+		int rc = perfan__perfdata_next_into(pd, NULL);
+		if (!p->fill) { /* quiesce had no batch */
+			rc = perfan__err(PERFAN_ENOMEM,
+					 "%s: out of memory reading ahead",
+					 pd->name);
+			if (!(p->fill = new_batch(p)))
+				continue; /* tells the caller, above */
+		}
+		struct batch *b = p->fill;
+		if (rc == 0) {
+			/* the bytes the records keep in memory, mapped or
+			 * copied */
+			b->bytes += b->recs[b->n++].size;
+			if (b->n < BATCH_RECORDS && b->bytes < BATCH_BYTES)
+				continue;
+			if (hand_over(p))
+				break;
+			continue;
+		}
+		b->status = rc;
+		if (rc != PERFAN_ITEROVER)
+			b->msg = strdup(perfan_error_last());
+		hand_over(p);
+		break;
+	}
+	perfan__handoff_end(&p->q);
+	filling = NULL;
+	return NULL;
+}
+
+/* ---- the caller's side --------------------------------------------------- */
+
+int perfan__pipe_start(struct perfan_perfdata *pd)
+{
+	struct perfan__pipe *p = calloc(1, sizeof(*p));
+	if (!p)
+		return PERFAN_ENOMEM;
+	p->pd = pd;
+	perfan__handoff_init(&p->q, QUEUE_DEPTH);
+	if (pthread_create(&p->th, NULL, run, p)) {
+		perfan__handoff_destroy(&p->q, item_free);
+		free(p);
+		return 1; /* read on this thread */
+	}
+	pd->pipe = p;
+	return 0;
+}
+
+static void emit_logs(struct perfan__pipe *p, struct batch *b, size_t upto)
+{
+	const struct perfan_perfdata_opts *o = &p->pd->opts;
+	while (p->logidx < b->nlogs && b->logs[p->logidx].at <= upto) {
+		const struct pipe_log *l = &b->logs[p->logidx++];
+		if (o->log)
+			o->log(l->level, l->msg, o->log_payload);
+	}
+}
+
+int perfan__pipe_next(struct perfan_perfdata *pd,
+		      const struct perfan_record **out)
+{
+	struct perfan__pipe *p = pd->pipe;
+	for (;;) {
+		struct batch *b = p->cur;
+		if (b) {
+			emit_logs(p, b, p->idx);
+			if (p->idx < b->n) {
+				const struct perfan_record *r =
+					&b->recs[p->idx++];
+				p->offset = r->offset + r->size;
+				*out = r;
+				return 0;
+			}
+			if (b->status) {
+				if (b->status != PERFAN_ITEROVER)
+					perfan__err(b->status, "%s",
+						    b->msg ? b->msg : "");
+				return b->status;
+			}
+		}
+		if (b)
+			batch_reset(b);
+		p->cur = NULL;
+		b = (struct batch *)perfan__handoff_take(&p->q,
+							 b ? &b->item : NULL);
+		if (!b)
+			return perfan__err(PERFAN_ENOMEM,
+					   "%s: out of memory reading ahead",
+					   pd->name);
+		p->cur = b;
+		p->idx = p->logidx = 0;
+	}
+}
+
+uint64_t perfan__pipe_offset(const struct perfan_perfdata *pd)
+{
+	return pd->pipe->offset;
+}
+
+void perfan__pipe_free(struct perfan_perfdata *pd)
+{
+	struct perfan__pipe *p = pd->pipe;
+	if (!p)
+		return;
+	perfan__handoff_stop(&p->q);
+	pthread_join(p->th, NULL);
+	batch_free(p->cur);
+	batch_free(p->fill);
+	perfan__handoff_destroy(&p->q, item_free);
+	free(p);
+	pd->pipe = NULL;
+}

@@ -1,0 +1,142 @@
+/* sources/perfdata/source.c: input bytes from a mapped file or a buffered stream,
+ * addressed by file offset. Stream buffers grow only with bytes actually
+ * read, so a bogus size in the input cannot cause a huge allocation. */
+#include "sources/perfdata/internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int perfan__source_open_fd(struct perfan__source *s, int fd, const char *name)
+{
+	struct stat st;
+	memset(s, 0, sizeof(*s));
+	s->fd = fd;
+	if (fstat(fd, &st) < 0)
+		return perfan__err(PERFAN_EIO, "%s: %s", name, strerror(errno));
+	if (S_ISREG(st.st_mode) && st.st_size > 0) {
+		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE,
+			       fd, 0);
+		if (m != MAP_FAILED) {
+			madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
+			s->map = m;
+			s->map_len = (size_t)st.st_size;
+			return 0;
+		}
+	}
+	if (S_ISREG(st.st_mode) && st.st_size == 0) {
+		s->map = (const uint8_t *)"";
+		s->map_len = 0;
+		return 0;
+	}
+	return 0; /* stream */
+}
+
+void perfan__source_close(struct perfan__source *s)
+{
+	if (s->map && s->map_len)
+		munmap((void *)s->map, s->map_len);
+	free(s->buf);
+	if (s->own_fd && s->fd >= 0)
+		close(s->fd);
+	memset(s, 0, sizeof(*s));
+	s->fd = -1;
+}
+
+void perfan__source_drop(struct perfan__source *s, uint64_t off)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t from = s->dropped & ~(page - 1), to = off & ~(page - 1);
+	if (s->map && to > from)
+		madvise((void *)(s->map + from), (size_t)(to - from),
+			MADV_DONTNEED);
+	s->dropped = off;
+}
+
+uint64_t perfan__source_size(const struct perfan_perfdata *pd)
+{
+	return pd->src.map ? pd->src.map_len : 0;
+}
+
+/* Read more stream bytes; 0 at EOF, <0 on error, else bytes read. */
+static ssize_t fill(struct perfan_perfdata *pd, size_t want)
+{
+	struct perfan__source *s = &pd->src;
+	if (s->end == s->cap) {
+		if (s->start > 0) {
+			memmove(s->buf, s->buf + s->start, s->end - s->start);
+			s->end -= s->start;
+			s->start = 0;
+		}
+		if (s->end == s->cap) {
+			size_t ncap = s->cap ? s->cap * 2 : 1 << 20;
+			while (ncap < want && ncap < (1u << 20) + s->cap * 2)
+				ncap *= 2;
+			uint8_t *nb = realloc(s->buf, ncap);
+			if (!nb)
+				return perfan__err(PERFAN_ENOMEM,
+						   "%s: out of memory",
+						   pd->name);
+			s->buf = nb;
+			s->cap = ncap;
+		}
+	}
+	for (;;) {
+		ssize_t n = read(s->fd, s->buf + s->end, s->cap - s->end);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return perfan__err(PERFAN_EIO, "%s: read: %s", pd->name,
+					   strerror(errno));
+		if (n == 0)
+			s->eof = 1;
+		s->end += (size_t)n;
+		return n;
+	}
+}
+
+const uint8_t *perfan__source_get(struct perfan_perfdata *pd, uint64_t off,
+				  size_t n, int *err)
+{
+	struct perfan__source *s = &pd->src;
+	*err = 0;
+	if (s->map) {
+		if (off > s->map_len || n > s->map_len - off)
+			return NULL;
+		return s->map + off;
+	}
+	if (off < s->buf_off) {
+		*err = PD_ERR(pd, PERFAN_EUNSUPPORTED, off,
+			      "cannot seek backwards in a stream");
+		return NULL;
+	}
+	/* drop what lies before OFF */
+	while (off - s->buf_off > s->end - s->start) {
+		s->buf_off += s->end - s->start;
+		s->start = s->end = 0;
+		if (s->eof)
+			return NULL;
+		ssize_t r = fill(pd, 0);
+		if (r < 0) {
+			*err = (int)r;
+			return NULL;
+		}
+		if (r == 0)
+			return NULL;
+	}
+	s->start += (size_t)(off - s->buf_off);
+	s->buf_off = off;
+	while (s->end - s->start < n) {
+		if (s->eof)
+			return NULL;
+		ssize_t r = fill(pd, n);
+		if (r < 0) {
+			*err = (int)r;
+			return NULL;
+		}
+	}
+	return s->buf + s->start;
+}

@@ -1,0 +1,203 @@
+/* stream/fold.c: perfan_resolve_perfdata, one fold over the stream:
+ * each sample's frames, root first under its process frame, added to the
+ * profile in its event's column. The stream interns its frames straight
+ * into the profile (perfan__stream_open_into), as they are met, so that
+ * the fold costs no lookup per frame and frame ids are what they were
+ * before the stream existed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <perfan/stream.h>
+
+#include "profile/internal.h"
+#include "profile/root.h"
+#include "resolve/symbols.h"
+#include "util/error.h"
+#include "util/hash.h"
+
+/* Leaves by (memo serial, root frame): direct-mapped, a miss costs one
+ * walk down the trie. */
+#define LEAF_BITS 16
+
+struct leaf_slot {
+	uint64_t serial; /* 0: empty */
+	uint32_t root, node;
+};
+
+struct fold {
+	perfan_profile *p;
+	const struct perfan_resolve_opts *o;
+	int *cols; /* per event index: column + 1 (0: not yet added) */
+	size_t ncols;
+	perfan_frame_id *stack; /* root first */
+	size_t capstack;
+	struct leaf_slot *leaves; /* 1 << LEAF_BITS, or NULL */
+};
+
+/* The process frame at the root of T's stacks, cached in T until its comm
+ * changes. */
+static int root_frame(struct fold *f, struct perfan__thread *t,
+		      perfan_frame_id *out)
+{
+	if (t->root_valid) {
+		*out = t->root_frame;
+		return 0;
+	}
+	int err = perfan__process_root(f->p, f->o->root, t->comm, t->pid,
+				       t->tid, out);
+	if (!err) {
+		t->root_frame = *out;
+		t->root_valid = 1;
+	}
+	return err;
+}
+
+static int column(struct fold *f, const struct perfan_event *ev)
+{
+	size_t i = ev->index;
+	if (i >= f->ncols) {
+		size_t n = i + 8;
+		int *c = realloc(f->cols, n * sizeof(*c));
+		if (!c)
+			return PERFAN_ENOMEM;
+		memset(c + f->ncols, 0, (n - f->ncols) * sizeof(*c));
+		f->cols = c;
+		f->ncols = n;
+	}
+	if (!f->cols[i]) {
+		const char *unit = f->o->weight == PERFAN_WEIGHT_PERIOD
+					   ? "period"
+					   : "samples";
+		int c = perfan_profile_add_column(
+			f->p, ev->name ? ev->name : "unknown", unit);
+		if (c < 0)
+			return c;
+		f->cols[i] = c + 1;
+	}
+	return f->cols[i] - 1;
+}
+
+/* The leaf the same ids under the same root reached before, or NULL (and
+ * *SLOT where to keep the one they reach now, or NULL). */
+static const struct leaf_slot *known_leaf(struct fold *f, perfan_stream *s,
+					  uint32_t root,
+					  struct leaf_slot **slot)
+{
+	/* the memo's serial names the ids and the column; the root frame
+	 * the thread */
+	uint64_t serial = perfan__stream_memo_serial(s);
+	*slot = NULL;
+	if (!serial || !f->leaves)
+		return NULL;
+	uint64_t h = perfan__hash_u64(serial ^ ((uint64_t)root << 40));
+	struct leaf_slot *sl = &f->leaves[h >> (64 - LEAF_BITS)];
+	if (sl->serial == serial && sl->root == root)
+		return sl;
+	sl->serial = 0; /* until filled, below */
+	sl->root = root;
+	*slot = sl;
+	return NULL;
+}
+
+static int fold_sample(struct fold *f, perfan_stream *s,
+		       const struct perfan_stream_event *ev)
+{
+	const struct perfan_stream_sample *sm = &ev->u.sample;
+	int col = column(f, ev->event);
+	if (col < 0)
+		return col;
+	int with_root = f->o->root != PERFAN_ROOT_NONE;
+	uint32_t root = UINT32_MAX;
+	if (with_root) {
+		int err = root_frame(f, perfan__stream_thread(s), &root);
+		if (err)
+			return err;
+	}
+	uint64_t weight = f->o->weight == PERFAN_WEIGHT_PERIOD ? sm->period : 1;
+	struct perfan_sample_meta meta = {ev->time, ev->pid, ev->tid, ev->cpu};
+	struct leaf_slot *slot;
+	const struct leaf_slot *known = known_leaf(f, s, root, &slot);
+	if (known)
+		return perfan__profile_add_at(f->p, known->node, (size_t)col,
+					      weight, &meta);
+
+	size_t n = sm->nr_frames + 1;
+	if (n > f->capstack) {
+		size_t cap = f->capstack ? f->capstack : 256;
+		while (cap < n)
+			cap *= 2;
+		perfan_frame_id *st = realloc(f->stack, cap * sizeof(*st));
+		if (!st)
+			return PERFAN_ENOMEM;
+		f->stack = st;
+		f->capstack = cap;
+	}
+	/* Leaf first in the stream, root first in the trie. */
+	perfan_frame_id *frames = f->stack + 1;
+	const perfan_frame_id *ids = perfan__stream_frame_ids(s);
+	n = sm->nr_frames;
+	for (size_t i = 0; i < n; i++)
+		frames[n - 1 - i] = ids[i];
+	if (with_root) {
+		f->stack[0] = root;
+		frames = f->stack;
+		n++;
+	}
+	perfan_node_id leaf;
+	int err = perfan_profile_add(f->p, frames, n, (size_t)col, weight,
+				     &meta, &leaf);
+	if (!err && slot) {
+		slot->node = leaf;
+		slot->serial = perfan__stream_memo_serial(s);
+	}
+	return err;
+}
+
+int perfan_resolve_perfdata(perfan_profile *p, perfan_perfdata *pd,
+			    const struct perfan_resolve_opts *opts,
+			    struct perfan_resolve_stats *stats)
+{
+	if (!p || !pd)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_resolve_perfdata: %s is NULL",
+				   p ? "perfdata" : "profile");
+	perfan_stream *s = NULL;
+	int err = perfan__stream_open_into(&s, pd, opts, p);
+	if (err) {
+		if (stats)
+			memset(stats, 0, sizeof(*stats));
+		return err;
+	}
+	struct perfan_resolve_opts o = PERFAN_RESOLVE_OPTS_INIT;
+	if (opts)
+		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	struct fold f = {.p = p, .o = &o};
+	/* without memory for it, every sample walks the trie */
+	f.leaves = calloc((size_t)1 << LEAF_BITS, sizeof(*f.leaves));
+	const struct perfan_stream_event *ev;
+	while (!(err = perfan_stream_next(s, &ev))) {
+		if (ev->type != PERFAN_STREAM_SAMPLE)
+			continue;
+		err = fold_sample(&f, s, ev);
+		if (err == PERFAN_ENOMEM) {
+			perfan__err(err,
+				    "%s: out of memory resolving the record at "
+				    "offset %llu",
+				    perfan_perfdata_name(pd),
+				    (unsigned long long)ev->record->offset);
+			break;
+		}
+		if (err)
+			break;
+	}
+	if (err == PERFAN_ITEROVER)
+		err = 0;
+	if (stats)
+		*stats = *perfan_stream_stats(s);
+	perfan_stream_free(s);
+	free(f.cols);
+	free(f.stack);
+	free(f.leaves);
+	return err;
+}

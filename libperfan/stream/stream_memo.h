@@ -1,0 +1,61 @@
+/* stream/stream_memo.h: the frames a callchain resolved to, kept for the
+ * next sample with the same callchain in the same address space (most
+ * samples repeat one: an idle loop, a hot function's callers). */
+#ifndef PERFAN_SYMBOLS_STREAM_MEMO_H
+#define PERFAN_SYMBOLS_STREAM_MEMO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/htab.h"
+
+/* What a callchain resolved to: frame ids (leaf first), the frames and
+ * unresolved frames counted, and whether the stack was cut short. */
+struct perfan__memo_hit {
+	const uint32_t *ids;
+	size_t nids;
+	uint32_t frames, unresolved;
+	int truncated;
+};
+
+struct perfan__memo_entry;
+
+struct perfan__memo {
+	struct perfan__htab index; /* hash -> entry + 1 */
+	struct perfan__memo_entry *e;
+	size_t ne, cape;
+	uint64_t *chains; /* callchains of the entries, one after another */
+	size_t nchains, capchains;
+	uint32_t *ids; /* their frame ids */
+	size_t nids, capids;
+	uint64_t serials; /* entries numbered so far */
+	size_t last;      /* the entry found last + 1, 0: none */
+};
+
+/* The key: the address space (MAPS_GEN and OLD_GEN: the gen of the
+ * process's maps and of its maps before exec, 0 for none), the event (EV:
+ * its stack limit), the generation of the kernel's state (GEN: bumped by
+ * every record that may change kernel maps or symbols) and the callchain
+ * CHAIN[0..N). */
+struct perfan__memo_key {
+	const void *ev;
+	uint64_t gen, maps_gen, old_gen;
+	const uint64_t *chain;
+	size_t n;
+	uint64_t hash;   /* set by perfan__memo_find when not found, */
+	int hash_taken;  /* with whether another key holds the hash */
+	uint64_t serial; /* the entry's number, never reused: set by
+			  * perfan__memo_find when found, perfan__memo_put
+			  * when kept; 0 otherwise */
+};
+
+/* 1 and *HIT (valid until the next put) when KEY was seen, else 0. */
+int perfan__memo_find(struct perfan__memo *m, struct perfan__memo_key *key,
+		      struct perfan__memo_hit *hit);
+/* Keep what KEY (looked up with perfan__memo_find) resolved to. 0, or
+ * PERFAN_ENOMEM. Past a bound on its memory the memo starts again. */
+int perfan__memo_put(struct perfan__memo *m, struct perfan__memo_key *key,
+		     const struct perfan__memo_hit *what);
+void perfan__memo_free(struct perfan__memo *m);
+
+#endif
