@@ -11,10 +11,12 @@ Fails on:
     same name are one node);
   - cli/ including anything of libperfan/ but the public headers.
 
-With --objects DIR (the perfan_obj object files), also a cycle between
-files through the functions they call: A calls a function that B defines
-and B one that A defines (nm's undefined and defined symbols), the circles
-that helpers kept in a folder's entry file make.
+With --objects DIR (the perfan_obj object files), also through the
+functions files call (nm's undefined and defined symbols), since a public
+header hides who defines what: a call from a stage into a later one, and a
+cycle of calls between files (A calls a function that B defines and B one
+that A defines, or around a longer circle), the circles that helpers kept
+in a folder's entry file make.
 
 Usage: check_layers.py SOURCE_ROOT [--objects DIR]; exit status 1 with one
 line per fault."""
@@ -45,10 +47,12 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
 def stage_of(path):
-    """The stage of a path relative to libperfan/ (or 'cli/...')."""
+    """The stage of a file (relative to libperfan/, or 'cli/...'), from
+    the folder it is in."""
+    folder = os.path.dirname(path)
     best = None
     for s in STAGES:
-        if path == s or path.startswith(s + "/"):
+        if folder == s or folder.startswith(s + "/"):
             if best is None or len(s) > len(best):
                 best = s
     return best
@@ -129,8 +133,9 @@ def find_cycles(edges):
     return out
 
 
-def symbol_edges(objdir):
-    """file -> files whose functions it calls, from nm on the objects."""
+def symbol_edges(objdir, root):
+    """file -> files whose functions it calls, from nm on the objects of
+    the sources that exist (a build directory keeps stale ones)."""
     defs, uses = {}, {}
     for d, _, files in os.walk(objdir):
         for f in files:
@@ -142,6 +147,9 @@ def symbol_edges(objdir):
             if not m:
                 continue
             node = m.group(1)
+            if not os.path.exists(os.path.join(root, "libperfan",
+                                               node + ".c")):
+                continue
             out = subprocess.run(["nm", full], capture_output=True,
                                  text=True, check=True).stdout
             for line in out.splitlines():
@@ -203,7 +211,14 @@ def main(argv):
     for comp in find_cycles(edges):
         faults.append("include cycle between files: " + " -> ".join(comp))
     if objdir:
-        for comp in find_cycles(symbol_edges(objdir)):
+        calls = symbol_edges(objdir, root)
+        for a in sorted(calls):
+            for b in sorted(calls[a]):
+                sa, sb = stage_of(a), stage_of(b)
+                if sa and sb and STAGES.index(sb) > STAGES.index(sa):
+                    faults.append(f"{a}.c: {sa}/ calls into {b}.c of the "
+                                  f"later stage {sb}/")
+        for comp in find_cycles(calls):
             faults.append("call cycle between files: " + " <-> ".join(comp))
     for f in faults:
         print(f)
