@@ -248,17 +248,17 @@ static void source_opts(struct perfan_source_opts *so,
 	so->event = o->event;
 	so->log = ro->log;
 	so->on_read = cli_progress_add;
-	so->kernel = o->kernel;
-	so->jit = o->jit;
-	so->addrs = o->addrs;
-	so->compat = o->compat;
-	so->folded_process_root = o->folded_process_root;
-	so->folded_annotations = o->folded_annotations;
-	so->before_column = o->before_column;
-	so->prune = o->folded_prune;
-	so->lineno = o->lineno;
+	so->script.kernel = o->kernel;
+	so->script.jit = o->jit;
+	so->script.addrs = o->addrs;
+	so->script.compat = o->compat;
+	so->folded.process_root = o->folded_process_root;
+	so->folded.annotations = o->folded_annotations;
+	so->folded.before_column = o->before_column;
+	so->folded.prune = o->folded_prune;
+	so->pyspy.lineno = o->lineno;
 	so->threads = o->threads;
-	so->resolve = ro;
+	so->perfdata.resolve = ro;
 }
 
 /* An input whose stacks are estimated (a cProfile dump) says so. */
@@ -514,7 +514,7 @@ static int open_pair(perfan_source *src[2], const char *before,
 	cli_load_resolve_opts(&ro, o);
 	struct perfan_source_opts so;
 	source_opts(&so, o, &ro);
-	so.prune = prune;
+	so.folded.prune = prune;
 	if (perfan_source_open(&src[0], before, &so) ||
 	    perfan_source_open(&src[1], after, &so)) {
 		cli_error(cmd, "%s", perfan_error_last());

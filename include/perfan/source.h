@@ -70,29 +70,38 @@ struct perfan_source_opts {
 	 * perf.data that is not a regular file), for a progress display. */
 	void (*on_read)(uint64_t n, void *payload);
 	void *read_payload;
-
-	/* perf script text: as perfan_script_opts (kernel, jit, addrs,
-	 * compat; pid and tid come from root). */
-	int kernel, jit, addrs, compat;
-	/* folded stacks: as perfan_folded_read_opts (process_root,
-	 * annotations, before_column, prune). */
-	int folded_process_root, folded_annotations;
-	const char *before_column;
-	double prune;
-
-	/* perf.data, for perfan_source_load: the resolver's options (NULL:
-	 * defaults); their root, weight, event and log are not read, the
-	 * shared fields above are. */
-	const struct perfan_resolve_opts *resolve;
-
-	/* py-spy raw: keep line numbers, "name (file:line)" a frame of its
-	 * own per line; 0: one frame per function, "name (file)", as py-spy
-	 * --nolineno names them. */
-	int lineno;
 	/* perf.data: perfan_perfdata_opts' threads (2 or more: a file is
 	 * read ahead on a second thread); folded input read with prune:
 	 * perfan_folded_read_opts' threads; 0: one thread */
 	int threads;
+
+	/* Each format's own options, read by that format only. */
+	/* Frames named from addresses and modules (perf script text, and
+	 * bpftrace's kernel and addrs): as perfan_script_opts (pid and tid
+	 * come from root). */
+	struct {
+		int kernel, jit, addrs, compat;
+	} script;
+	/* folded stacks: as perfan_folded_read_opts. */
+	struct {
+		int process_root, annotations;
+		const char *before_column;
+		double prune;
+	} folded;
+	/* py-spy raw, and speedscope's Python frames: keep line numbers,
+	 * "name (file:line)" a frame of its own per line; 0: one frame per
+	 * function, "name (file)", as py-spy --nolineno names them. */
+	struct {
+		int lineno;
+	} pyspy;
+	/* perf.data, for perfan_source_load: the resolver's options (NULL:
+	 * defaults). Only the resolver's own fields are read (symfs,
+	 * kallsyms, unwinding, ...): its root, weight, event, log and
+	 * log_payload are not, the shared fields above (root, count_samples,
+	 * event, log) take their place. */
+	struct {
+		const struct perfan_resolve_opts *resolve;
+	} perfdata;
 };
 
 /* What a load read (the part for the format read; the rest stays 0). */

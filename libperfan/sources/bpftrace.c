@@ -440,7 +440,7 @@ static int intern_frame(struct rd *r, const char *s, size_t n, int kernel,
 		else if (!e)
 			e = mod ? buf_put(r, &len, mod, mlen)
 				: buf_put(r, &len, "unknown", 7);
-		if (!e && r->o->addrs && f.have_addr) {
+		if (!e && r->o->script.addrs && f.have_addr) {
 			snprintf(hex, sizeof(hex), " <%" PRIx64 ">", f.addr);
 			e = buf_put(r, &len, hex, strlen(hex));
 		}
@@ -461,7 +461,8 @@ static int intern_frame(struct rd *r, const char *s, size_t n, int kernel,
 		kind = f.inlined ? PERFAN_FRAME_INLINED
 		       : kernel  ? PERFAN_FRAME_KERNEL
 				 : PERFAN_FRAME_NATIVE;
-		if (kernel && r->o->kernel && buf_put(r, &len, "_[k]", 4))
+		if (kernel && r->o->script.kernel &&
+		    buf_put(r, &len, "_[k]", 4))
 			return oom();
 	}
 	return perfan__profile_frame_n(r->p, out, r->buf, len, mod, mlen, kind);

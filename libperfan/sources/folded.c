@@ -18,10 +18,10 @@ static struct perfan_folded_read_opts read_opts(const perfan_source *s)
 {
 	struct perfan_folded_read_opts fo =
 		PERFAN_OPTS_INIT(struct perfan_folded_read_opts);
-	fo.process_root = s->o.folded_process_root;
-	fo.annotations = s->o.folded_annotations;
-	fo.before_column = s->o.before_column;
-	fo.prune = s->o.prune;
+	fo.process_root = s->o.folded.process_root;
+	fo.annotations = s->o.folded.annotations;
+	fo.before_column = s->o.folded.before_column;
+	fo.prune = s->o.folded.prune;
 	fo.threads = s->o.threads;
 	return fo;
 }

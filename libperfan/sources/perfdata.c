@@ -20,8 +20,8 @@ static int load(perfan_source *s, perfan_profile *p,
 	int rc = perfan__input_perfdata(s, &pd, NULL);
 	if (!rc) {
 		struct perfan_resolve_opts ro = PERFAN_RESOLVE_OPTS_INIT;
-		if (s->o.resolve)
-			PERFAN__OPTS_COPY(ro, s->o.resolve);
+		if (s->o.perfdata.resolve)
+			PERFAN__OPTS_COPY(ro, s->o.perfdata.resolve);
 		ro.root = s->o.root;
 		ro.weight = s->o.count_samples ? PERFAN_WEIGHT_SAMPLES
 					       : PERFAN_WEIGHT_PERIOD;

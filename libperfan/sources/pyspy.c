@@ -359,7 +359,7 @@ static int native_frame(const char *name, size_t nl, const char *file,
 static int code_frame(struct reader *r, const char *s, size_t n,
 		      const struct frame *f, perfan_frame_id *out)
 {
-	int keep = f->type == F_LINE && r->o->lineno;
+	int keep = f->type == F_LINE && r->o->pyspy.lineno;
 	size_t nl = keep ? n : f->file_off + f->file_len + 1;
 	if (f->type == F_PLAIN)
 		nl = n;
@@ -596,7 +596,7 @@ static int load_pair(perfan_profile *p, perfan_source *before,
 {
 	int rc = read_into(before, p, before_column ? before_column : "before");
 	if (!rc) {
-		after->o.lineno = before->o.lineno;
+		after->o.pyspy.lineno = before->o.pyspy.lineno;
 		after->o.root = before->o.root;
 		rc = read_into(after, p, after_column ? after_column : "after");
 	}

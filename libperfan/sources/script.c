@@ -23,12 +23,12 @@ static int load(perfan_source *s, perfan_profile *p,
 		PERFAN_OPTS_INIT(struct perfan_script_opts);
 	so.pid = s->o.root == PERFAN_ROOT_PID;
 	so.tid = s->o.root == PERFAN_ROOT_PID_TID;
-	so.kernel = s->o.kernel;
-	so.jit = s->o.jit;
-	so.addrs = s->o.addrs;
+	so.kernel = s->o.script.kernel;
+	so.jit = s->o.script.jit;
+	so.addrs = s->o.script.addrs;
 	so.event = s->o.event;
 	so.count_samples = s->o.count_samples;
-	so.compat = s->o.compat;
+	so.compat = s->o.script.compat;
 	so.log = s->o.log;
 	so.log_payload = s->o.log_payload;
 	struct perfan_script_stats local;

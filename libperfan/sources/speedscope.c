@@ -243,7 +243,7 @@ static int frame_id(struct ss *x, uint32_t i, perfan_frame_id *out)
 			return nomem();
 		/* a frame per function, or per line with opts.lineno, as
 		 * py-spy's raw output is read */
-		if (x->o->lineno && line)
+		if (x->o->pyspy.lineno && line)
 			snprintf(made, n, "%.*s (%s:%u)", (int)base, name, file,
 				 line);
 		else
@@ -251,7 +251,7 @@ static int frame_id(struct ss *x, uint32_t i, perfan_frame_id *out)
 		name = made;
 		module = file;
 		kind = PERFAN_FRAME_PYTHON;
-		if (!x->o->lineno)
+		if (!x->o->pyspy.lineno)
 			line = 0;
 	} else if (file && !line && (file[0] == '/' || file[0] == '[')) {
 		const char *slash = strrchr(file, '/');

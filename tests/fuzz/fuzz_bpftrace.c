@@ -30,7 +30,7 @@ static int fuzz_bpftrace_read(const uint8_t *data, size_t size, int root,
 	struct perfan_source_opts o =
 		PERFAN_OPTS_INIT(struct perfan_source_opts);
 	o.root = root;
-	o.addrs = o.kernel = root == PERFAN_ROOT_PID_TID;
+	o.script.addrs = o.script.kernel = root == PERFAN_ROOT_PID_TID;
 	if (perfan_profile_new(out, NULL))
 		fuzz_bpftrace_fail("no profile");
 	/* fmemopen cannot open 0 bytes */

@@ -52,7 +52,7 @@ static perfan_profile *fuzz_pyspy_read(const uint8_t *data, size_t size,
 	perfan_source *s = NULL;
 	perfan_profile *p = NULL;
 	int fd = fuzz_pyspy_fd(data, size), rc;
-	so.lineno = lineno;
+	so.pyspy.lineno = lineno;
 	so.root = root;
 	if (fd < 0)
 		return NULL; /* the machine's fault, not the reader's */

@@ -382,7 +382,7 @@ START_TEST(test_addrs_and_kernel)
 	struct perfan_source_opts o =
 		PERFAN_OPTS_INIT(struct perfan_source_opts);
 	o.root = PERFAN_ROOT_COMM;
-	o.addrs = 1;
+	o.script.addrs = 1;
 	perfan_profile *p = load_file("python-ustack.txt", &o);
 	ck_assert_ptr_null(find_frame(p, "[unknown]"));
 	/* the first unresolved address, as perf script shows one */
@@ -396,8 +396,8 @@ START_TEST(test_addrs_and_kernel)
 	ck_assert_msg(find_frame(p, name) != NULL, "no %s", name);
 	free(text);
 	perfan_profile_free(p);
-	o.addrs = 0;
-	o.kernel = 1;
+	o.script.addrs = 0;
+	o.script.kernel = 1;
 	p = load_file("kstack.txt", &o);
 	ck_assert_ptr_null(find_frame(p, "vfs_write"));
 	const struct perfan_frame *f = find_frame(p, "vfs_write_[k]");

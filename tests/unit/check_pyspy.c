@@ -76,7 +76,7 @@ static perfan_profile *load_buf(const char *data, size_t len, const char *name,
 {
 	struct perfan_source_opts so =
 		PERFAN_OPTS_INIT(struct perfan_source_opts);
-	so.lineno = lineno;
+	so.pyspy.lineno = lineno;
 	so.root = root;
 	so.log = on_log;
 	so.log_payload = g;

@@ -301,7 +301,7 @@ START_TEST(test_stream_perfdata_once)
 	fp_resolve(&ro, symfs, kallsyms, nocache);
 	struct perfan_source_opts o =
 		PERFAN_OPTS_INIT(struct perfan_source_opts);
-	o.resolve = &ro;
+	o.perfdata.resolve = &ro;
 	uint64_t got = 0;
 	o.on_read = count_bytes;
 	o.read_payload = &got;
