@@ -7,6 +7,7 @@
 
 #include "analysis/annotate_internal.h"
 #include "util/error.h"
+#include "util/log.h"
 #include "util/opts.h"
 
 #define DEFAULT_TOP 5
@@ -26,7 +27,7 @@ int perfan_annotate_new(perfan_annotate **out, perfan_stream *s,
 		return perfan__err(PERFAN_EINVAL, "annotate: no stream");
 	perfan_annotate *a = calloc(1, sizeof(*a));
 	if (!a)
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	a->s = s;
 	a->r.note = SKID_NOTE;
 	PERFAN__OPTS_COPY(a->o, opts);
@@ -47,7 +48,7 @@ int perfan_annotate_new(perfan_annotate **out, perfan_stream *s,
 				&a->arena, a->o.source_dirs[i], SIZE_MAX));
 	if (bad) {
 		perfan_annotate_free(a);
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	}
 	a->o.symbols = names;
 	a->o.source_dirs = dirs;
@@ -94,7 +95,7 @@ int perfan_annotate_feed(perfan_annotate *a,
 		return 0;
 	}
 	if (perfan__ahist_add(&a->hist, f->dso, f->dso_addr, s->period))
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	return 0;
 }
 
@@ -136,7 +137,7 @@ static int unresolved_of(perfan_annotate *a, const uint64_t *lost)
 	struct perfan_annotate_unresolved *u =
 		perfan__arena_alloc(&a->arena, (n ? n : 1) * sizeof(*u));
 	if (!u)
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	size_t k = 0;
 	for (size_t i = 0; i < a->hist.ndsos; i++) {
 		if (!lost[i])
@@ -161,11 +162,11 @@ static int candidates(perfan_annotate *a, struct cand **out, size_t *nout)
 	struct perfan__ahist *h = &a->hist;
 	struct cand *v = calloc(h->n ? h->n : 1, sizeof(*v));
 	if (!v)
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	uint64_t *lost = calloc(h->ndsos ? h->ndsos : 1, sizeof(*lost));
 	if (!lost) {
 		free(v);
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	}
 	size_t n = 0;
 	for (size_t i = 0; i < h->n;) {
@@ -241,7 +242,7 @@ int perfan_annotate_finish(perfan_annotate *a)
 	if (!seen || !fs || !missing) {
 		free(seen);
 		free(v);
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	}
 	size_t nf = 0;
 	for (size_t i = 0; i < n && !err; i++) {

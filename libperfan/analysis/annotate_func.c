@@ -9,6 +9,7 @@
 #include "resolve/demangle.h"
 #include "resolve/funcinfo.h"
 #include "util/error.h"
+#include "util/log.h"
 
 #define HOT_MAX 5
 
@@ -320,7 +321,7 @@ int perfan__annotate_func(perfan_annotate *a, struct perfan_annotate_func *f,
 			  size_t n)
 {
 	if (describe_dso(a, f, dso))
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	struct perfan__func fi;
 	unsigned flags =
 		(a->o.flags & PERFAN_ANNOTATE_INTEL) ? PERFAN__DISASM_INTEL : 0;
@@ -354,5 +355,5 @@ int perfan__annotate_func(perfan_annotate *a, struct perfan_annotate_func *f,
 	if (!err)
 		err = hot_of(a, f);
 	perfan__func_free(&fi);
-	return err ? perfan__err(PERFAN_ENOMEM, "out of memory") : 0;
+	return err ? perfan__nomem(NULL) : 0;
 }

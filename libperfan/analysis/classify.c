@@ -12,6 +12,7 @@
 #include "analysis/classify_internal.h"
 #include "util/error.h"
 #include "util/htab.h"
+#include "util/log.h"
 
 /* ---- event names ----------------------------------------------------------- */
 
@@ -544,7 +545,7 @@ int perfan_classify_new(perfan_classify **out,
 		return perfan__err(PERFAN_EINVAL, "classify: no counters");
 	perfan_classify *c = calloc(1, sizeof(*c));
 	if (!c)
-		return perfan__err(PERFAN_ENOMEM, "classify: out of memory");
+		return perfan__nomem("classify");
 	c->o.sz = sizeof(c->o);
 	if (o) {
 		size_t sz = o->sz < sizeof(c->o) ? o->sz : sizeof(c->o);
@@ -554,7 +555,7 @@ int perfan_classify_new(perfan_classify **out,
 	const struct cl_ctx x = {0};
 	if (perfan__classify_add(c, counters, n, &c->o, &x)) {
 		perfan_classify_free(c);
-		return perfan__err(PERFAN_ENOMEM, "classify: out of memory");
+		return perfan__nomem("classify");
 	}
 	perfan__classify_done(c);
 	*out = c;

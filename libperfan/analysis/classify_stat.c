@@ -12,6 +12,7 @@
 
 #include "analysis/classify_internal.h"
 #include "util/error.h"
+#include "util/log.h"
 
 /* A PMU whose counters ran less than this share of the time is read as
  * too little to weigh with the others (perf scales its counts up by
@@ -269,5 +270,5 @@ nomem:
 	perfan_classify_free(c);
 	free(cs);
 	free(wholes);
-	return perfan__err(PERFAN_ENOMEM, "classify: out of memory");
+	return perfan__nomem("classify");
 }

@@ -16,12 +16,8 @@
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/hash.h"
+#include "util/log.h"
 #include "util/opts.h"
-
-static int nomem(void)
-{
-	return perfan__err(PERFAN_ENOMEM, "diff: out of memory");
-}
 
 int perfan_diff_sort_parse(const char *name)
 {
@@ -40,7 +36,7 @@ static int grow_table(perfan_diff *d)
 	size_t n = d->nslots ? d->nslots * 2 : 1024;
 	uint32_t *s = calloc(n, sizeof(*s));
 	if (!s)
-		return nomem();
+		return perfan__nomem("diff");
 	for (size_t i = 0; i < d->nf; i++) {
 		size_t h = perfan__hash_mem(d->fname[i], strlen(d->fname[i]));
 		for (h &= n - 1; s[h]; h = (h + 1) & (n - 1))
@@ -66,7 +62,7 @@ static int function(perfan_diff *d, const char *name, uint32_t *out)
 		}
 	if (d->nf == d->fcap && perfan__grow((void **)&d->fname, &d->fcap,
 					     d->nf + 1, sizeof(*d->fname)))
-		return nomem();
+		return perfan__nomem("diff");
 	d->fname[d->nf] = name;
 	d->slot[h] = (uint32_t)++d->nf;
 	*out = (uint32_t)d->nf - 1;
@@ -94,7 +90,7 @@ static int map_frames(perfan_diff *d, const perfan_profile *p, uint32_t **out)
 	size_t n = perfan_profile_nr_frames(p);
 	uint32_t *m = malloc((n ? n : 1) * sizeof(*m));
 	if (!m)
-		return nomem();
+		return perfan__nomem("diff");
 	for (size_t i = 0; i < n; i++) {
 		const struct perfan_frame *f =
 			perfan_profile_frame_get(p, (perfan_frame_id)i);
@@ -130,11 +126,11 @@ static int weigh(perfan_diff *d, size_t r, const struct perfan_diff_run *run,
 	size_t nst = 0, cap = 0;
 	int rc = 0;
 	if (!onpath)
-		return nomem();
+		return perfan__nomem("diff");
 	d->run_total[r] = (double)perfan_profile_total(p, col);
 	if (perfan__grow((void **)&st, &cap, 1, sizeof(*st))) {
 		free(onpath);
-		return nomem();
+		return perfan__nomem("diff");
 	}
 	st[nst++] = (struct visit){PERFAN_ROOT_NODE, UINT32_MAX, 0};
 	while (nst) {
@@ -164,7 +160,7 @@ static int weigh(perfan_diff *d, size_t r, const struct perfan_diff_run *run,
 		if (nst + nk + 1 > cap &&
 		    perfan__grow((void **)&st, &cap, nst + nk + 1,
 				 sizeof(*st))) {
-			rc = nomem();
+			rc = perfan__nomem("diff");
 			break;
 		}
 		for (size_t i = 0; i < nk; i++)
@@ -369,7 +365,7 @@ static int make_rows(perfan_diff *d)
 	struct measure *ms = malloc(2 * nf * sizeof(*ms));
 	int rc = 0;
 	if (!d->rows || !q || !floor || !tmp || !ms) {
-		rc = nomem();
+		rc = perfan__nomem("diff");
 		goto out;
 	}
 	d->tested = nb >= 2 && na >= 2;
@@ -479,7 +475,7 @@ static int sample_counts(perfan_diff *d, const struct perfan_diff_run *before,
 {
 	d->nsamp = calloc(d->nr, sizeof(*d->nsamp));
 	if (!d->nsamp)
-		return nomem();
+		return perfan__nomem("diff");
 	d->counts = 1;
 	int all_samples = 1;
 	for (size_t r = 0; r < d->nr; r++) {
@@ -528,7 +524,7 @@ int perfan_diff_new(perfan_diff **out, const struct perfan_diff_run *before,
 				   nr_before && before ? "after" : "before");
 	perfan_diff *d = calloc(1, sizeof(*d));
 	if (!d)
-		return nomem();
+		return perfan__nomem("diff");
 	PERFAN__OPTS_COPY(d->o, opts);
 	if (!(d->o.alpha > 0 && d->o.alpha < 1))
 		d->o.alpha = 0.05;
@@ -544,7 +540,7 @@ int perfan_diff_new(perfan_diff **out, const struct perfan_diff_run *before,
 	d->runname = calloc(d->nr, sizeof(*d->runname));
 	d->run_total = calloc(d->nr, sizeof(*d->run_total));
 	if (!maps || !d->runname || !d->run_total)
-		rc = nomem();
+		rc = perfan__nomem("diff");
 	for (size_t r = 0; r < d->nr && !rc; r++) {
 		const struct perfan_diff_run *run =
 			r < d->nb ? &before[r] : &after[r - d->nb];
@@ -565,7 +561,7 @@ int perfan_diff_new(perfan_diff **out, const struct perfan_diff_run *before,
 		d->self_v = calloc(n, sizeof(double));
 		d->total_v = calloc(n, sizeof(double));
 		if (!d->self_w || !d->total_w || !d->self_v || !d->total_v)
-			rc = nomem();
+			rc = perfan__nomem("diff");
 	}
 	for (size_t r = 0; r < d->nr && !rc; r++)
 		rc = weigh(d, r, r < d->nb ? &before[r] : &after[r - d->nb],

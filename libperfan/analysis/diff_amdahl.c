@@ -10,6 +10,7 @@
 #include "analysis/diff_internal.h"
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/log.h"
 
 int perfan__diff_amdahl_counts(const perfan_diff *d,
 			       const struct perfan_diff_row *w)
@@ -49,7 +50,7 @@ static int attribute_run(perfan_diff *d, size_t r,
 	struct visit *st = NULL;
 	size_t nst = 0, cap = 0;
 	if (perfan__grow((void **)&st, &cap, 1, sizeof(*st)))
-		return perfan__err(PERFAN_ENOMEM, "diff: out of memory");
+		return perfan__nomem("diff");
 	st[nst++] = (struct visit){PERFAN_ROOT_NODE, UINT32_MAX};
 	while (nst) {
 		struct visit v = st[--nst];
@@ -69,8 +70,7 @@ static int attribute_run(perfan_diff *d, size_t r,
 		if (nst + nk > cap &&
 		    perfan__grow((void **)&st, &cap, nst + nk, sizeof(*st))) {
 			free(st);
-			return perfan__err(PERFAN_ENOMEM,
-					   "diff: out of memory");
+			return perfan__nomem("diff");
 		}
 		for (size_t i = 0; i < nk; i++)
 			st[nst++] = (struct visit){kids[i], v.blame};
@@ -87,9 +87,7 @@ int perfan__diff_attribute(perfan_diff *d, const struct perfan_diff_run *before,
 	unsigned char *target = calloc(nf, 1);
 	uint32_t *fn_of = malloc((d->nrows ? d->nrows : 1) * sizeof(*fn_of));
 	double *w = calloc(nf * d->nr, sizeof(*w));
-	int rc = target && fn_of && w
-			 ? 0
-			 : perfan__err(PERFAN_ENOMEM, "diff: out of memory");
+	int rc = target && fn_of && w ? 0 : perfan__nomem("diff");
 	for (size_t i = 0; i < d->nrows && !rc; i++) {
 		struct perfan_diff_row *row = &d->rows[i];
 		fn_of[i] = UINT32_MAX;

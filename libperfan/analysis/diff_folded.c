@@ -10,6 +10,7 @@
 #include <perfan/folded.h>
 
 #include "util/error.h"
+#include "util/log.h"
 
 struct side {
 	char *buf;
@@ -24,7 +25,7 @@ static int fold(const perfan_profile *p, size_t col, struct side *s)
 	memset(s, 0, sizeof(*s));
 	FILE *fp = open_memstream(&s->buf, &s->len);
 	if (!fp)
-		return perfan__err(PERFAN_ENOMEM, "diff: out of memory");
+		return perfan__nomem("diff");
 	struct perfan_folded_write_opts o =
 		PERFAN_OPTS_INIT(struct perfan_folded_write_opts);
 	o.column = col;

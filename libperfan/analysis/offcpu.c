@@ -9,6 +9,7 @@
 
 #include "analysis/offcpu_internal.h"
 #include "util/error.h"
+#include "util/log.h"
 #include "util/opts.h"
 
 /* perf record --off-cpu writes its per-stack totals at the end with fake
@@ -67,7 +68,7 @@ int perfan_offcpu_new(perfan_offcpu **out, perfan_stream *s,
 	*out = NULL;
 	struct perfan_offcpu *o = calloc(1, sizeof(*o));
 	if (!o)
-		return perfan__err(PERFAN_ENOMEM, "off-CPU: out of memory");
+		return perfan__nomem("off-CPU");
 	PERFAN__OPTS_COPY(o->o, opts);
 	o->s = s;
 	*out = o;
@@ -93,7 +94,7 @@ void perfan_offcpu_free(perfan_offcpu *o)
 
 static int nomem(perfan_offcpu *o)
 {
-	return o->err = perfan__err(PERFAN_ENOMEM, "off-CPU: out of memory");
+	return o->err = perfan__nomem("off-CPU");
 }
 
 /* ---- intervals ------------------------------------------------------- */

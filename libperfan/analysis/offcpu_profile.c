@@ -11,6 +11,7 @@
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/htab.h"
+#include "util/log.h"
 #include "util/opts.h"
 
 #define NO_FRAME ((perfan_frame_id)-1)
@@ -39,11 +40,6 @@ struct fold {
 	void *payload;
 };
 
-static int nomem(void)
-{
-	return perfan__err(PERFAN_ENOMEM, "off-CPU profile: out of memory");
-}
-
 static int frame_id(struct fold *f, const struct perfan_stream_frame *sf,
 		    perfan_frame_id *out)
 {
@@ -51,7 +47,7 @@ static int frame_id(struct fold *f, const struct perfan_stream_frame *sf,
 		size_t cap = f->nids;
 		if (perfan__grow((void **)&f->ids, &cap, (size_t)sf->id + 1,
 				 sizeof(*f->ids)))
-			return nomem();
+			return perfan__nomem("off-CPU profile");
 		for (size_t i = f->nids; i < cap; i++)
 			f->ids[i] = NO_FRAME;
 		f->nids = cap;
@@ -87,7 +83,7 @@ static int root_id(struct fold *f, const char *comm, int32_t pid, int32_t tid,
 				 f->nroots + 1, sizeof(*f->roots)) ||
 		    perfan__htab_put(&f->root_of, (uint64_t)(uint32_t)tid,
 				     f->nroots))
-			return nomem();
+			return perfan__nomem("off-CPU profile");
 		r = &f->roots[f->nroots++];
 	}
 	r->pid = pid;
@@ -104,7 +100,7 @@ static int add(struct fold *f, const char *comm, int32_t pid, int32_t tid,
 {
 	if (perfan__grow((void **)&f->stack, &f->capstack, n + 2,
 			 sizeof(*f->stack)))
-		return nomem();
+		return perfan__nomem("off-CPU profile");
 	size_t k = 0;
 	int err = 0;
 	if (f->ro.root != PERFAN_ROOT_NONE)

@@ -12,6 +12,7 @@
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/hash.h"
+#include "util/log.h"
 #include <perfan/text.h>
 
 #define NONE UINT32_MAX
@@ -77,11 +78,6 @@ struct perfan_report {
 	size_t ndsos;
 };
 
-static int nomem(void)
-{
-	return perfan__err(PERFAN_ENOMEM, "report: out of memory");
-}
-
 /* ---- strings ---------------------------------------------------------- */
 
 /* The id of the string S (LEN bytes); COPY: S is not stable, keep a copy. */
@@ -89,7 +85,7 @@ static int str_id(perfan_report *r, const char *s, size_t len, int copy,
 		  uint32_t *out)
 {
 	if (perfan__idtab_reserve(&r->str_tab))
-		return nomem();
+		return perfan__nomem("report");
 	uint32_t h = perfan__hash32(perfan__hash_mem(s, len));
 	size_t i = perfan__idtab_start(&r->str_tab, h);
 	for (;; i = perfan__idtab_step(&r->str_tab, i)) {
@@ -104,7 +100,7 @@ static int str_id(perfan_report *r, const char *s, size_t len, int copy,
 	}
 	if (perfan__grow((void **)&r->strs, &r->strs_cap, r->nstrs + 1,
 			 sizeof(*r->strs)))
-		return nomem();
+		return perfan__nomem("report");
 	const char *keep = s;
 	if (copy || s[len]) {
 		char *c = malloc(len + 1);
@@ -113,7 +109,7 @@ static int str_id(perfan_report *r, const char *s, size_t len, int copy,
 			free(c);
 			if (no)
 				r->owned = no;
-			return nomem();
+			return perfan__nomem("report");
 		}
 		memcpy(c, s, len);
 		c[len] = '\0';
@@ -196,11 +192,11 @@ static int parse_dsos(perfan_report *r, const char *s)
 			char **nd =
 				realloc(r->dsos, (r->ndsos + 1) * sizeof(*nd));
 			if (!nd)
-				return nomem();
+				return perfan__nomem("report");
 			r->dsos = nd;
 			r->dsos[r->ndsos] = strndup(b, bn);
 			if (!r->dsos[r->ndsos])
-				return nomem();
+				return perfan__nomem("report");
 			r->ndsos++;
 		}
 		s += n;
@@ -292,7 +288,7 @@ static int row_id(perfan_report *r, const struct key *k, perfan_frame_id f,
 		  const struct proc *pr, uint32_t *out)
 {
 	if (perfan__idtab_reserve(&r->row_tab))
-		return nomem();
+		return perfan__nomem("report");
 	uint32_t h = key_hash(k);
 	size_t i = perfan__idtab_start(&r->row_tab, h);
 	for (;; i = perfan__idtab_step(&r->row_tab, i)) {
@@ -316,7 +312,7 @@ static int row_id(perfan_report *r, const struct key *k, perfan_frame_id f,
 		if (np)
 			r->rproc = np;
 		if (!nk || !nf || !np)
-			return nomem();
+			return perfan__nomem("report");
 		r->rows_cap = cap;
 	}
 	r->rkeys[r->nrows_all] = *k;
@@ -402,7 +398,7 @@ static int assign_rows(perfan_report *r)
 	if (!r->node_row || !r->node_selfrow || !r->node_outer ||
 	    !r->frame_dso || !r->frame_sym || !cache_row || !cache_gen ||
 	    perfan__grow((void **)&st, &st_cap, 1, sizeof(*st))) {
-		err = nomem();
+		err = perfan__nomem("report");
 		goto out;
 	}
 	memset(r->frame_dso, 0xff, nf1 * sizeof(*r->frame_dso));
@@ -465,7 +461,7 @@ static int assign_rows(perfan_report *r)
 				if (perfan__grow((void **)&active, &cap,
 						 r->nrows_all,
 						 sizeof(*active))) {
-					err = nomem();
+					err = perfan__nomem("report");
 					goto out;
 				}
 				memset(active + nactive, 0,
@@ -476,7 +472,7 @@ static int assign_rows(perfan_report *r)
 			active[row]++;
 		}
 		if (perfan__grow((void **)&st, &st_cap, nst + 1, sizeof(*st))) {
-			err = nomem();
+			err = perfan__nomem("report");
 			goto out;
 		}
 		e = &st[nst++];
@@ -502,7 +498,7 @@ static int index_nodes(perfan_report *r, const uint32_t *row_of,
 	*start = calloc(nr + 2, sizeof(**start));
 	*nodes = malloc((nn ? nn : 1) * sizeof(**nodes));
 	if (!*start || !*nodes)
-		return nomem();
+		return perfan__nomem("report");
 	for (size_t n = 1; n < nn; n++)
 		if (row_of[n] != NONE && (!outer || outer[n]))
 			(*start)[row_of[n] + 2]++;
@@ -586,7 +582,7 @@ static int build_column(perfan_report *r, size_t col)
 	if (!self || !total) {
 		free(self);
 		free(total);
-		return nomem();
+		return perfan__nomem("report");
 	}
 	for (size_t n = 1; n < nn; n++) {
 		uint32_t sr = r->node_selfrow[n];
@@ -605,7 +601,7 @@ static int build_column(perfan_report *r, size_t col)
 	if (!c->rows || !c->row_of) {
 		free(self);
 		free(total);
-		return nomem();
+		return perfan__nomem("report");
 	}
 	double t = c->total ? (double)c->total : 1.0;
 	size_t k = 0;
@@ -657,7 +653,7 @@ static int sort_column(perfan_report *r, struct column *c)
 {
 	struct rowpair *v = malloc((c->nrows ? c->nrows : 1) * sizeof(*v));
 	if (!v)
-		return nomem();
+		return perfan__nomem("report");
 	for (size_t i = 0; i < c->nrows; i++) {
 		v[i].row = c->rows[i];
 		v[i].id = c->row_of[i];
@@ -732,7 +728,7 @@ int perfan_report_new(perfan_report **out, const perfan_profile *p,
 	*out = NULL;
 	perfan_report *r = calloc(1, sizeof(*r));
 	if (!r)
-		return nomem();
+		return perfan__nomem("report");
 	r->p = p;
 	r->o.sz = sizeof(r->o);
 	if (opts) {
@@ -761,7 +757,7 @@ int perfan_report_new(perfan_report **out, const perfan_profile *p,
 		r->ncols = perfan_profile_nr_columns(p);
 		r->cols = calloc(r->ncols ? r->ncols : 1, sizeof(*r->cols));
 		if (!r->cols)
-			err = nomem();
+			err = perfan__nomem("report");
 	}
 	for (size_t c = 0; !err && c < r->ncols; c++) {
 		err = build_column(r, c);
@@ -843,7 +839,7 @@ static int gtree_child(struct gtree *g, uint32_t parent, perfan_frame_id f,
 		       uint64_t w, uint32_t *out)
 {
 	if (perfan__idtab_reserve(&g->tab))
-		return nomem();
+		return perfan__nomem("report");
 	uint32_t h = gkey_hash(parent, f);
 	size_t i = perfan__idtab_start(&g->tab, h);
 	for (;; i = perfan__idtab_step(&g->tab, i)) {
@@ -870,7 +866,7 @@ static int gtree_child(struct gtree *g, uint32_t parent, perfan_frame_id f,
 		if (np)
 			g->parent = np;
 		if (!nf || !nw || !np)
-			return nomem();
+			return perfan__nomem("report");
 		g->cap = cap;
 	}
 	uint32_t id = (uint32_t)g->n++;
@@ -891,7 +887,7 @@ static int gtree_init(struct gtree *g, const perfan_profile *p)
 	g->w = malloc(g->cap * sizeof(*g->w));
 	g->parent = malloc(g->cap * sizeof(*g->parent));
 	if (!g->frame || !g->w || !g->parent)
-		return nomem();
+		return perfan__nomem("report");
 	g->frame[0] = NONE;
 	g->w[0] = 0;
 	g->parent[0] = NONE;
@@ -930,7 +926,7 @@ static int add_path_to(struct gtree *g, perfan_node_id n, uint64_t w,
 	     m != PERFAN_ROOT_NODE && !is_process(g->p, m);
 	     m = perfan_profile_node_parent(g->p, m)) {
 		if (perfan__grow((void **)buf, cap, k + 1, sizeof(**buf)))
-			return nomem();
+			return perfan__nomem("report");
 		(*buf)[k++] = m;
 	}
 	*at = 0;
@@ -956,7 +952,7 @@ static int add_callees(struct gtree *g, perfan_node_id n, uint32_t at,
 	size_t nst = 0, cap = 0;
 	int err = 0;
 	if (perfan__grow((void **)&st, &cap, 1, sizeof(*st)))
-		return nomem();
+		return perfan__nomem("report");
 	st[nst].n = n;
 	st[nst].at = at;
 	nst++;
@@ -980,7 +976,7 @@ static int add_callees(struct gtree *g, perfan_node_id n, uint32_t at,
 				break;
 			if (perfan__grow((void **)&st, &cap, nst + 1,
 					 sizeof(*st))) {
-				err = nomem();
+				err = perfan__nomem("report");
 				break;
 			}
 			st[nst].n = kids[i];
@@ -1016,14 +1012,14 @@ static int gtree_finish(struct gtree *g)
 	g->kid_start = calloc(g->n + 1, sizeof(*g->kid_start));
 	g->kids = malloc((g->n ? g->n : 1) * sizeof(*g->kids));
 	if (!g->kid_start || !g->kids)
-		return nomem();
+		return perfan__nomem("report");
 	for (size_t i = 1; i < g->n; i++)
 		g->kid_start[g->parent[i] + 1]++;
 	for (size_t i = 0; i < g->n; i++)
 		g->kid_start[i + 1] += g->kid_start[i];
 	uint32_t *fill = malloc((g->n ? g->n : 1) * sizeof(*fill));
 	if (!fill)
-		return nomem();
+		return perfan__nomem("report");
 	memcpy(fill, g->kid_start, g->n * sizeof(*fill));
 	for (size_t i = 1; i < g->n; i++)
 		g->kids[fill[g->parent[i]]++] = (uint32_t)i;
@@ -1183,7 +1179,7 @@ struct prefix {
 static int prefix_put(struct prefix *pf, const char *s, size_t n)
 {
 	if (perfan__grow((void **)&pf->s, &pf->cap, pf->n + n + 1, 1))
-		return nomem();
+		return perfan__nomem("report");
 	memcpy(pf->s + pf->n, s, n);
 	pf->n += n;
 	pf->s[pf->n] = '\0';

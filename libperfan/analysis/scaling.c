@@ -16,12 +16,8 @@
 #include "analysis/signif.h"
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/log.h"
 #include "util/opts.h"
-
-static int nomem(void)
-{
-	return perfan__err(PERFAN_ENOMEM, "scaling: out of memory");
-}
 
 int perfan_scaling_sort_parse(const char *name)
 {
@@ -78,7 +74,7 @@ static void fit(const double *size, const double *w, size_t n, double level,
 static int function(perfan_scaling *s, const char *name, uint32_t *out)
 {
 	if (perfan__idtab_reserve(&s->tab))
-		return nomem();
+		return perfan__nomem("scaling");
 	size_t len = strlen(name);
 	uint32_t h = perfan__hash32(perfan__hash_mem(name, len));
 	size_t i = perfan__idtab_start(&s->tab, h);
@@ -93,9 +89,9 @@ static int function(perfan_scaling *s, const char *name, uint32_t *out)
 	}
 	if (perfan__grow((void **)&s->fname, &s->fcap, s->nf + 1,
 			 sizeof(*s->fname)))
-		return nomem();
+		return perfan__nomem("scaling");
 	if (!(s->fname[s->nf] = strdup(name)))
-		return nomem();
+		return perfan__nomem("scaling");
 	perfan__idtab_put(&s->tab, i, (uint32_t)s->nf, h);
 	*out = (uint32_t)s->nf++;
 	return 0;
@@ -116,7 +112,7 @@ static int make_sizes(perfan_scaling *s)
 	s->sizes = calloc(s->nr, sizeof(*s->sizes));
 	if (!v || !s->sizes) {
 		free(v);
-		return nomem();
+		return perfan__nomem("scaling");
 	}
 	memcpy(v, s->size, s->nr * sizeof(*v));
 	qsort(v, s->nr, sizeof(*v), cmp_double);
@@ -194,7 +190,7 @@ static int make_rows(perfan_scaling *s)
 	double largest_total = s->sizes[s->nsizes - 1].mean;
 	s->rows = calloc(s->nf ? s->nf : 1, sizeof(*s->rows));
 	if (!s->rows)
-		return nomem();
+		return perfan__nomem("scaling");
 	for (size_t f = 0; f < s->nf; f++) {
 		const double *tw = &s->tw[f * nr], *sw = &s->sw[f * nr];
 		/* the mean share: a sample or two in one short run is not
@@ -280,7 +276,7 @@ static int check_runs(perfan_scaling *s, const struct perfan_scaling_run *runs)
 		if (!i && (!(s->unit = strdup(u)) ||
 			   !(s->event = strdup(perfan_profile_column_name(
 				     r->profile, r->column)))))
-			return nomem();
+			return perfan__nomem("scaling");
 		if (strcmp(u, s->unit))
 			return perfan__err(PERFAN_EINVAL,
 					   "scaling: run %s is weighed in %s, "
@@ -306,7 +302,7 @@ static int weigh(perfan_scaling *s, const struct perfan_scaling_run *runs)
 		PERFAN_OPTS_INIT(struct perfan_report_opts);
 	ro.sort = "sym";
 	perfan_report **rep = calloc(s->nr, sizeof(*rep));
-	int rc = rep ? 0 : nomem();
+	int rc = rep ? 0 : perfan__nomem("scaling");
 	for (size_t r = 0; r < s->nr && !rc; r++) {
 		rc = perfan_report_new(&rep[r], runs[r].profile, &ro);
 		size_t col = runs[r].column;
@@ -323,7 +319,7 @@ static int weigh(perfan_scaling *s, const struct perfan_scaling_run *runs)
 		s->tw = calloc(n, sizeof(*s->tw));
 		s->sw = calloc(n, sizeof(*s->sw));
 		if (!s->tw || !s->sw)
-			rc = nomem();
+			rc = perfan__nomem("scaling");
 	}
 	for (size_t r = 0; r < s->nr && !rc; r++) {
 		size_t col = runs[r].column;
@@ -373,7 +369,7 @@ int perfan_scaling_new(perfan_scaling **out,
 						   "does not know");
 	perfan_scaling *s = calloc(1, sizeof(*s));
 	if (!s)
-		return nomem();
+		return perfan__nomem("scaling");
 	PERFAN__OPTS_COPY(s->o, opts);
 	if (!(s->o.level > 0 && s->o.level < 1))
 		s->o.level = 0.95;
@@ -388,7 +384,7 @@ int perfan_scaling_new(perfan_scaling **out,
 		s->runname = malloc(nr * sizeof(*s->runname));
 		s->run_total = calloc(nr, sizeof(*s->run_total));
 		if (!s->size || !s->runname || !s->run_total)
-			rc = nomem();
+			rc = perfan__nomem("scaling");
 	}
 	for (size_t r = 0; r < nr && !rc; r++) {
 		s->size[r] = runs[r].size;

@@ -7,6 +7,7 @@
 
 #include "analysis/signif.h"
 #include "util/error.h"
+#include "util/log.h"
 
 void perfan__mean_var(const double *x, size_t n, double *mean, double *var)
 {
@@ -187,7 +188,7 @@ int perfan__holm(double *p, size_t n)
 	size_t m;
 	struct ranked *r = rank(p, n, &m);
 	if (!r)
-		return perfan__err(PERFAN_ENOMEM, "diff: out of memory");
+		return perfan__nomem("diff");
 	double run = 0;
 	for (size_t k = 0; k < m; k++) {
 		double adj = r[k].p * (double)(m - k);
@@ -207,7 +208,7 @@ int perfan__bh(double *p, size_t n)
 	size_t m;
 	struct ranked *r = rank(p, n, &m);
 	if (!r)
-		return perfan__err(PERFAN_ENOMEM, "diff: out of memory");
+		return perfan__nomem("diff");
 	/* from the largest down: q_k = min(p_k m / k, q_k+1) */
 	double run = 1;
 	for (size_t k = m; k-- > 0;) {

@@ -11,12 +11,8 @@
 #include "analysis/threads_internal.h"
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/log.h"
 #include "util/opts.h"
-
-static int nomem(void)
-{
-	return perfan__err(PERFAN_ENOMEM, "threads: out of memory");
-}
 
 /* ---- what a stack waits in ------------------------------------------------- */
 
@@ -224,7 +220,7 @@ static int add_site(perfan_threads *t, size_t row, uint32_t wait,
 	} else {
 		if (perfan__grow((void **)&x->sites, &x->cap, x->n + 1,
 				 sizeof(*x->sites)))
-			return nomem();
+			return perfan__nomem("threads");
 		i = x->n++;
 		struct perfan_thread_site *s = &x->sites[i];
 		memset(s, 0, sizeof(*s));
@@ -241,7 +237,7 @@ static int add_site(perfan_threads *t, size_t row, uint32_t wait,
 			s->wait = wait_name(wait);
 		}
 		if (perfan__htab_put(&x->index, key, i))
-			return nomem();
+			return perfan__nomem("threads");
 	}
 	x->sites[i].total += w;
 	x->sites[i].off[state] += w;
@@ -289,7 +285,7 @@ static int collect_sites(perfan_threads *t, size_t col)
 		/* the stack under the leaf, leaf first, to its root */
 		size_t depth = perfan_profile_node_depth(p, n), k = 0;
 		if (perfan__grow((void **)&fr, &cap, depth + 1, sizeof(*fr))) {
-			rc = nomem();
+			rc = perfan__nomem("threads");
 			break;
 		}
 		perfan_node_id x = perfan_profile_node_parent(p, n), root = n;
@@ -355,7 +351,7 @@ int perfan_threads_new(perfan_threads **out, const perfan_profile *p,
 				   "perfan_threads_new: NULL argument");
 	perfan_threads *t = calloc(1, sizeof(*t));
 	if (!t)
-		return nomem();
+		return perfan__nomem("threads");
 	PERFAN__OPTS_COPY(t->o, opts);
 	if (!opts) {
 		t->o.pid = t->o.tid = -1;
@@ -374,7 +370,7 @@ int perfan_threads_new(perfan_threads **out, const perfan_profile *p,
 	t->x = calloc(s->nr_threads ? s->nr_threads : 1, sizeof(*t->x));
 	if (!t->rows || !t->x) {
 		perfan_threads_free(t);
-		return nomem();
+		return perfan__nomem("threads");
 	}
 	for (size_t i = 0; i < s->nr_threads; i++) {
 		const struct perfan_offcpu_thread *th = &s->threads[i];

@@ -9,12 +9,8 @@
 #include "analysis/triage_internal.h"
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/log.h"
 #include "util/opts.h"
-
-static int nomem(void)
-{
-	return perfan__err(PERFAN_ENOMEM, "triage: out of memory");
-}
 
 static int same_str(const char *a, const char *b)
 {
@@ -52,7 +48,7 @@ static int gather_sites(struct perfan_triage *t, size_t max)
 				if (perfan__grow((void **)&t->sites, &cap,
 						 t->nsites + 1,
 						 sizeof(*t->sites)))
-					return nomem();
+					return perfan__nomem("triage");
 				t->sites[t->nsites++] =
 					(struct perfan_triage_site){
 						s->wait, s->caller, 0, 0};
@@ -77,7 +73,7 @@ int perfan_triage_new(perfan_triage **out, const struct perfan_triage_in *in,
 	*out = NULL;
 	struct perfan_triage *t = calloc(1, sizeof(*t));
 	if (!t)
-		return nomem();
+		return perfan__nomem("triage");
 	PERFAN__OPTS_COPY(t->in, in);
 	PERFAN__OPTS_COPY(t->o, opts);
 	size_t maxp = t->o.max_plateaus ? t->o.max_plateaus : 10;

@@ -9,18 +9,19 @@
 #include "analysis/triage_internal.h"
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/log.h"
 
 static int add(struct perfan_triage *t, int topic, const char *why,
 	       const char *command)
 {
 	if (perfan__grow((void **)&t->next, &t->capnext, t->nnext + 1,
 			 sizeof(*t->next)))
-		return perfan__err(PERFAN_ENOMEM, "triage: out of memory");
+		return perfan__nomem("triage");
 	char *w = strdup(why), *c = command ? strdup(command) : NULL;
 	if (!w || (command && !c)) {
 		free(w);
 		free(c);
-		return perfan__err(PERFAN_ENOMEM, "triage: out of memory");
+		return perfan__nomem("triage");
 	}
 	t->next[t->nnext++] = (struct perfan_triage_next){w, c, topic};
 	return 0;

@@ -12,6 +12,7 @@
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/hash.h"
+#include "util/log.h"
 
 /* Frames live in fixed chunks so that pointers from
  * perfan_profile_frame_get stay valid as more frames are interned. */
@@ -76,11 +77,6 @@ struct perfan_profile {
 	size_t nsamples, samples_cap;
 };
 
-static int nomem(void)
-{
-	return perfan__err(PERFAN_ENOMEM, "profile: out of memory");
-}
-
 int perfan_profile_new(perfan_profile **out,
 		       const struct perfan_profile_opts *opts)
 {
@@ -90,7 +86,7 @@ int perfan_profile_new(perfan_profile **out,
 	*out = NULL;
 	perfan_profile *p = calloc(1, sizeof(*p));
 	if (!p)
-		return nomem();
+		return perfan__nomem("profile");
 	if (opts &&
 	    opts->sz >= offsetof(struct perfan_profile_opts, keep_samples) +
 				sizeof(opts->keep_samples))
@@ -101,7 +97,7 @@ int perfan_profile_new(perfan_profile **out,
 	p->indexed = calloc(p->node_cap / 64, sizeof(*p->indexed));
 	if (!p->nodes || !p->indexed) {
 		perfan_profile_free(p);
-		return nomem();
+		return perfan__nomem("profile");
 	}
 	p->nodes[0] =
 		(struct perfan__node){PERFAN_ROOT_NODE, UINT32_MAX, 0, 0, 0};
@@ -162,7 +158,7 @@ int perfan_profile_add_column(perfan_profile *p, const char *name,
 		return perfan__err(PERFAN_EINVAL, "profile: too many columns");
 	struct column *nc = realloc(p->cols, (p->ncols + 1) * sizeof(*nc));
 	if (!nc)
-		return nomem();
+		return perfan__nomem("profile");
 	p->cols = nc;
 	struct column *c = &p->cols[p->ncols];
 	memset(c, 0, sizeof(*c));
@@ -173,7 +169,7 @@ int perfan_profile_add_column(perfan_profile *p, const char *name,
 		free(c->name);
 		free(c->unit);
 		free(c->self);
-		return nomem();
+		return perfan__nomem("profile");
 	}
 	return (int)p->ncols++;
 }
@@ -202,7 +198,7 @@ int perfan__profile_str(perfan_profile *p, const char *s, size_t len,
 		return perfan__err(PERFAN_EINVAL, "profile: string too long");
 	uint32_t h = perfan__hash32(perfan__hash_mem(s, len));
 	if (perfan__idtab_reserve(&p->str_tab))
-		return nomem();
+		return perfan__nomem("profile");
 	size_t i = perfan__idtab_start(&p->str_tab, h);
 	for (;; i = perfan__idtab_step(&p->str_tab, i)) {
 		struct perfan__idslot *sl = &p->str_tab.slots[i];
@@ -220,15 +216,15 @@ int perfan__profile_str(perfan_profile *p, const char *s, size_t len,
 	size_t cap = p->strs_cap;
 	if (perfan__grow((void **)&p->strs, &cap, p->nstrs + 1,
 			 sizeof(*p->strs)))
-		return nomem();
+		return perfan__nomem("profile");
 	cap = p->strs_cap;
 	if (perfan__grow((void **)&p->str_len, &cap, p->nstrs + 1,
 			 sizeof(*p->str_len)))
-		return nomem();
+		return perfan__nomem("profile");
 	p->strs_cap = cap;
 	char *copy = perfan__arena_alloc(&p->arena, len + 1);
 	if (!copy)
-		return nomem();
+		return perfan__nomem("profile");
 	memcpy(copy, s, len);
 	copy[len] = '\0';
 	uint32_t id = (uint32_t)p->nstrs++;
@@ -263,7 +259,7 @@ static int frame_intern(perfan_profile *p, perfan_frame_id *out,
 {
 	uint32_t h = frame_hash(name, module, file, line, kind);
 	if (perfan__idtab_reserve(&p->frame_tab))
-		return nomem();
+		return perfan__nomem("profile");
 	size_t i = perfan__idtab_start(&p->frame_tab, h);
 	for (;; i = perfan__idtab_step(&p->frame_tab, i)) {
 		struct perfan__idslot *sl = &p->frame_tab.slots[i];
@@ -285,16 +281,16 @@ static int frame_intern(perfan_profile *p, perfan_frame_id *out,
 		struct perfan_frame **nc =
 			realloc(p->fchunks, (p->nfchunks + 1) * sizeof(*nc));
 		if (!nc)
-			return nomem();
+			return perfan__nomem("profile");
 		p->fchunks = nc;
 		nc[p->nfchunks] = malloc(FCHUNK * sizeof(**nc));
 		if (!nc[p->nfchunks])
-			return nomem();
+			return perfan__nomem("profile");
 		p->nfchunks++;
 	}
 	if (perfan__grow((void **)&p->fname_len, &p->fname_cap, p->nframes + 1,
 			 sizeof(*p->fname_len)))
-		return nomem();
+		return perfan__nomem("profile");
 	struct perfan_frame *f = frame_at(p, id);
 	f->name = name;
 	f->module = module;
@@ -441,7 +437,7 @@ int perfan_profile_frame_thread(perfan_profile *p, perfan_frame_id id,
 	if (id >= old) {
 		if (perfan__grow((void **)&p->fthread, &p->fthread_cap,
 				 (size_t)id + 1, 1))
-			return nomem();
+			return perfan__nomem("profile");
 		memset(p->fthread + old, 0, p->fthread_cap - old);
 	}
 	struct perfan_frame *f = frame_at(p, id);
@@ -517,18 +513,18 @@ static int grow_nodes(perfan_profile *p)
 	size_t ncap = p->node_cap * 2;
 	struct perfan__node *nn = realloc(p->nodes, ncap * sizeof(*nn));
 	if (!nn)
-		return nomem();
+		return perfan__nomem("profile");
 	p->nodes = nn;
 	uint64_t *ix = realloc(p->indexed, ncap / 64 * sizeof(*ix));
 	if (!ix)
-		return nomem();
+		return perfan__nomem("profile");
 	memset(ix + p->node_cap / 64, 0,
 	       (ncap - p->node_cap) / 64 * sizeof(*ix));
 	p->indexed = ix;
 	for (size_t c = 0; c < p->ncols; c++) {
 		uint64_t *s = realloc(p->cols[c].self, ncap * sizeof(*s));
 		if (!s)
-			return nomem();
+			return perfan__nomem("profile");
 		memset(s + p->node_cap, 0, (ncap - p->node_cap) * sizeof(*s));
 		p->cols[c].self = s;
 		/* totals are recomputed at full size when next asked */
@@ -545,7 +541,7 @@ static int index_child(perfan_profile *p, uint32_t n)
 {
 	uint32_t h = child_hash(p->nodes[n].parent, p->nodes[n].frame);
 	if (perfan__idtab_reserve(&p->child_tab))
-		return nomem();
+		return perfan__nomem("profile");
 	size_t i = perfan__idtab_start(&p->child_tab, h);
 	while (p->child_tab.slots[i].id1)
 		i = perfan__idtab_step(&p->child_tab, i);
@@ -626,7 +622,7 @@ static int add_weight(perfan_profile *p, uint32_t node, size_t col,
 	if (p->keep_samples) {
 		if (perfan__grow((void **)&p->samples, &p->samples_cap,
 				 p->nsamples + 1, sizeof(*p->samples)))
-			return nomem();
+			return perfan__nomem("profile");
 		struct perfan_profile_sample *s = &p->samples[p->nsamples++];
 		s->leaf = node;
 		s->col = (uint32_t)col;
@@ -668,10 +664,10 @@ int perfan_profile_add(perfan_profile *p, const perfan_frame_id *frames,
 				frames[i], p->nframes);
 	size_t cap = p->last_cap;
 	if (perfan__grow((void **)&p->last_frames, &cap, n, sizeof(uint32_t)))
-		return nomem();
+		return perfan__nomem("profile");
 	cap = p->last_cap;
 	if (perfan__grow((void **)&p->last_nodes, &cap, n, sizeof(uint32_t)))
-		return nomem();
+		return perfan__nomem("profile");
 	p->last_cap = cap;
 	uint32_t node = k ? p->last_nodes[k - 1] : PERFAN_ROOT_NODE;
 	for (size_t i = k; i < n; i++) {
@@ -732,7 +728,7 @@ int perfan_profile_merge(perfan_profile *dst, size_t dst_col,
 	size_t nst = 0, st_cap = 0, path_cap = 0;
 	int rc = 0;
 	if (!map || perfan__grow((void **)&stack, &st_cap, 1, sizeof(*stack)))
-		rc = nomem();
+		rc = perfan__nomem("profile");
 	for (size_t i = 0; !rc && i < src->nframes; i++)
 		map[i] = UINT32_MAX; /* not interned in DST yet */
 	if (!rc)
@@ -758,7 +754,7 @@ int perfan_profile_merge(perfan_profile *dst, size_t dst_col,
 			if (d > path_cap &&
 			    perfan__grow((void **)&path, &path_cap, d,
 					 sizeof(*path))) {
-				rc = nomem();
+				rc = perfan__nomem("profile");
 				break;
 			}
 			path[d - 1] = map[f];
@@ -773,7 +769,7 @@ int perfan_profile_merge(perfan_profile *dst, size_t dst_col,
 			if (nst == st_cap &&
 			    perfan__grow((void **)&stack, &st_cap, nst + 1,
 					 sizeof(*stack))) {
-				rc = nomem();
+				rc = perfan__nomem("profile");
 				break;
 			}
 			stack[nst++] = c;
@@ -851,7 +847,7 @@ uint64_t perfan_profile_node_total(const perfan_profile *p, perfan_node_id n,
 		return 0;
 	const uint64_t *t = totals(p, col);
 	if (!t) {
-		perfan__err(PERFAN_ENOMEM, "profile: out of memory");
+		perfan__nomem("profile");
 		return 0;
 	}
 	return t[n];
@@ -967,7 +963,7 @@ static int build_children(perfan_profile *p)
 oom:
 	free(refs);
 	free(keys);
-	return nomem();
+	return perfan__nomem("profile");
 }
 
 size_t perfan_profile_node_children(const perfan_profile *cp, perfan_node_id n,
@@ -1008,7 +1004,7 @@ int perfan__profile_push_sample(perfan_profile *p,
 				   s->leaf, s->col);
 	if (perfan__grow((void **)&p->samples, &p->samples_cap, p->nsamples + 1,
 			 sizeof(*p->samples)))
-		return nomem();
+		return perfan__nomem("profile");
 	p->samples[p->nsamples++] = *s;
 	p->keep_samples = 1; /* what is added later is kept too */
 	return 0;

@@ -11,12 +11,8 @@
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/htab.h"
+#include "util/log.h"
 #include "util/opts.h"
-
-static int nomem(void)
-{
-	return perfan__err(PERFAN_ENOMEM, "python hot spots: out of memory");
-}
 
 /* One (Python function, leaf) pair and its weight. */
 struct pair {
@@ -74,7 +70,7 @@ static int collect(const perfan_profile *p, size_t col, struct perfan__htab *t)
 		size_t depth = perfan_profile_node_depth(p, n);
 		if (depth > cap &&
 		    perfan__grow((void **)&path, &cap, depth, sizeof(*path))) {
-			rc = nomem();
+			rc = perfan__nomem("python hot spots");
 			break;
 		}
 		size_t i = depth;
@@ -90,7 +86,7 @@ static int collect(const perfan_profile *p, size_t col, struct perfan__htab *t)
 		if (v)
 			*v += w;
 		else if (perfan__htab_put(t, key, w))
-			rc = nomem();
+			rc = perfan__nomem("python hot spots");
 	}
 	free(path);
 	return rc;
@@ -103,7 +99,7 @@ static int py_name(perfan_python_hotspots *h, const struct perfan_frame *f,
 	char *s;
 	const char *file;
 	if (perfan__python_name(f, &s, &file))
-		return nomem();
+		return perfan__nomem("python hot spots");
 	*name = f->name;
 	*module = f->module;
 	if (!s)
@@ -125,7 +121,7 @@ static int group(perfan_python_hotspots *h, struct pair *pr, size_t n)
 	h->funcs = calloc(nf ? nf : 1, sizeof(*h->funcs));
 	h->spots = calloc(n ? n : 1, sizeof(*h->spots));
 	if (!h->funcs || !h->spots)
-		return nomem();
+		return perfan__nomem("python hot spots");
 	double total = (double)(h->total ? h->total : 1);
 	double floor = h->o.percent_limit;
 	size_t ns = 0;
@@ -175,7 +171,7 @@ static int pairs(perfan_python_hotspots *h, const struct perfan__htab *t)
 {
 	struct pair *pr = calloc(t->n ? t->n : 1, sizeof(*pr));
 	h->names = calloc(t->n ? t->n : 1, sizeof(*h->names));
-	int rc = pr && h->names ? 0 : nomem();
+	int rc = pr && h->names ? 0 : perfan__nomem("python hot spots");
 	size_t n = 0, pos = 0;
 	uint64_t key, w;
 	while (!rc && perfan__htab_next(t, &pos, &key, &w)) {
@@ -219,7 +215,7 @@ int perfan_python_hotspots_new(perfan_python_hotspots **out,
 	*out = NULL;
 	perfan_python_hotspots *h = calloc(1, sizeof(*h));
 	if (!h)
-		return nomem();
+		return perfan__nomem("python hot spots");
 	h->p = p;
 	PERFAN__OPTS_COPY(h->o, opts);
 	size_t col = h->o.column;

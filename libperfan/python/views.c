@@ -10,11 +10,7 @@
 #include "python/internal.h"
 #include "util/error.h"
 #include "util/grow.h"
-
-static int nomem(void)
-{
-	return perfan__err(PERFAN_ENOMEM, "python view: out of memory");
-}
+#include "util/log.h"
 
 int perfan_python_view_parse(const char *name)
 {
@@ -185,7 +181,7 @@ static int dst_frame(struct view *v, perfan_frame_id id, perfan_frame_id *out)
 	int rc;
 	char *name = NULL;
 	if (v->view != PERFAN_PY_NATIVE && perfan__python_name(f, &name, &file))
-		return nomem();
+		return perfan__nomem("python view");
 	if (name) {
 		rc = perfan_profile_frame(v->dst, out, name,
 					  file ? file : f->module, f->file,
@@ -211,11 +207,11 @@ static int view_stack(struct view *v, perfan_node_id n, size_t *len)
 		size_t cap = v->cap;
 		if (perfan__grow((void **)&v->path, &cap, depth + 1,
 				 sizeof(*v->path)))
-			return nomem();
+			return perfan__nomem("python view");
 		cap = v->cap;
 		if (perfan__grow((void **)&v->out, &cap, depth + 1,
 				 sizeof(*v->out)))
-			return nomem();
+			return perfan__nomem("python view");
 		v->cap = cap;
 	}
 	size_t i = depth;
@@ -262,7 +258,8 @@ int perfan_python_view(perfan_profile **out, const perfan_profile *src,
 	struct view v = {.src = src, .view = view};
 	size_t nf = perfan_profile_nr_frames(src);
 	v.map = malloc((nf ? nf : 1) * sizeof(*v.map));
-	int rc = v.map ? perfan_profile_new(&v.dst, NULL) : nomem();
+	int rc = v.map ? perfan_profile_new(&v.dst, NULL)
+		       : perfan__nomem("python view");
 	for (size_t i = 0; i < nf && v.map; i++)
 		v.map[i] = NONE;
 	size_t ncols = perfan_profile_nr_columns(src);
@@ -278,7 +275,7 @@ int perfan_python_view(perfan_profile **out, const perfan_profile *src,
 	size_t ns = perfan_profile_nr_samples(src);
 	perfan_node_id *leaf = NULL;
 	if (!rc && ns && !(leaf = malloc(nn * sizeof(*leaf))))
-		rc = nomem();
+		rc = perfan__nomem("python view");
 	for (size_t i = 0; leaf && i < nn; i++)
 		leaf[i] = i ? NONE : PERFAN_ROOT_NODE;
 	for (perfan_node_id n = 1; n < nn && !rc; n++) {

@@ -14,6 +14,7 @@
 #include "render/internal.h"
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/log.h"
 #include "util/opts.h"
 
 struct perfan_fg_layout {
@@ -26,11 +27,6 @@ struct perfan_fg_layout {
 	size_t cur_parent; /* the parent of the frames emitted now */
 };
 
-static int nomem(void)
-{
-	return perfan__err(PERFAN_ENOMEM, "flame graph: out of memory");
-}
-
 static int emit(perfan_fg_layout *l, const struct perfan_fg_frame *f)
 {
 	if (l->n == l->cap) {
@@ -39,7 +35,7 @@ static int emit(perfan_fg_layout *l, const struct perfan_fg_frame *f)
 				 sizeof(*l->f)) ||
 		    perfan__grow((void **)&l->par, &cap, l->n + 1,
 				 sizeof(*l->par)))
-			return nomem();
+			return perfan__nomem("flame graph");
 		if (cap < l->cap)
 			l->cap = cap; /* both hold at least this many */
 	}
@@ -82,7 +78,7 @@ static int reverse_profile(perfan_fg_layout *l,
 	}
 	map = malloc((nf ? nf : 1) * sizeof(*map));
 	if (!map)
-		return nomem();
+		return perfan__nomem("flame graph");
 	for (size_t i = 0; i < nf; i++)
 		map[i] = PERFAN_FG_ALL; /* not interned yet */
 	size_t nn = perfan_profile_nr_nodes(p);
@@ -97,7 +93,7 @@ static int reverse_profile(perfan_fg_layout *l,
 		size_t depth = perfan_profile_node_depth(p, n), i = 0;
 		if (depth > cap &&
 		    perfan__grow((void **)&path, &cap, depth, sizeof(*path))) {
-			rc = nomem();
+			rc = perfan__nomem("flame graph");
 			break;
 		}
 		/* walking up from the leaf gives the reversed order */
@@ -159,7 +155,7 @@ static int union_shape(perfan_fg_layout *l)
 	size_t n = l->n;
 	uint64_t *cur = malloc((n ? n : 1) * sizeof(*cur));
 	if (!cur)
-		return nomem();
+		return perfan__nomem("flame graph");
 	for (size_t i = n; i-- > 0;) {
 		struct perfan_fg_frame *f = &l->f[i];
 		int other = f->frame == PERFAN_FG_OTHER;
@@ -206,7 +202,7 @@ static int layout_trie(perfan_fg_layout *l, const perfan_profile *p, size_t col,
 	if (!l->total && !l->base_total)
 		return 0;
 	if (perfan__grow((void **)&st, &cap, 1, sizeof(*st)))
-		return nomem();
+		return perfan__nomem("flame graph");
 	st[nst++] = (struct open_node){PERFAN_ROOT_NODE, 0, 0, 0, 0};
 	while (nst && !rc) {
 		struct open_node x = st[--nst];
@@ -254,7 +250,7 @@ static int layout_trie(perfan_fg_layout *l, const perfan_profile *p, size_t col,
 				break;
 			if (nst == cap && perfan__grow((void **)&st, &cap,
 						       nst + 1, sizeof(*st))) {
-				rc = nomem();
+				rc = perfan__nomem("flame graph");
 				break;
 			}
 			st[nst++] = (struct open_node){kids[i], off, boff,
@@ -309,7 +305,7 @@ static int new_run(struct chart *c, uint32_t parent, perfan_frame_id frame,
 {
 	if (c->n == c->cap &&
 	    perfan__grow((void **)&c->r, &c->cap, c->n + 1, sizeof(*c->r)))
-		return nomem();
+		return perfan__nomem("flame graph");
 	uint32_t id = (uint32_t)c->n++;
 	c->r[id] = (struct run){.frame = frame,
 				.depth = depth,
@@ -334,7 +330,7 @@ static int build_chart(struct chart *c, const perfan_profile *p, size_t col,
 	uint64_t cursor = 0;
 	int rc = 0;
 	if (perfan__grow((void **)&c->r, &c->cap, 1, sizeof(*c->r)))
-		return nomem();
+		return perfan__nomem("flame graph");
 	c->r[0] = (struct run){.frame = PERFAN_FG_ALL};
 	c->n = 1;
 	size_t ns = perfan_profile_nr_samples(p);
@@ -348,7 +344,7 @@ static int build_chart(struct chart *c, const perfan_profile *p, size_t col,
 						  sizeof(*path))) ||
 		    (depth > ocap && perfan__grow((void **)&open, &ocap, depth,
 						  sizeof(*open)))) {
-			rc = nomem();
+			rc = perfan__nomem("flame graph");
 			break;
 		}
 		size_t i = depth;
@@ -402,7 +398,7 @@ static int layout_chart(perfan_fg_layout *l, const perfan_profile *p,
 	if ((rc = emit(l, &all)))
 		goto out;
 	if (perfan__grow((void **)&st, &cap, 1, sizeof(*st))) {
-		rc = nomem();
+		rc = perfan__nomem("flame graph");
 		goto out;
 	}
 	st[nst++] = 0;
@@ -440,7 +436,7 @@ static int layout_chart(perfan_fg_layout *l, const perfan_profile *p,
 				break;
 			if (nst == cap && perfan__grow((void **)&st, &cap,
 						       nst + 1, sizeof(*st))) {
-				rc = nomem();
+				rc = perfan__nomem("flame graph");
 				break;
 			}
 			st[nst++] = k;
@@ -492,7 +488,7 @@ int perfan_fg_layout_new(perfan_fg_layout **out, const perfan_profile *p,
 				   "samples in order (keep_samples)");
 	perfan_fg_layout *l = calloc(1, sizeof(*l));
 	if (!l)
-		return nomem();
+		return perfan__nomem("flame graph");
 	l->p = p;
 	l->cur_parent = SIZE_MAX;
 	int rc = 0;

@@ -9,6 +9,7 @@
 
 #include "sources/pstats_internal.h"
 #include "util/error.h"
+#include "util/log.h"
 #include "util/opts.h"
 
 /* The notes look at this many rows from the top. */
@@ -87,7 +88,7 @@ static int sort_rows(const perfan_pstats *s, int sort, size_t *rows, size_t n)
 {
 	struct row *r = calloc(n + 1, sizeof(*r));
 	if (!r)
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	for (size_t k = 0; k < n; k++) {
 		const struct perfan_pstats_func *f = &s->funcs[rows[k]];
 		r[k].i = rows[k];
@@ -378,7 +379,7 @@ int perfan_pstats_write(const perfan_pstats *s, FILE *fp,
 	PERFAN__OPTS_COPY(o, opts);
 	rows = calloc(s->nr_funcs + 1, sizeof(*rows));
 	if (!rows)
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	for (size_t i = 0; i < s->nr_funcs; i++) {
 		if (!s->funcs[i].listed)
 			continue;

@@ -14,6 +14,7 @@
 #include "util/error.h"
 #include "util/hash.h"
 #include "util/htab.h"
+#include "util/log.h"
 #include "util/opts.h"
 
 #define NONE UINT32_MAX
@@ -40,11 +41,6 @@ struct writer {
 	perfan_node_id *path; /* a stack, leaf first */
 	size_t path_cap;
 };
-
-static int nomem(void)
-{
-	return perfan__err(PERFAN_ENOMEM, "speedscope: out of memory");
-}
 
 /* What speedscope shows as a frame's file: its source file, else its
  * module (a shared object, or a Python file). */
@@ -85,7 +81,9 @@ static int ss_frame(struct writer *w, perfan_frame_id id)
 	}
 	w->frames[w->nframes] = id;
 	w->ssframe[id] = (uint32_t)w->nframes;
-	return perfan__htab_put(&w->frame_ix, h, w->nframes++) ? nomem() : 0;
+	return perfan__htab_put(&w->frame_ix, h, w->nframes++)
+		       ? perfan__nomem("speedscope")
+		       : 0;
 }
 
 static int is_process(const struct writer *w, perfan_node_id n)
@@ -110,7 +108,7 @@ static int plan(struct writer *w)
 	w->ssframe = malloc((nf ? nf : 1) * sizeof(*w->ssframe));
 	w->frames = malloc((nf ? nf : 1) * sizeof(*w->frames));
 	if (!w->gnode || !w->gtotal || !w->group || !w->ssframe || !w->frames)
-		return nomem();
+		return perfan__nomem("speedscope");
 	for (size_t i = 0; i < nf; i++)
 		w->ssframe[i] = NONE;
 	w->gnode[0] = PERFAN_ROOT_NODE;
@@ -159,7 +157,7 @@ static int write_stack(struct writer *w, perfan_node_id n)
 	if (depth > w->path_cap) {
 		perfan_node_id *v = realloc(w->path, depth * sizeof(*v));
 		if (!v)
-			return nomem();
+			return perfan__nomem("speedscope");
 		w->path = v;
 		w->path_cap = depth;
 	}
@@ -228,7 +226,7 @@ static int by_time(struct writer *w, struct timed **order, size_t **start)
 		free(o);
 		free(st);
 		free(fill);
-		return nomem();
+		return perfan__nomem("speedscope");
 	}
 	/* a counting sort by group, then each group by time */
 	for (size_t i = 0; i < ns; i++) {
@@ -266,7 +264,7 @@ static int walk_group(struct writer *w, uint32_t g, int pass)
 	size_t cap = 64, n = 0;
 	perfan_node_id *todo = malloc(cap * sizeof(*todo));
 	if (!todo)
-		return nomem();
+		return perfan__nomem("speedscope");
 	/* group 0 starts at the root's children, the others at their root */
 	perfan_node_id one = w->gnode[g];
 	const perfan_node_id *kids = &one;
@@ -282,7 +280,7 @@ static int walk_group(struct writer *w, uint32_t g, int pass)
 				cap *= 2;
 			perfan_node_id *v = realloc(todo, cap * sizeof(*v));
 			if (!v) {
-				rc = nomem();
+				rc = perfan__nomem("speedscope");
 				break;
 			}
 			todo = v;

@@ -9,6 +9,7 @@
 
 #include "render/svg_diff.h"
 #include "util/error.h"
+#include "util/log.h"
 
 static double share(uint64_t w, uint64_t total)
 {
@@ -138,7 +139,7 @@ static int per_function(const perfan_fg_layout *l, const perfan_profile *p,
 	       n = perfan_fg_layout_nr_frames(l);
 	struct fn *fn = calloc(nf ? nf : 1, sizeof(*fn));
 	if (!fn)
-		return perfan__err(PERFAN_ENOMEM, "flame graph: out of memory");
+		return perfan__nomem("flame graph");
 	for (size_t i = 0; i < n; i++) {
 		const struct perfan_fg_frame *f = perfan_fg_layout_frame(l, i);
 		if (f->frame == PERFAN_FG_OTHER || f->frame == PERFAN_FG_ALL)
@@ -196,8 +197,7 @@ static int summarize(struct perfan__fg_diff *d, const perfan_fg_layout *l,
 	struct fn *fn = NULL;
 	perfan_frame_id *canon = by_name(d->p);
 	int rc = canon ? per_function(l, d->p, canon, &fn)
-		       : perfan__err(PERFAN_ENOMEM,
-				     "flame graph: out of memory");
+		       : perfan__nomem("flame graph");
 	if (rc) {
 		free(canon);
 		return rc;
@@ -207,7 +207,7 @@ static int summarize(struct perfan__fg_diff *d, const perfan_fg_layout *l,
 	if (!ch) {
 		free(fn);
 		free(canon);
-		return perfan__err(PERFAN_ENOMEM, "flame graph: out of memory");
+		return perfan__nomem("flame graph");
 	}
 	int tot = d->op->color_total;
 	for (size_t i = 0; i < nf; i++) {
@@ -276,8 +276,7 @@ int perfan__fg_diff_init(struct perfan__fg_diff *d, const perfan_fg_layout *l,
 		d->nrows = perfan_diff_nr_rows(op->diff);
 		d->rows = malloc((d->nrows ? d->nrows : 1) * sizeof(*d->rows));
 		if (!d->rows)
-			return perfan__err(PERFAN_ENOMEM,
-					   "flame graph: out of memory");
+			return perfan__nomem("flame graph");
 		for (size_t i = 0; i < d->nrows; i++)
 			d->rows[i] = perfan_diff_row(op->diff, i);
 		qsort(d->rows, d->nrows, sizeof(*d->rows), by_row_name);
@@ -286,7 +285,7 @@ int perfan__fg_diff_init(struct perfan__fg_diff *d, const perfan_fg_layout *l,
 	d->below = calloc(n ? n : 1, 1);
 	if (!d->mark || !d->below) {
 		perfan__fg_diff_fini(d);
-		return perfan__err(PERFAN_ENOMEM, "flame graph: out of memory");
+		return perfan__nomem("flame graph");
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct perfan_fg_frame *f = perfan_fg_layout_frame(l, i);

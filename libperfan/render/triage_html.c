@@ -16,6 +16,7 @@
 #include "analysis/triage_internal.h"
 #include "render/markup.h"
 #include "util/error.h"
+#include "util/log.h"
 
 static void put(FILE *fp, const char *s)
 {
@@ -176,10 +177,10 @@ static int graph(FILE *fp, const perfan_profile *p, size_t column,
 	size_t len = 0;
 	FILE *mem = open_memstream(&buf, &len);
 	if (!mem)
-		return perfan__err(PERFAN_ENOMEM, "triage: out of memory");
+		return perfan__nomem("triage");
 	int rc = perfan_flamegraph_write(p, mem, &o);
 	if (fclose(mem) && !rc)
-		rc = perfan__err(PERFAN_ENOMEM, "triage: out of memory");
+		rc = perfan__nomem("triage");
 	if (!rc) {
 		fprintf(fp, "<iframe class=\"fg\" id=\"%s\" title=\"", id);
 		put(fp, title);

@@ -4,6 +4,7 @@
 #include "resolve/disasm.h"
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/log.h"
 
 int perfan__disasm_all(const struct perfan__disasm_ops *ops, uint16_t e_machine,
 		       unsigned flags, const uint8_t *code, size_t len,
@@ -21,7 +22,7 @@ int perfan__disasm_all(const struct perfan__disasm_ops *ops, uint16_t e_machine,
 	size_t nv = 0, cap = 0;
 	for (;;) {
 		if (perfan__grow((void **)&v, &cap, nv + 1, sizeof(*v))) {
-			err = perfan__err(PERFAN_ENOMEM, "out of memory");
+			err = perfan__nomem(NULL);
 			break;
 		}
 		err = ops->next(st, &code, &len, &addr, &v[nv]);

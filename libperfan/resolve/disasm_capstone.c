@@ -8,6 +8,7 @@
 
 #include "resolve/disasm.h"
 #include "util/error.h"
+#include "util/log.h"
 
 #define EM_X86_64_ 62
 #define EM_AARCH64_ 183
@@ -37,7 +38,7 @@ static int cst_open(void **state, uint16_t e_machine, unsigned flags)
 	}
 	struct cst *c = calloc(1, sizeof(*c));
 	if (!c)
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	cs_err e = cs_open(arch, mode, &c->h);
 	if (e != CS_ERR_OK) {
 		free(c);
@@ -53,7 +54,7 @@ static int cst_open(void **state, uint16_t e_machine, unsigned flags)
 	if (!c->insn) {
 		cs_close(&c->h);
 		free(c);
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	}
 	c->machine = e_machine;
 	c->min_size = arch == CS_ARCH_X86 ? 1 : 4;

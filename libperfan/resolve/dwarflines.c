@@ -6,6 +6,7 @@
 #include "resolve/dwarf_internal.h"
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/log.h"
 
 static int push_row(struct perfan__linerow **v, size_t *n, size_t *cap,
 		    struct perfan__linerow r)
@@ -92,7 +93,7 @@ int perfan__dwarf_lines(struct perfan__dwarf *d, uint64_t lo, uint64_t hi,
 	return 0;
 nomem:
 	free(v);
-	return perfan__err(PERFAN_ENOMEM, "out of memory");
+	return perfan__nomem(NULL);
 }
 
 struct walk {
@@ -167,7 +168,7 @@ int perfan__dwarf_inlined(struct perfan__dwarf *d, uint64_t lo,
 		w.files = NULL;
 	if (walk_children(&w, &fn, 0, 0)) {
 		free(w.v);
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	}
 	*out = w.v;
 	*n = w.n;

@@ -5,6 +5,7 @@
 
 #include "resolve/funcinfo.h"
 #include "util/error.h"
+#include "util/log.h"
 
 /* The code: the binary's, else a debug file's when it has contents. */
 static int code_of(const struct perfan__dso *d, uint64_t start, uint64_t size,
@@ -83,7 +84,7 @@ static int assign_chains(struct perfan__func *f)
 		return 0;
 	f->chain = malloc(total * sizeof(*f->chain));
 	if (!f->chain)
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	uint32_t at = 0;
 	for (size_t i = 0; i < f->n; i++) {
 		f->insns[i].inl_first = at;
@@ -124,7 +125,7 @@ int perfan__func_load(const perfan_dso *dso, uint64_t start, uint64_t size,
 	out->insns = calloc(n ? n : 1, sizeof(*out->insns));
 	if (!out->insns) {
 		free(ins);
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	}
 	out->n = n;
 	for (size_t i = 0; i < n; i++) {

@@ -15,6 +15,7 @@
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/htab.h"
+#include "util/log.h"
 
 #define PREFIX_SIZE 16
 #define LOAD_FIXED 40   /* pid, tid, vma, code_addr, code_size, code_index */
@@ -258,7 +259,7 @@ static int parse(struct perfan__jitdump **out, const struct src *s,
 	struct perfan__jitdump *jd = calloc(1, sizeof(*jd));
 	if (!jd || !(jd->path = strdup(name))) {
 		free(jd);
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	}
 	jd->swapped = swap;
 	jd->version = perfan__u32(h + 4, swap);

@@ -14,6 +14,7 @@
 #include "util/arena.h"
 #include "util/hash.h"
 #include "util/htab.h"
+#include "util/log.h"
 
 struct perfan__symctx;
 
@@ -387,14 +388,15 @@ struct perfan__symctx {
 	void *jit;
 };
 
-void perfan__symlog(struct perfan__symctx *ctx, enum perfan_log_level level,
-		    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A message of the resolver through its options' log callback. */
+#define perfan__symlog(ctx, level, ...)                                        \
+	perfan__logf((ctx)->o.log, (ctx)->o.log_payload, (level), __VA_ARGS__)
 /* The build-id recorded for PATH (user space, or kernel space with KERNEL),
  * or NULL. */
 const struct perfan__buildid *
 perfan__recorded_buildid(struct perfan__symctx *ctx, const char *path,
 			 int kernel);
-/* Hex of a build-id into BUF (41 bytes). */
+/* buildid.c: hex of a build-id into BUF (41 bytes). */
 const char *perfan__buildid_hex(const uint8_t *id, size_t size, char *buf);
 
 /* resolve.c's way into the stream. perfan__stream_open_into: a stream

@@ -30,6 +30,7 @@
 #include "profile/root.h"
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/log.h"
 
 #define MAX_ARGS 32         /* keys of one map */
 #define MAX_NAME 256        /* a map's name */
@@ -164,27 +165,10 @@ struct rd {
 	size_t capfr;
 };
 
-static int oom(void)
-{
-	return perfan__err(PERFAN_ENOMEM, "out of memory");
-}
-
-static int bad(struct rd *r, int code, uint64_t off, uint64_t line,
-	       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-
-static int bad(struct rd *r, int code, uint64_t off, uint64_t line,
-	       const char *fmt, ...)
-{
-	char what[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	return perfan__err(code,
-			   "%s: offset %" PRIu64 " (line %" PRIu64
-			   "): bpftrace output: %s",
-			   r->name, off, line, what);
-}
+/* "NAME: offset N (line L): bpftrace output: what". */
+#define bad(r, code, off, line, ...)                                           \
+	perfan__err_at((code), (r)->name, (off), (line),                       \
+		       "bpftrace output: " __VA_ARGS__)
 
 /* A warning through the reader's log. */
 #define warn(r, ...)                                                           \
@@ -199,7 +183,7 @@ static int add_tok(struct rd *r, uint32_t type, const char *s, size_t n,
 			   "a key of more than 4 GiB");
 	if (perfan__grow((void **)&r->tok, &r->captok, r->ntok + 1,
 			 sizeof(*r->tok)))
-		return oom();
+		return perfan__nomem(NULL);
 	struct tok *t = &r->tok[r->ntok++];
 	t->type = type;
 	t->len = (uint32_t)n;
@@ -207,7 +191,7 @@ static int add_tok(struct rd *r, uint32_t type, const char *s, size_t n,
 	if (type == T_FRAME || type == T_SCALAR) {
 		if (perfan__grow((void **)&r->text, &r->captext,
 				 r->ntext + n + 1, 1))
-			return oom();
+			return perfan__nomem(NULL);
 		memcpy(r->text + r->ntext, s, n);
 		t->val = r->ntext;
 		r->ntext += n;
@@ -398,7 +382,7 @@ static int frame_vote(const struct frame *f)
 static int buf_put(struct rd *r, size_t *at, const char *s, size_t n)
 {
 	if (perfan__grow((void **)&r->buf, &r->capbuf, *at + n + 1, 1))
-		return oom();
+		return perfan__nomem(NULL);
 	memcpy(r->buf + *at, s, n);
 	*at += n;
 	return 0;
@@ -454,7 +438,7 @@ static int intern_frame(struct rd *r, const char *s, size_t n, int kernel,
 		if (!k)
 			k = f.nlen;
 		if (buf_put(r, &len, f.name, k))
-			return oom();
+			return perfan__nomem(NULL);
 		for (size_t i = 0; i < len; i++)
 			if (r->buf[i] == ';')
 				r->buf[i] = ':';
@@ -463,7 +447,7 @@ static int intern_frame(struct rd *r, const char *s, size_t n, int kernel,
 				 : PERFAN_FRAME_NATIVE;
 		if (kernel && r->o->script.kernel &&
 		    buf_put(r, &len, "_[k]", 4))
-			return oom();
+			return perfan__nomem(NULL);
 	}
 	return perfan__profile_frame_n(r->p, out, r->buf, len, mod, mlen, kind);
 }
@@ -489,7 +473,7 @@ static int is_number(const char *s, size_t n, int64_t *v)
 static int push_frame(struct rd *r, size_t *nfr, perfan_frame_id id)
 {
 	if (perfan__grow((void **)&r->fr, &r->capfr, *nfr + 1, sizeof(*r->fr)))
-		return oom();
+		return perfan__nomem(NULL);
 	r->fr[(*nfr)++] = id;
 	return 0;
 }
@@ -782,7 +766,7 @@ static int js_lit(struct js *j, char c)
 static int js_put(struct js *j, const char *s, size_t n)
 {
 	if (perfan__grow((void **)&j->str, &j->cap, j->len + n + 1, 1))
-		return oom();
+		return perfan__nomem(NULL);
 	memcpy(j->str + j->len, s, n);
 	j->len += n;
 	j->str[j->len] = 0;
@@ -794,7 +778,7 @@ static int js_string(struct js *j)
 {
 	j->len = 0;
 	if (js_put(j, "", 0))
-		return oom();
+		return perfan__nomem(NULL);
 	if (!js_lit(j, '"'))
 		return js_bad(j, "a string expected");
 	size_t open = j->i - 1;
@@ -803,7 +787,7 @@ static int js_string(struct js *j)
 		while (k < j->n && j->s[k] != '"' && j->s[k] != '\\')
 			k++;
 		if (js_put(j, j->s + j->i, k - j->i))
-			return oom();
+			return perfan__nomem(NULL);
 		j->i = k;
 		if (k == j->n || k + 1 == j->n) {
 			j->i = open;
@@ -848,7 +832,7 @@ static int js_string(struct js *j)
 		default: return js_bad(j, "a bad escape");
 		}
 		if (js_put(j, o, on))
-			return oom();
+			return perfan__nomem(NULL);
 	}
 }
 
@@ -1020,7 +1004,7 @@ static int next_line(struct rd *r, int *nl)
 		if (r->nline + 1 >= r->capline &&
 		    perfan__grow((void **)&r->line, &r->capline, r->nline + 2,
 				 1))
-			return oom();
+			return perfan__nomem(NULL);
 		r->line[r->nline++] = (char)c;
 	}
 }

@@ -15,6 +15,7 @@
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/handoff.h"
+#include "util/log.h"
 
 /* A batch closes at this many lines, or where its input buffer does. */
 #define BATCH_LINES 4096
@@ -115,7 +116,7 @@ static int record(struct fpipe *p, struct fbatch *b, const char *s, size_t n,
 	    (b->nfr + add > b->frcap &&
 	     perfan__grow((void **)&b->fr, &b->frcap, b->nfr + add,
 			  sizeof(*b->fr))))
-		return perfan__err(PERFAN_ENOMEM, "%s: out of memory", r->name);
+		return perfan__nomem(r->name);
 	memcpy(b->fr + b->nfr, r->frames + st->keep, add * sizeof(*b->fr));
 	b->lines[b->n++] = (struct pline){s,   n,          lineno, {w[0], w[1]},
 					  *st, r->nframes, b->nfr};
@@ -206,8 +207,7 @@ static int frames_of(struct fpipe *p, const struct fbatch *b,
 	if (x->nf > p->frames_cap &&
 	    perfan__grow((void **)&p->frames, &p->frames_cap, x->nf,
 			 sizeof(*p->frames)))
-		return perfan__err(PERFAN_ENOMEM, "%s: out of memory",
-				   p->r->name);
+		return perfan__nomem(p->r->name);
 	memcpy(p->frames + x->st.keep, b->fr + x->first,
 	       (x->nf - x->st.keep) * sizeof(*p->frames));
 	return 0;
@@ -221,8 +221,7 @@ static int keep_last(struct fpipe *p, const struct fbatch *b)
 	const struct pline *x = &b->lines[b->n - 1];
 	if (x->n > p->prev_cap &&
 	    perfan__grow((void **)&p->prev, &p->prev_cap, x->n, 1))
-		return perfan__err(PERFAN_ENOMEM, "%s: out of memory",
-				   p->r->name);
+		return perfan__nomem(p->r->name);
 	memcpy(p->prev, x->s, x->n);
 	p->prev_len = x->n;
 	return 0;
@@ -283,7 +282,7 @@ static int finish_alone(struct fpipe *p, struct fbatch *b, size_t at)
 	if (rc)
 		return rc;
 	if (p->oom)
-		return perfan__err(PERFAN_ENOMEM, "%s: out of memory", r->name);
+		return perfan__nomem(r->name);
 	/* the reader was stopped: go on from where it was */
 	return perfan__freader_lines(r, p->l);
 }
@@ -296,8 +295,7 @@ static int consume(struct fpipe *p)
 			&p->q, done ? &done->item : NULL);
 		if (!b) {
 			stop_reader(p);
-			return perfan__err(PERFAN_ENOMEM, "%s: out of memory",
-					   p->r->name);
+			return perfan__nomem(p->r->name);
 		}
 		size_t at = 0;
 		int rc = tree_lines(p, b, &at);

@@ -7,6 +7,7 @@
 
 #include "sources/folded_reader.h"
 #include "util/error.h"
+#include "util/log.h"
 #include "util/opts.h"
 
 static int is_blank(char c)
@@ -173,8 +174,7 @@ int perfan__freader_stage(struct perfan__freader *r, const char *name,
 		const char *semi = memchr(s + pos, ';', n - pos);
 		size_t e = semi ? (size_t)(semi - s) : n;
 		if (reserve_frames(r, nf + 1))
-			return perfan__err(PERFAN_ENOMEM, "%s: out of memory",
-					   name);
+			return perfan__nomem(name);
 		size_t len = e - pos;
 		uint32_t kind = frame_kind(r, s + pos, &len, nf == 0);
 		uint64_t h = perfan__fcache_hash(s + pos, len, NULL, 0, kind);
@@ -215,8 +215,7 @@ int perfan__freader_set_prev(struct perfan__freader *r, const char *s, size_t n)
 		char *np = realloc(r->own, cap);
 		if (!np) {
 			r->prev_len = 0;
-			return perfan__err(PERFAN_ENOMEM, "%s: out of memory",
-					   r->name);
+			return perfan__nomem(r->name);
 		}
 		r->own = np;
 		r->own_cap = cap;
@@ -321,7 +320,7 @@ int perfan__freader_init(struct perfan__freader *r, perfan_profile *p,
 	}
 	r->cache = calloc(1, sizeof(*r->cache));
 	if (!r->cache)
-		return perfan__err(PERFAN_ENOMEM, "%s: out of memory", name);
+		return perfan__nomem(name);
 	if (r->o.prune > 0 && perfan__ptree_new(&r->prune, r->o.prune)) {
 		free(r->cache);
 		r->cache = NULL;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "util/error.h"
+#include "util/log.h"
 #include "util/opts.h"
 
 #define PEEK (64 * 1024)
@@ -58,7 +59,7 @@ static int open_fd(perfan_source **out, int fd, int own, const char *name,
 		free(s);
 		if (own)
 			close(fd);
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	}
 	PERFAN__OPTS_COPY(s->o, opts);
 	s->fd = fd;

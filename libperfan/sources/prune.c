@@ -10,6 +10,7 @@
 #include "sources/prune.h"
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/log.h"
 
 #define NONE UINT32_MAX
 
@@ -51,17 +52,12 @@ struct perfan__ptree {
 	int folded;       /* something was folded: order now matters */
 };
 
-static int nomem(void)
-{
-	return perfan__err(PERFAN_ENOMEM, "folded input: out of memory");
-}
-
 int perfan__ptree_new(struct perfan__ptree **out, double fraction)
 {
 	struct perfan__ptree *t = calloc(1, sizeof(*t));
 	if (!t || perfan__grow((void **)&t->n, &t->cap, 1, sizeof(*t->n))) {
 		free(t);
-		return nomem();
+		return perfan__nomem("folded input");
 	}
 	t->fraction = fraction;
 	t->free_list = NONE;
@@ -106,10 +102,10 @@ static int child(struct perfan__ptree *t, uint32_t parent,
 		t->free_list = t->n[id].next_sibling;
 	} else {
 		if (t->nn >= NONE - 1)
-			return nomem();
+			return perfan__nomem("folded input");
 		if (t->nn == t->cap && perfan__grow((void **)&t->n, &t->cap,
 						    t->nn + 1, sizeof(*t->n)))
-			return nomem();
+			return perfan__nomem("folded input");
 		id = (uint32_t)t->nn++;
 	}
 	uint32_t first = t->n[parent].first_child;
@@ -130,7 +126,7 @@ static int push(struct perfan__ptree *t, size_t *n, uint32_t node,
 {
 	if (*n == t->walk_cap && perfan__grow((void **)&t->walk, &t->walk_cap,
 					      *n + 1, sizeof(*t->walk)))
-		return nomem();
+		return perfan__nomem("folded input");
 	t->walk[(*n)++] = (struct cursor){node, next};
 	return 0;
 }
@@ -141,7 +137,7 @@ static int drop(struct perfan__ptree *t, uint32_t n)
 	size_t depth = 0;
 	if (perfan__grow((void **)&t->dropped, &t->dropped_cap, 1,
 			 sizeof(*t->dropped)))
-		return nomem();
+		return perfan__nomem("folded input");
 	t->dropped[depth++] = n;
 	while (depth) {
 		uint32_t x = t->dropped[--depth];
@@ -150,7 +146,7 @@ static int drop(struct perfan__ptree *t, uint32_t n)
 			if (depth == t->dropped_cap &&
 			    perfan__grow((void **)&t->dropped, &t->dropped_cap,
 					 depth + 1, sizeof(*t->dropped)))
-				return nomem();
+				return perfan__nomem("folded input");
 			t->dropped[depth++] = c;
 		}
 		t->n[x].next_sibling = t->free_list;
@@ -251,10 +247,10 @@ static int add_pending(struct perfan__ptree *t, uint32_t node, const char *s,
 	if (t->npend == t->pend_cap &&
 	    perfan__grow((void **)&t->pend, &t->pend_cap, t->npend + 1,
 			 sizeof(*t->pend)))
-		return nomem();
+		return perfan__nomem("folded input");
 	char *copy = malloc(len ? len : 1);
 	if (!copy)
-		return nomem();
+		return perfan__nomem("folded input");
 	memcpy(copy, s, len);
 	t->pend[t->npend++] = (struct pending){node, copy, len};
 	return 0;
@@ -310,7 +306,7 @@ int perfan__ptree_add(struct perfan__ptree *t, const perfan_frame_id *frames,
 		return rc;
 	if (n > t->path_cap &&
 	    perfan__grow((void **)&t->path, &t->path_cap, n, sizeof(*t->path)))
-		return nomem();
+		return perfan__nomem("folded input");
 	uint32_t node = keep ? t->path[keep - 1] : 0;
 	for (size_t i = keep; i < n; i++) {
 		if ((rc = child(t, node, frames[i], &node)))
@@ -340,7 +336,7 @@ int perfan__ptree_flush(struct perfan__ptree *t, perfan_profile *p,
 	size_t nst = 0, cap = 0, pcap = 0;
 	int rc = 0;
 	if (perfan__grow((void **)&st, &cap, 1, sizeof(*st)))
-		return nomem();
+		return perfan__nomem("folded input");
 	st[nst++] = (struct walk){0, 0};
 	while (nst && !rc) {
 		struct walk w = st[--nst];
@@ -348,7 +344,7 @@ int perfan__ptree_flush(struct perfan__ptree *t, perfan_profile *p,
 		if (w.depth + 1 > pcap &&
 		    perfan__grow((void **)&path, &pcap, w.depth + 1,
 				 sizeof(*path))) {
-			rc = nomem();
+			rc = perfan__nomem("folded input");
 			break;
 		}
 		if (w.depth)
@@ -372,7 +368,7 @@ int perfan__ptree_flush(struct perfan__ptree *t, perfan_profile *p,
 		     c = t->n[c].next_sibling) {
 			if (nst == cap && perfan__grow((void **)&st, &cap,
 						       nst + 1, sizeof(*st))) {
-				rc = nomem();
+				rc = perfan__nomem("folded input");
 				break;
 			}
 			st[nst++] = (struct walk){c, w.depth + 1};

@@ -12,6 +12,7 @@
 #include "util/bytes.h"
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/log.h"
 #include "util/opts.h"
 
 /* A dump nests dict > tuple > dict > tuple > value; deeper is damage, and
@@ -53,16 +54,9 @@ struct rd {
 	size_t nint, capint;
 };
 
-__attribute__((format(printf, 4, 5))) static int
-rd_err(const struct rd *r, int code, size_t off, const char *fmt, ...)
-{
-	char msg[256];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return perfan__err(code, "%s: offset %zu: %s", r->name, off, msg);
-}
+/* "NAME: offset N: what". */
+#define rd_err(r, code, off, ...)                                              \
+	perfan__err_at((code), (r)->name, (off), 0, __VA_ARGS__)
 
 static int rd_need(struct rd *r, size_t n, size_t off, const char *what)
 {
@@ -98,7 +92,7 @@ static int rd_len(struct rd *r, size_t off, const char *what, size_t *n)
 static int rd_push(struct mv ***arr, size_t *n, size_t *cap, struct mv *v)
 {
 	if (perfan__grow((void **)arr, cap, *n + 1, sizeof(**arr)))
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	(*arr)[(*n)++] = v;
 	return 0;
 }
@@ -119,7 +113,7 @@ static int rd_items(struct rd *r, int depth, struct mv *v, size_t n)
 	v->u.t.v = n ? perfan__arena_alloc(r->arena, n * sizeof(*v->u.t.v))
 		     : NULL;
 	if (n && !v->u.t.v)
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	for (size_t i = 0; i < n; i++) {
 		int rc = rd_value(r, depth + 1, &v->u.t.v[i]);
 		if (rc)
@@ -160,7 +154,7 @@ static int rd_dict(struct rd *r, int depth, struct mv *v)
 		v->u.t.v = n ? perfan__arena_alloc(r->arena, n * sizeof(*items))
 			     : NULL;
 		if (n && !v->u.t.v)
-			rc = perfan__err(PERFAN_ENOMEM, "out of memory");
+			rc = perfan__nomem(NULL);
 		else if (n)
 			memcpy(v->u.t.v, items, n * sizeof(*items));
 	}
@@ -319,7 +313,7 @@ static int rd_value(struct rd *r, int depth, struct mv **out)
 		return rd_ref(r, off, code == 'R', out);
 	struct mv *v = perfan__arena_alloc(r->arena, sizeof(*v));
 	if (!v)
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	v->off = off;
 	/* marshal numbers an object when it starts, before its items. */
 	if (b & MV_FLAG_REF) {
@@ -410,7 +404,7 @@ static int rd_key(struct rd *r, const struct mv *k, struct key *out)
 	out->name = perfan__arena_strndup(r->arena, k->u.t.v[2]->u.s.p,
 					  k->u.t.v[2]->u.s.n);
 	if (!out->file || !out->name)
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	out->line = (uint32_t)line;
 	return 0;
 }
@@ -471,7 +465,7 @@ static int label_make(perfan_pstats *s, size_t i)
 	size_t n = strlen(f->file) + strlen(f->name) + 16;
 	char *l = perfan__arena_alloc(&s->arena, n);
 	if (!l)
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	size_t nl = strlen(f->name);
 	if (!strcmp(f->file, "~") && f->line == 0) {
 		if (nl >= 2 && f->name[0] == '<' && f->name[nl - 1] == '>')
@@ -505,7 +499,7 @@ static int build(struct rd *r, perfan_pstats *s, const struct mv *top)
 	s->funcs = calloc(top->u.t.n + ne + 1, sizeof(*s->funcs));
 	s->edges = calloc(ne + 1, sizeof(*s->edges));
 	if (!keys || !s->funcs || !s->edges) {
-		rc = perfan__err(PERFAN_ENOMEM, "out of memory");
+		rc = perfan__nomem(NULL);
 		goto out;
 	}
 	for (i = 0; i < top->u.t.n && !rc; i++) {
@@ -617,7 +611,7 @@ static int build(struct rd *r, perfan_pstats *s, const struct mv *top)
 	s->callees = calloc(s->nr_funcs + 1, sizeof(*s->callees));
 	s->labels = calloc(s->nr_funcs + 1, sizeof(*s->labels));
 	if (!s->by_caller || !s->callees || !s->labels) {
-		rc = perfan__err(PERFAN_ENOMEM, "out of memory");
+		rc = perfan__nomem(NULL);
 		goto out;
 	}
 	/* By caller: a counting sort over the edges, which are in callee
@@ -666,7 +660,7 @@ int perfan_pstats_parse(perfan_pstats **out, const void *data, size_t len,
 	*out = NULL;
 	s = calloc(1, sizeof(*s));
 	if (!s)
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	r.p = data;
 	r.len = len;
 	r.name = o.name ? o.name : "input";
@@ -702,7 +696,7 @@ int perfan__pstats_read_fp(perfan_pstats **out, FILE *fp, const char *name,
 	do {
 		if (len == cap &&
 		    perfan__grow((void **)&buf, &cap, len + 65536, 1)) {
-			rc = perfan__err(PERFAN_ENOMEM, "out of memory");
+			rc = perfan__nomem(NULL);
 			break;
 		}
 		n = fread(buf + len, 1, cap - len, fp);

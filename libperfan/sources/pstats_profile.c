@@ -8,6 +8,7 @@
 
 #include "sources/pstats_internal.h"
 #include "util/error.h"
+#include "util/log.h"
 
 /* Paths multiply where functions share callees: past these bounds a
  * path's remaining weight stays with the frame where it stopped. */
@@ -79,7 +80,7 @@ int perfan_pstats_profile(const perfan_pstats *s, perfan_profile **out)
 	w.on_path = calloc(s->nr_funcs + 1, 1);
 	rc = w.col < 0 ? w.col : 0;
 	if (!rc && (!w.frame || !w.on_path))
-		rc = perfan__err(PERFAN_ENOMEM, "out of memory");
+		rc = perfan__nomem(NULL);
 	for (i = 0; !rc && i < s->nr_funcs; i++) {
 		const struct perfan_pstats_func *f = &s->funcs[i];
 		int builtin = !strcmp(f->file, "~") && f->line == 0;

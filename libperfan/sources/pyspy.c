@@ -15,6 +15,7 @@
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/lines.h"
+#include "util/log.h"
 
 /* ---- one frame's text -------------------------------------------------- */
 
@@ -297,25 +298,16 @@ struct reader {
 	size_t buf_cap;
 };
 
-__attribute__((format(printf, 3, 4))) static int
-line_error(const struct reader *r, int code, const char *fmt, ...)
-{
-	char msg[256];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return perfan__err(code, "%s: offset %llu (line %llu): %s", r->name,
-			   (unsigned long long)r->off,
-			   (unsigned long long)r->lineno, msg);
-}
+/* "NAME: offset N (line L): what", at the reader's line. */
+#define line_error(r, code, ...)                                               \
+	perfan__err_at((code), (r)->name, (r)->off, (r)->lineno, __VA_ARGS__)
 
 static int push(struct reader *r, perfan_frame_id id)
 {
 	if (r->nframes == r->cap &&
 	    perfan__grow((void **)&r->frames, &r->cap, r->nframes + 1,
 			 sizeof(*r->frames)))
-		return perfan__err(PERFAN_ENOMEM, "%s: out of memory", r->name);
+		return perfan__nomem(r->name);
 	r->frames[r->nframes++] = id;
 	return 0;
 }
@@ -325,7 +317,7 @@ static char *scratch(struct reader *r, size_t n)
 {
 	if (n > r->buf_cap &&
 	    perfan__grow((void **)&r->buf, &r->buf_cap, n, 1)) {
-		perfan__err(PERFAN_ENOMEM, "%s: out of memory", r->name);
+		perfan__nomem(r->name);
 		return NULL;
 	}
 	return r->buf;

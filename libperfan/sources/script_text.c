@@ -18,6 +18,7 @@
 #include "util/error.h"
 #include "util/hash.h"
 #include "util/lines.h"
+#include "util/log.h"
 
 /* Perl's classes on bytes (no locale, no Unicode rules). */
 static inline int pl_space(unsigned char c)
@@ -287,11 +288,6 @@ struct sc {
 	size_t last_pname_len;
 };
 
-static int oom(struct sc *c)
-{
-	return perfan__err(PERFAN_ENOMEM, "%s: out of memory", c->name);
-}
-
 static int reserve(void **p, size_t *cap, size_t need, size_t size)
 {
 	if (need <= *cap)
@@ -310,19 +306,10 @@ static int reserve(void **p, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
-static void warn(struct sc *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void warn(struct sc *c, const char *fmt, ...)
-{
-	if (!c->o.log)
-		return;
-	char msg[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	c->o.log(PERFAN_LOG_WARN, msg, c->o.log_payload);
-}
+/* A warning through the reader's log. */
+#define warn(c, ...)                                                           \
+	perfan__logf((c)->o.log, (c)->o.log_payload, PERFAN_LOG_WARN,          \
+		     __VA_ARGS__)
 
 static int buf_put(struct sc *c, const char *s, size_t n)
 {
@@ -538,7 +525,7 @@ static int make_frames(struct sc *c, const struct frameline *fl,
 	int has_module = mblen && !inlined_mod;
 
 	if (start_group(c))
-		return oom(c);
+		return perfan__nomem(c->name);
 	/* "a->b": b was inlined into a; split on "->" the way Perl's
 	 * split does, dropping empty fields at the end */
 	size_t nparts = 0;
@@ -583,15 +570,15 @@ static int make_frames(struct sc *c, const struct frameline *fl,
 			}
 			unknown = 1;
 			if (buf_put(c, "[", 1) || buf_put(c, u, un))
-				return oom(c);
+				return perfan__nomem(c->name);
 			if (c->o.addrs && (buf_put(c, " <", 2) ||
 					   buf_put(c, fl->pc.s, fl->pc.n) ||
 					   buf_put(c, ">", 1)))
-				return oom(c);
+				return perfan__nomem(c->name);
 			if (buf_put(c, "]", 1))
-				return oom(c);
+				return perfan__nomem(c->name);
 		} else if (buf_put(c, fs, fn)) {
-			return oom(c);
+			return perfan__nomem(c->name);
 		}
 		char *b = c->buf;
 		size_t n = c->buf_len;
@@ -633,10 +620,10 @@ static int make_frames(struct sc *c, const struct frameline *fl,
 		}
 		c->buf_len = n;
 		if (sfx && buf_put(c, sfx, 4))
-			return oom(c);
+			return perfan__nomem(c->name);
 		if (reserve((void **)&c->fr, &c->fr_cap, c->nfr + 1,
 			    sizeof(*c->fr)))
-			return oom(c);
+			return perfan__nomem(c->name);
 		int rc = perfan__profile_frame_n(c->p, &c->fr[c->nfr], c->buf,
 						 c->buf_len,
 						 has_module ? mbase : NULL,
@@ -683,7 +670,7 @@ static int add_frames(struct sc *c, const struct frameline *fl)
 			if (start_group(c) ||
 			    reserve((void **)&c->fr, &c->fr_cap,
 				    c->nfr + lc->nfr, sizeof(*c->fr)))
-				return oom(c);
+				return perfan__nomem(c->name);
 			if (lc->nfr)
 				memcpy(c->fr + c->nfr, lc->fr,
 				       lc->nfr * sizeof(*lc->fr));
@@ -730,7 +717,7 @@ static int flush(struct sc *c, uint64_t period, int period_shown)
 	size_t n = 0;
 	if (reserve((void **)&c->stack, &c->stack_cap, c->nfr + 1,
 		    sizeof(*c->stack)))
-		return oom(c);
+		return perfan__nomem(c->name);
 	if (!c->o.no_process) {
 		if (!c->last_pname || c->last_pname_len != c->pname_len ||
 		    memcmp(c->last_pname, c->pname, c->pname_len)) {
@@ -790,7 +777,7 @@ static int settle_pending(struct sc *c)
 	if (c->pend_event) {
 		keep = event_kept(c, ev);
 		if (keep < 0)
-			return oom(c);
+			return perfan__nomem(c->name);
 	}
 	if (!keep) {
 		c->st.samples_filtered++;
@@ -916,7 +903,7 @@ static int set_pname(struct sc *c, const char *s, const struct header *h)
 	c->pname_len = 0;
 	size_t need = cl + pid.n + tid.n + 3;
 	if (reserve((void **)&c->pname, &c->pname_cap, need, 1))
-		return oom(c);
+		return perfan__nomem(c->name);
 	char *b = c->pname;
 	memcpy(b, comm, cl);
 	size_t n = cl;
@@ -951,7 +938,7 @@ static int header_line(struct sc *c, const char *s, size_t n,
 	if (has_event) {
 		int keep = event_kept(c, ev);
 		if (keep < 0)
-			return oom(c);
+			return perfan__nomem(c->name);
 		if (!keep) {
 			c->st.samples_filtered++;
 			return 0; /* the sample before stays open, as in Perl */
@@ -981,7 +968,7 @@ static int header_line(struct sc *c, const char *s, size_t n,
 						? strndup(t.event.s, t.event.n)
 						: NULL;
 			if (t.event.s && !c->pend_event)
-				return oom(c);
+				return perfan__nomem(c->name);
 			int pshown = t.period.s &&
 				     !(t.period.n == 1 && t.period.s[0] == '0');
 			c->pend_period = pshown ? parse_u64(t.period) : 1;
@@ -1086,11 +1073,11 @@ int perfan_script_read(perfan_profile *p, FILE *fp, const char *name,
 	int rc = 0;
 	c.lcache = calloc(LCACHE, sizeof(*c.lcache));
 	if (!c.lcache)
-		rc = oom(&c);
+		rc = perfan__nomem(c.name);
 	if (!rc && c.o.event && *c.o.event) {
 		c.filter = strdup(c.o.event);
 		if (!c.filter)
-			rc = oom(&c);
+			rc = perfan__nomem(c.name);
 	}
 	struct perfan__lines l;
 	if (!rc)

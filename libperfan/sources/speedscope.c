@@ -20,6 +20,7 @@
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/json_read.h"
+#include "util/log.h"
 
 #define SCHEMA "https://www.speedscope.app/file-format-schema.json"
 /* file > profiles > profile > samples > stack: deeper is not speedscope
@@ -77,11 +78,6 @@ struct ss {
 	int have_active;
 };
 
-static int nomem(void)
-{
-	return perfan__err(PERFAN_ENOMEM, "out of memory");
-}
-
 static char *copy(const char *s, size_t n)
 {
 	char *d = malloc(n + 1);
@@ -107,7 +103,7 @@ static int get_string(struct ss *x, const char *what, char **out)
 					 "%s holds a NUL character", what);
 	free(*out);
 	if (!(*out = copy(s, n)))
-		return nomem();
+		return perfan__nomem(NULL);
 	return 0;
 }
 
@@ -143,7 +139,7 @@ static int read_frame(struct ss *x)
 				       "frame %zu has no name", x->nframes);
 	if (!rc && perfan__grow((void **)&x->frames, &x->capframes,
 				x->nframes + 1, sizeof(*x->frames)))
-		rc = nomem();
+		rc = perfan__nomem(NULL);
 	if (rc) {
 		free(f.name);
 		free(f.file);
@@ -240,7 +236,7 @@ static int frame_id(struct ss *x, uint32_t i, perfan_frame_id *out)
 			base = nl - strlen(tail) - fl - 2;
 		size_t n = base + fl + 16;
 		if (!(made = malloc(n)))
-			return nomem();
+			return perfan__nomem(NULL);
 		/* a frame per function, or per line with opts.lineno, as
 		 * py-spy's raw output is read */
 		if (x->o->pyspy.lineno && line)
@@ -264,7 +260,7 @@ static int frame_id(struct ss *x, uint32_t i, perfan_frame_id *out)
 			/* as perf script text reads: "[dso]", or [unknown] */
 			n = strlen(module) + 3;
 			if (!(made = malloc(n)))
-				return nomem();
+				return perfan__nomem(NULL);
 			snprintf(made, n, module[0] == '[' ? "%s" : "[%s]",
 				 module);
 			name = made;
@@ -324,7 +320,7 @@ static int pyspy_root(struct ss *x, const char *name, perfan_frame_id *out)
 	size_t tl = (size_t)(name + n - 1 - tname), il = (size_t)(q - id);
 	char *b = malloc(il + tl + 16);
 	if (!b)
-		return nomem();
+		return perfan__nomem(NULL);
 	if (tl && x->o->root == PERFAN_ROOT_COMM)
 		snprintf(b, il + tl + 16, "%.*s", (int)tl, tname);
 	else if (tl)
@@ -440,7 +436,7 @@ static int push(struct ss *x, struct perfan__jread *j, size_t off,
 					 SS_MAX_STACK);
 	if (perfan__grow((void **)&x->stack, &x->capstack, x->nstack + 1,
 			 sizeof(*x->stack)))
-		return nomem();
+		return perfan__nomem(NULL);
 	x->stack[x->nstack++] = id;
 	return 0;
 }
@@ -637,7 +633,7 @@ static int read_evented(struct ss *x, struct prof *pr)
 			perfan_frame_id id;
 			if (perfan__grow((void **)&x->open, &x->capopen,
 					 nopen + 1, sizeof(*x->open))) {
-				rc = nomem();
+				rc = perfan__nomem(NULL);
 				break;
 			}
 			if ((rc = frame_id(x, fi, &id)) ||
@@ -979,7 +975,7 @@ static int slurp(perfan_source *s, char **out, size_t *len)
 	for (;;) {
 		if (perfan__grow((void **)&buf, &cap, n + 65536, 1)) {
 			free(buf);
-			return nomem();
+			return perfan__nomem(NULL);
 		}
 		size_t want = cap - n, r = fread(buf + n, 1, want, fp);
 		n += r;

@@ -11,12 +11,13 @@
 #include <perfan/stream.h>
 #include <traceevent/event-parse.h>
 
-#include "sources/perfdata/internal.h"
 #include "resolve/jit.h"
-#include "stream/stream_memo.h"
 #include "resolve/symbols.h"
 #include "resolve/unwind.h"
+#include "sources/perfdata/internal.h"
+#include "stream/stream_memo.h"
 #include "util/error.h"
+#include "util/log.h"
 
 /* perf's default for kernel.perf_event_max_stack: a chain this long was
  * probably cut by the kernel. */
@@ -89,54 +90,6 @@ struct perfan_stream {
 	struct perfan__map_cache maps; /* of user addresses */
 	char buf[512];
 };
-
-/* ---- context helpers shared with the other files --------------------- */
-
-void perfan__symlog(struct perfan__symctx *ctx, enum perfan_log_level level,
-		    const char *fmt, ...)
-{
-	if (!ctx->o.log)
-		return;
-	char msg[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	ctx->o.log(level, msg, ctx->o.log_payload);
-}
-
-const char *perfan__buildid_hex(const uint8_t *id, size_t size, char *buf)
-{
-	static const char hex[] = "0123456789abcdef";
-	if (size > 20)
-		size = 20;
-	for (size_t i = 0; i < size; i++) {
-		buf[2 * i] = hex[id[i] >> 4];
-		buf[2 * i + 1] = hex[id[i] & 15];
-	}
-	buf[2 * size] = '\0';
-	return buf;
-}
-
-const struct perfan__buildid *
-perfan__recorded_buildid(struct perfan__symctx *ctx, const char *path,
-			 int kernel)
-{
-	uint64_t h = perfan__hash_bytes(path, strlen(path), 0);
-	uint64_t *v = perfan__htab_get(&ctx->bid_by_path, h);
-	if (!v)
-		return NULL;
-	const struct perfan__buildid *b = &ctx->bids[*v];
-	if (!strcmp(b->path, path) && b->kernel == kernel)
-		return b;
-	/* A hash collision or the same name in the other space: look at
-	 * them all (rare). */
-	for (size_t i = 0; i < ctx->nbids; i++)
-		if (ctx->bids[i].kernel == kernel &&
-		    !strcmp(ctx->bids[i].path, path))
-			return &ctx->bids[i];
-	return NULL;
-}
 
 static int add_buildid(struct perfan__symctx *ctx, const char *path,
 		       const uint8_t *id, size_t size, int kernel)
@@ -1213,7 +1166,7 @@ int perfan__stream_open_into(perfan_stream **out, perfan_perfdata *pd,
 	*out = NULL;
 	struct perfan_stream *r = calloc(1, sizeof(*r));
 	if (!r)
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	int err = perfan_perfdata_read_header(pd);
 	r->p = into;
 	r->fold_only = into != NULL;

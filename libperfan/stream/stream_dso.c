@@ -7,6 +7,7 @@
 
 #include "resolve/symbols.h"
 #include "util/error.h"
+#include "util/log.h"
 
 int perfan_stream_dso(perfan_stream *s, const perfan_dso *dso,
 		      struct perfan_stream_dso *out)
@@ -53,7 +54,7 @@ int perfan_stream_symbol(perfan_stream *s, const perfan_dso *dso, uint64_t addr,
 		char *kept = perfan__arena_strndup(&ctx->arena, dm, strlen(dm));
 		free(dm);
 		if (!kept)
-			return perfan__err(PERFAN_ENOMEM, "out of memory");
+			return perfan__nomem(NULL);
 		out->name = kept;
 	}
 	return 0;

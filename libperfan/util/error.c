@@ -39,19 +39,6 @@ void perfan__err_append(const char *fmt, ...)
 	va_end(ap);
 }
 
-void perfan__logf(perfan_log_fn log, void *payload, enum perfan_log_level level,
-		  const char *fmt, ...)
-{
-	if (!log)
-		return;
-	char msg[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	log(level, msg, payload);
-}
-
 const char *perfan_error_name(int code)
 {
 	switch (code) {

@@ -14,9 +14,4 @@ void perfan__err_append(const char *fmt, ...)
 
 void perfan__err_clear(void);
 
-/* Send the formatted message to LOG (NULL: nowhere) at LEVEL: the
- * readers' warnings. */
-void perfan__logf(perfan_log_fn log, void *payload, enum perfan_log_level level,
-		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
 #endif

@@ -9,6 +9,7 @@
 
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/log.h"
 
 void perfan__jread_init(struct perfan__jread *j, const void *p, size_t len,
 			const char *name, int max_depth)
@@ -34,19 +35,17 @@ void perfan__jread_fini(struct perfan__jread *j)
 int perfan__jread_err(const struct perfan__jread *j, int code, size_t off,
 		      const char *fmt, ...)
 {
-	char msg[256];
 	size_t line = 1;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	if (off > j->len)
 		off = j->len;
 	for (const char *q = j->p, *e = j->p + off;
 	     q && (q = memchr(q, '\n', (size_t)(e - q))); q++)
 		line++;
-	return perfan__err(code, "%s: offset %zu (line %zu): %s", j->name, off,
-			   line, msg);
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = perfan__verr_at(code, j->name, off, line, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 /* A byte as a message shows it. */
@@ -157,7 +156,7 @@ static int room(struct perfan__jread *j, size_t used, size_t n)
 	if (n + 1 <= j->cap - used)
 		return 0;
 	if (perfan__grow((void **)&j->buf, &j->cap, used + n + 1, 1))
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/log.h"
 
 #define BLOCK (1u << 20)
 
@@ -21,7 +22,7 @@ int perfan__lines_init(struct perfan__lines *l, FILE *fp, const char *name,
 	l->cap = BLOCK;
 	l->buf = malloc(l->cap);
 	if (!l->buf)
-		return perfan__err(PERFAN_ENOMEM, "%s: out of memory", l->name);
+		return perfan__nomem(l->name);
 	return 0;
 }
 
@@ -68,7 +69,7 @@ static int retire(struct perfan__lines *l)
 		ncap = l->spare_cap;
 		l->spare = NULL;
 	} else if (!(nb = malloc(ncap))) {
-		return perfan__err(PERFAN_ENOMEM, "%s: out of memory", l->name);
+		return perfan__nomem(l->name);
 	}
 	memcpy(nb, l->buf + l->start, l->end - l->start);
 	free(l->retired); /* not taken: the caller did not want it */
@@ -104,8 +105,7 @@ static long fill(struct perfan__lines *l)
 		size_t ncap = l->cap * 2;
 		char *nb = realloc(l->buf, ncap);
 		if (!nb)
-			return perfan__err(PERFAN_ENOMEM, "%s: out of memory",
-					   l->name);
+			return perfan__nomem(l->name);
 		l->buf = nb;
 		l->cap = ncap;
 	}

@@ -8,6 +8,7 @@
 #include "util/bytes.h"
 #include "util/error.h"
 #include "util/htab.h"
+#include "util/log.h"
 
 /* Input bytes: a mapped file, or a buffered stream (pipe, stdin). */
 struct perfan__source {
@@ -265,14 +266,13 @@ int perfan__decomp_pending(const struct perfan_perfdata *pd);
 uint64_t perfan__decomp_offset(const struct perfan_perfdata *pd);
 void perfan__decomp_free(struct perfan__decomp *dc);
 
-/* Log through the user's callback, if any. */
+/* pipeline.c: log through the user's callback, if any (from the reader
+ * thread: kept for the caller's thread, see perfan__pipe_log). */
 void perfan__log(struct perfan_perfdata *pd, enum perfan_log_level lvl,
 		 const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* Error helper: "NAME: offset 0x...: what". */
+/* Error helper: "NAME: offset N (0xN): what". */
 #define PD_ERR(pd, code, off, ...)                                             \
-	perfan__pd_err((pd), (code), (off), __VA_ARGS__)
-int perfan__pd_err(struct perfan_perfdata *pd, int code, uint64_t off,
-		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+	perfan__err_at((code), (pd)->name, (off), PERFAN__AT_HEX, __VA_ARGS__)
 
 #endif

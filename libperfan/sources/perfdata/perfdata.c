@@ -17,34 +17,6 @@
  * often, so memory does not grow with the file. */
 #define DROP_STEP ((uint64_t)64 << 20)
 
-void perfan__log(struct perfan_perfdata *pd, enum perfan_log_level lvl,
-		 const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-	if (!pd->opts.log)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (perfan__pipe_log(lvl, msg))
-		return;
-	pd->opts.log(lvl, msg, pd->opts.log_payload);
-}
-
-int perfan__pd_err(struct perfan_perfdata *pd, int code, uint64_t off,
-		   const char *fmt, ...)
-{
-	char msg[768];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return perfan__err(code, "%s: offset %llu (0x%llx): %s", pd->name,
-			   (unsigned long long)off, (unsigned long long)off,
-			   msg);
-}
-
 static const char *const type_names[PERFAN_REC_MAX] = {
 	[PERFAN_REC_MMAP] = "MMAP",
 	[PERFAN_REC_LOST] = "LOST",
@@ -156,11 +128,11 @@ int perfan_perfdata_open_fd(perfan_perfdata **out, int fd, const char *name,
 	perfan__err_clear();
 	struct perfan_perfdata *pd = calloc(1, sizeof(*pd));
 	if (!pd)
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	pd->name = strdup(name ? name : "(stream)");
 	if (!pd->name) {
 		free(pd);
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	}
 	if (opts) {
 		size_t n = opts->sz < sizeof(pd->opts) ? opts->sz

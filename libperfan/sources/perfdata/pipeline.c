@@ -7,6 +7,7 @@
 #include "sources/perfdata/internal.h"
 
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,6 +127,26 @@ int perfan__pipe_log(enum perfan_log_level level, const char *msg)
 		return 1;
 	b->logs[b->nlogs++] = (struct pipe_log){b->n, level, m};
 	return 1;
+}
+
+/* A message of the reader: kept for the caller's thread when the reader
+ * thread logs it, else to the user's callback. */
+static void deliver(enum perfan_log_level level, const char *msg, void *pd_)
+{
+	const struct perfan_perfdata *pd = pd_;
+	if (!perfan__pipe_log(level, msg))
+		pd->opts.log(level, msg, pd->opts.log_payload);
+}
+
+void perfan__log(struct perfan_perfdata *pd, enum perfan_log_level lvl,
+		 const char *fmt, ...)
+{
+	if (!pd->opts.log)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	perfan__vlogf(deliver, pd, lvl, fmt, ap);
+	va_end(ap);
 }
 
 int perfan__pipe_stable(struct perfan_perfdata *pd, struct perfan__raw *r)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/log.h"
 
 static int grow(struct perfan_recstats *c, size_t nev)
 {
@@ -41,7 +42,7 @@ static int count(perfan_perfdata *pd, struct perfan_recstats *c)
 		    r->type != PERFAN_REC_LOST_SAMPLES)
 			continue;
 		if (grow(c, perfan_perfdata_nr_events(pd)))
-			return perfan__err(PERFAN_ENOMEM, "out of memory");
+			return perfan__nomem(NULL);
 		if (r->type == PERFAN_REC_SAMPLE)
 			c->samples[r->event->index]++;
 		else
@@ -60,12 +61,12 @@ int perfan_recstats_new(perfan_recstats **out, perfan_perfdata *pd)
 	struct perfan_recstats *c = calloc(1, sizeof(*c));
 	*out = c;
 	if (!c)
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	c->pd = pd;
 	int rc = count(pd, c);
 	/* every event, also those without samples (the JSON lists them) */
 	if (grow(c, perfan_perfdata_nr_events(pd)) && !rc)
-		rc = perfan__err(PERFAN_ENOMEM, "out of memory");
+		rc = perfan__nomem(NULL);
 	c->has_aux = perfan_features_has(perfan_perfdata_features(pd),
 					 PERFAN_FEAT_AUXTRACE);
 	return rc;

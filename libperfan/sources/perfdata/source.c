@@ -77,9 +77,7 @@ static ssize_t fill(struct perfan_perfdata *pd, size_t want)
 				ncap *= 2;
 			uint8_t *nb = realloc(s->buf, ncap);
 			if (!nb)
-				return perfan__err(PERFAN_ENOMEM,
-						   "%s: out of memory",
-						   pd->name);
+				return perfan__nomem(pd->name);
 			s->buf = nb;
 			s->cap = ncap;
 		}

@@ -7,6 +7,7 @@
 
 #include "sources/stat/internal.h"
 #include "util/error.h"
+#include "util/log.h"
 
 #define MAXF 40
 
@@ -179,11 +180,6 @@ static int bad(const struct perfan__span *sp)
 	return sp->n && !perfan__stat_is_num(sp->p, sp->n);
 }
 
-static int nomem(void)
-{
-	return perfan__err(PERFAN_ENOMEM, "out of memory");
-}
-
 /* Topdown table rows: one counter per column after time/core/cpus. */
 static int topdown_row(perfan_stat *s, const struct perfan__stat_line *l,
 		       const struct perfan__span *f, size_t nf)
@@ -212,7 +208,7 @@ static int topdown_row(perfan_stat *s, const struct perfan__stat_line *l,
 		} else {
 			struct perfan__stat_row *r = perfan__stat_add(s, l->no);
 			if (!r)
-				return nomem();
+				return perfan__nomem(NULL);
 			r->c.raw_name = h;
 			r->c.event = h;
 			for (j = 0; j < 4; j++)
@@ -238,7 +234,7 @@ static int topdown_row(perfan_stat *s, const struct perfan__stat_line *l,
 			r->aggr_count = cnt;
 			if (ag.n &&
 			    !(r->c.aggr = perfan__stat_dup(s, ag.p, ag.n)))
-				return nomem();
+				return perfan__nomem(NULL);
 			if (perfan__stat_row_done(s, r))
 				return PERFAN_ENOMEM;
 		}
@@ -261,15 +257,15 @@ int perfan__stat_csv_line(perfan_stat *s, const struct perfan__stat_line *l,
 	nf = split(l->p, l->n, sep, f);
 	if (nf > 1 && is_topdown_header(f, nf)) {
 		if (perfan__stat_run_begin(s, l->no))
-			return nomem();
+			return perfan__nomem(NULL);
 		s->td_cols =
 			perfan__arena_alloc(&s->arena, nf * sizeof(char *));
 		if (!s->td_cols)
-			return nomem();
+			return perfan__nomem(NULL);
 		for (j = 0; j < nf; j++)
 			if (!(s->td_cols[j] =
 				      perfan__stat_dup(s, f[j].p, f[j].n)))
-				return nomem();
+				return perfan__nomem(NULL);
 		s->td_n = nf;
 		return 0;
 	}
@@ -294,7 +290,7 @@ int perfan__stat_csv_line(perfan_stat *s, const struct perfan__stat_line *l,
 	}
 	r = perfan__stat_add(s, l->no);
 	if (!r)
-		return nomem();
+		return perfan__nomem(NULL);
 	if (k > 0 && perfan__stat_is_num(f[0].p, f[0].n) &&
 	    !is_runtime(&f[0])) {
 		r->interval = f[0];
@@ -302,7 +298,7 @@ int perfan__stat_csv_line(perfan_stat *s, const struct perfan__stat_line *l,
 		j = 1;
 	}
 	if (j < (size_t)k && !(r->c.aggr = perfan__stat_dup(s, f[j].p, f[j].n)))
-		return nomem();
+		return perfan__nomem(NULL);
 	if (j < (size_t)k)
 		j++;
 	if (j < (size_t)k)
@@ -311,10 +307,10 @@ int perfan__stat_csv_line(perfan_stat *s, const struct perfan__stat_line *l,
 	perfan__stat_vote(s, f[k].p, f[k].n);
 	if (f[k + 1].n &&
 	    !(r->c.unit = perfan__stat_dup(s, f[k + 1].p, f[k + 1].n)))
-		return nomem();
+		return perfan__nomem(NULL);
 	r->c.raw_name = perfan__stat_dup(s, f[k + 2].p, f[k + 2].n);
 	if (!r->c.raw_name || perfan__stat_name(s, &r->c))
-		return nomem();
+		return perfan__nomem(NULL);
 	m = (size_t)k + 3;
 	/* -r: the variance comes before the run time (perf 6.1) */
 	if (f[m].n && f[m].p[f[m].n - 1] == '%') {

@@ -8,6 +8,7 @@
 
 #include "sources/stat/internal.h"
 #include "util/error.h"
+#include "util/log.h"
 
 struct cur {
 	const char *p, *e;
@@ -117,7 +118,7 @@ int perfan__stat_json_line(perfan_stat *s, const struct perfan__stat_line *l)
 		is_str = c.p < c.e && *c.p == '"';
 		rc = is_str ? str(s, &c, &v, &sv) : bare(&c, &v);
 		if (rc == -2)
-			return perfan__err(PERFAN_ENOMEM, "out of memory");
+			return perfan__nomem(NULL);
 		if (rc)
 			goto bad;
 		if (key_is(&k, "counter-value")) {
@@ -164,7 +165,7 @@ int perfan__stat_json_line(perfan_stat *s, const struct perfan__stat_line *l)
 			      : 0;
 	r = perfan__stat_add(s, l->no);
 	if (!r)
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	row.c.run = r->c.run;
 	*r = row;
 	if (!perfan__stat_value(r, value.p, value.n))
@@ -173,7 +174,7 @@ int perfan__stat_json_line(perfan_stat *s, const struct perfan__stat_line *l)
 				   l->no, (int)value.n, value.p);
 	perfan__stat_vote(s, value.p, value.n);
 	if (perfan__stat_name(s, &r->c))
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	rc = perfan__stat_row_done(s, r);
 	if (!rc)
 		perfan__stat_cpus_utilized(s, &s->rows[s->nrows - 1], mvalue,

@@ -5,6 +5,7 @@
 
 #include "sources/stat/internal.h"
 #include "util/error.h"
+#include "util/log.h"
 
 int perfan__stat_tma_unit(const char *p, size_t n, struct perfan__span *name)
 {
@@ -30,10 +31,10 @@ int perfan__stat_metric_row(perfan_stat *s, const struct perfan__stat_row *on,
 		return 0; /* "nan", or nothing: no reading */
 	struct perfan__stat_row *r = perfan__stat_add(s, line);
 	if (!r)
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	r->c.raw_name = r->c.event = perfan__stat_dup(s, name.p, name.n);
 	if (!r->c.event)
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	r->c.unit = "%";
 	r->value = value;
 	perfan__stat_vote(s, value.p, value.n);

@@ -9,6 +9,7 @@
 #include "sources/stat/internal.h"
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/log.h"
 #include "util/opts.h"
 
 struct perfan__stat_row *perfan__stat_add(perfan_stat *s, uint32_t line)
@@ -185,14 +186,14 @@ static int pass(perfan_stat **out, const char *text, size_t len,
 	*out = NULL;
 	s = calloc(1, sizeof(*s));
 	if (!s)
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	s->format = format;
 	s->runs = 1;
 	s->elapsed_v = s->user_v = s->sys_v = -1;
 	s->name = perfan__stat_dup(s, name, strlen(name));
 	if (!s->name) {
 		perfan_stat_free(s);
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	}
 	if (format == PERFAN_STAT_CSV &&
 	    !(sep = perfan__stat_csv_sep(s, text, len))) {

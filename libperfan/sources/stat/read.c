@@ -8,6 +8,7 @@
 
 #include "sources/stat/internal.h"
 #include "util/error.h"
+#include "util/log.h"
 #include "util/opts.h"
 
 #define BLOCK ((size_t)1 << 16)
@@ -33,8 +34,7 @@ int perfan_stat_read(perfan_stat **out, FILE *fp,
 			size_t ncap = cap ? 2 * cap : 4 * BLOCK;
 			char *nb = realloc(buf, ncap + 1);
 			if (!nb) {
-				rc = perfan__err(PERFAN_ENOMEM,
-						 "%s: out of memory", name);
+				rc = perfan__nomem(name);
 				break;
 			}
 			buf = nb;

@@ -8,11 +8,7 @@
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/hash.h"
-
-static int nomem(const perfan_stat *s)
-{
-	return perfan__err(PERFAN_ENOMEM, "%s: out of memory", s->name);
-}
+#include "util/log.h"
 
 static struct perfan__stat_runraw *push(perfan_stat *s, uint32_t line)
 {
@@ -54,12 +50,12 @@ int perfan__stat_run_begin(perfan_stat *s, uint32_t line)
 {
 	struct perfan__stat_runraw *r = perfan__stat_cur_run(s);
 	if (!r)
-		return nomem(s);
+		return perfan__nomem(s->name);
 	if (!has_rows(s) && !r->closed) {
 		r->line = line; /* nothing in it yet: it starts here */
 		return 0;
 	}
-	return push(s, line) ? 0 : nomem(s);
+	return push(s, line) ? 0 : perfan__nomem(s->name);
 }
 
 int perfan__stat_started_on(perfan_stat *s, const struct perfan__stat_line *l)
@@ -113,10 +109,11 @@ int perfan__stat_row_done(perfan_stat *s, struct perfan__stat_row *r)
 	 * each PMU ("L1-dcache-loads" twice). */
 	if (was && *was + 1 < idx && same_counter(&s->rows[*was], r)) {
 		if (!push(s, r->c.line))
-			return nomem(s);
+			return perfan__nomem(s->name);
 		r->c.run = (unsigned)(s->nrr - 1);
 	}
-	return perfan__htab_put(&s->seen, key, idx) ? nomem(s) : 0;
+	return perfan__htab_put(&s->seen, key, idx) ? perfan__nomem(s->name)
+						    : 0;
 }
 
 void perfan__stat_cpus_utilized(perfan_stat *s,
@@ -157,7 +154,7 @@ int perfan__stat_runs_finish(perfan_stat *s, char dec)
 					      s->nrr * sizeof(*s->runv));
 		renum = perfan__arena_alloc(&s->arena, s->nrr * sizeof(*renum));
 		if (!s->runv || !renum)
-			return nomem(s);
+			return perfan__nomem(s->name);
 	}
 	size_t k = 0; /* rows are in run order */
 	for (size_t i = 0; i < s->nrr; i++) {

@@ -6,6 +6,7 @@
 
 #include "sources/stat/internal.h"
 #include "util/error.h"
+#include "util/log.h"
 
 static int is_digit(char c)
 {
@@ -252,7 +253,7 @@ static int counter_row(perfan_stat *s, const struct perfan__stat_line *l,
 
 	r = perfan__stat_add(s, l->no);
 	if (!r)
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	if (!perfan__stat_value(r, val->p, vlen))
 		return perfan__err(PERFAN_EFORMAT, "%s:%u: bad count \"%.*s\"",
 				   s->name, l->no, (int)val->n, val->p);
@@ -265,13 +266,13 @@ static int counter_row(perfan_stat *s, const struct perfan__stat_line *l,
 	if (ag) {
 		r->c.aggr = perfan__stat_dup(s, ag->p, ag->n);
 		if (!r->c.aggr)
-			return perfan__err(PERFAN_ENOMEM, "out of memory");
+			return perfan__nomem(NULL);
 	}
 	if (ac)
 		r->aggr_count = *ac;
 	r->c.raw_name = perfan__stat_dup(s, ev->p, ev->n);
 	if (!r->c.raw_name || perfan__stat_name(s, &r->c))
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	if (unit)
 		r->c.unit = perfan__stat_tok_is(unit, "(msec)")
 				    ? "msec"
@@ -314,13 +315,11 @@ int perfan__stat_text_line(perfan_stat *s, const struct perfan__stat_line *l)
 	    perfan__stat_tok_is(&t[1], "counter")) {
 		s->mo_n = 0; /* a new run: its own layout */
 		s->metric_pmu = NULL;
-		return header(s, l)
-			       ? perfan__err(PERFAN_ENOMEM, "out of memory")
-			       : 0;
+		return header(s, l) ? perfan__nomem(NULL) : 0;
 	}
 	rc = footer(s, l, t, nt);
 	if (rc)
-		return rc < 0 ? perfan__err(PERFAN_ENOMEM, "out of memory") : 0;
+		return rc < 0 ? perfan__nomem(NULL) : 0;
 	if (s->mo_n && (rc = perfan__stat_mo_row(s, l, t, nt)) != 0)
 		return rc < 0 ? rc : 0;
 	rc = counter_row(s, l, t, nt);

@@ -7,6 +7,7 @@
 
 #include "sources/stat/internal.h"
 #include "util/error.h"
+#include "util/log.h"
 
 /* The names perf 4.x-5.x printed for the top-down classes, as tma_ names. */
 static const char *const old_names[][2] = {
@@ -95,14 +96,14 @@ int perfan__stat_mo_header(perfan_stat *s, const struct perfan__span *t,
 			return 0;
 		}
 		if (!cols[nc])
-			return perfan__err(PERFAN_ENOMEM, "out of memory");
+			return perfan__nomem(NULL);
 		nc++;
 	}
 	if (nc < 2)
 		return 0;
 	s->mo_cols = perfan__arena_alloc(&s->arena, nc * sizeof(*s->mo_cols));
 	if (!s->mo_cols)
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	memcpy(s->mo_cols, cols, nc * sizeof(*cols));
 	s->mo_n = nc;
 	s->mo_time = has_time;
@@ -150,7 +151,7 @@ int perfan__stat_mo_row(perfan_stat *s, const struct perfan__stat_line *l,
 	for (size_t k = 0; k < nv; k++) {
 		struct perfan__stat_row *r = perfan__stat_add(s, l->no);
 		if (!r)
-			return perfan__err(PERFAN_ENOMEM, "out of memory");
+			return perfan__nomem(NULL);
 		r->c.raw_name = r->c.event = s->mo_cols[k];
 		r->c.unit = "%";
 		r->value = vals[k];
@@ -162,7 +163,7 @@ int perfan__stat_mo_row(perfan_stat *s, const struct perfan__stat_line *l,
 		if (ac)
 			r->aggr_count = *ac;
 		if (ag && !(r->c.aggr = perfan__stat_dup(s, ag->p, ag->n)))
-			return perfan__err(PERFAN_ENOMEM, "out of memory");
+			return perfan__nomem(NULL);
 		if (perfan__stat_row_done(s, r))
 			return PERFAN_ENOMEM;
 	}
@@ -197,7 +198,7 @@ int perfan__stat_comment_metrics(perfan_stat *s,
 		int err;
 		s->metric_pmu = label_pmu(s, t, nt, &err);
 		if (err)
-			return perfan__err(PERFAN_ENOMEM, "out of memory");
+			return perfan__nomem(NULL);
 		s->metric_first = s->nrows;
 	} else if (kind == PERFAN__STAT_ROW) {
 		s->metric_pmu = s->nrows ? s->rows[s->nrows - 1].c.pmu : NULL;
@@ -212,7 +213,7 @@ int perfan__stat_comment_metrics(perfan_stat *s,
 		return 0;
 	struct perfan__stat_row *r = perfan__stat_add(s, l->no);
 	if (!r)
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	r->c.raw_name = r->c.event =
 		perfan__stat_dup(s, t[i + 3].p, t[i + 3].n);
 	r->c.pmu = s->metric_pmu;
@@ -220,7 +221,7 @@ int perfan__stat_comment_metrics(perfan_stat *s,
 	r->value = t[i + 1];
 	perfan__stat_vote(s, t[i + 1].p, t[i + 1].n);
 	if (!r->c.event)
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem(NULL);
 	if (i + 4 < nt && t[i + 4].n > 3 && t[i + 4].p[0] == '(' &&
 	    t[i + 4].p[t[i + 4].n - 2] == '%' &&
 	    t[i + 4].p[t[i + 4].n - 1] == ')' &&
