@@ -53,6 +53,15 @@ int cli_output_open(struct cli_output *o, const char *out_path);
 /* Finish: OK non-zero commits the file, zero removes the temporary. */
 int cli_output_close(struct cli_output *o, int ok);
 
+/* Write X to OUT_PATH (NULL or "-": stdout) through cli_output with
+ * WRITE(X, fp, OPTS), a sink (perfan_X_write) or a wrapper of one, after
+ * work that ended with STATUS: a failure then, of WRITE (printed as
+ * "perfan CMD: " and perfan_error_last()) or of writing keeps no file.
+ * Returns the exit status: STATUS, or 1 on a failure here. */
+int cli_write(const char *cmd, const char *out_path, int status,
+	      int (*write)(const void *x, FILE *fp, const void *opts),
+	      const void *x, const void *opts);
+
 /* Write a result to OUT_PATH (NULL or "-": stdout) through cli_output:
  * WRITE(ARG, fp) returns 0 or a PERFAN_E* code (perfan_error_last says
  * why); after a failure of it or of writing, no file is kept and the

@@ -94,80 +94,47 @@ static int sort_has_pid(const char *keys)
 	return 0;
 }
 
-/* With --off-cpu or --wall: the table per thread, and what the rows and
- * their Amdahl bounds are taken of; in JSON the start of an object that
- * holds both, {"view", "per_thread", "report"}. Returns 0 or -1 (printed). */
-static int write_time(FILE *fp, const struct opts *o, const perfan_threads *th)
-{
-	if (!th)
-		return 0;
-	int wall = o->load.time_view == PERFAN_VIEW_WALL;
-	if (o->json)
-		fprintf(fp, "{\"view\": \"%s\", \"per_thread\": ",
-			wall ? "wall" : "off-cpu");
-	if (perfan_threads_write(th, fp,
-				 o->json ? PERFAN_THREADS_JSON
-					 : PERFAN_THREADS_TEXT)) {
-		cli_error(CMD, "%s", perfan_error_last());
-		return -1;
-	}
-	if (o->json) {
-		fputs(", \"report\": ", fp);
-		return 0;
-	}
-	fprintf(fp, "#\n#\n# The rows below weigh %s, in ns.\n",
-		wall ? "wall-clock time (on-CPU and off-CPU time together)"
-		     : "off-CPU time only");
-	if (!o->no_speedup)
-		fputs(wall ? "# Max speedup is the Amdahl bound on wall time: how "
-			     "many times sooner the\n# threads would be done if "
-			     "the row took no time, its waits included.\n"
-			   : "# Max speedup is the Amdahl bound on off-CPU time "
-			     "alone.\n",
-		      fp);
-	fputs("#\n", fp);
-	return 0;
-}
-
 /* With --native-detail: the C functions of each Python function's self
- * time, per column with samples, from NATIVE (the profile before the
- * Python view). In JSON the value of "native_detail" (an array). Returns 0
- * or -1 (printed). */
-static int write_detail(FILE *fp, const struct opts *o,
-			const perfan_profile *native)
+ * time, one hotspots table per column with samples of NATIVE (the profile
+ * before the Python view), into *OUT (*NR of them). Returns 0 or -1
+ * (printed). */
+static int native_detail(const struct opts *o, const perfan_profile *native,
+			 perfan_python_hotspots ***out, size_t *nr)
 {
 	struct perfan_python_hotspots_opts ho =
 		PERFAN_OPTS_INIT(struct perfan_python_hotspots_opts);
 	ho.limit = o->limit;
 	ho.percent_limit = o->percent_limit;
-	int first = 1, rc = 0;
-	if (o->json)
-		fputs(", \"native_detail\": [", fp);
-	for (size_t c = 0; c < perfan_profile_nr_columns(native) && !rc; c++) {
-		if (!perfan_profile_total(native, c))
-			continue;
-		perfan_python_hotspots *h = NULL;
-		ho.column = c;
-		fputs(first     ? (o->json ? "" : "\n\n")
-		      : o->json ? ", "
-				: "\n\n",
-		      fp);
-		first = 0;
-		rc = perfan_python_hotspots_new(&h, native, &ho);
-		if (!rc)
-			rc = perfan_python_hotspots_write(
-				h, fp,
-				o->json ? PERFAN_PYTHON_HOTSPOTS_JSON
-					: PERFAN_PYTHON_HOTSPOTS_TEXT);
-		perfan_python_hotspots_free(h);
-	}
-	if (o->json)
-		fputs("]", fp);
-	if (rc) {
-		cli_error(CMD, "%s", perfan_error_last());
+	size_t n = perfan_profile_nr_columns(native);
+	*nr = 0;
+	*out = calloc(n ? n : 1, sizeof(**out));
+	if (!*out) {
+		cli_error(CMD, "out of memory");
 		return -1;
 	}
+	for (size_t c = 0; c < n; c++) {
+		if (!perfan_profile_total(native, c))
+			continue;
+		ho.column = c;
+		if (perfan_python_hotspots_new(&(*out)[*nr], native, &ho)) {
+			cli_error(CMD, "%s", perfan_error_last());
+			return -1;
+		}
+		++*nr;
+	}
 	return 0;
+}
+
+static int write_report(const void *r, FILE *fp, const void *wo)
+{
+	return perfan_report_write(r, fp, wo);
+}
+
+static void free_detail(perfan_python_hotspots **h, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		perfan_python_hotspots_free(h[i]);
+	free(h);
 }
 
 /* ---- the command ------------------------------------------------------------ */
@@ -384,60 +351,26 @@ int cmd_report(int argc, char **argv)
 			status = 1;
 		}
 	}
+	perfan_python_hotspots **detail = NULL;
+	size_t nr_detail = 0;
+	if (o.native_detail &&
+	    native_detail(&o, native ? native : p, &detail, &nr_detail))
+		status = 1;
 	if (r) {
-		struct cli_output out;
-		if (cli_output_open(&out, o.out)) {
-			cli_error(CMD, "cannot write %s: %s", o.out,
-				  strerror(errno));
-			status = 1;
-		} else {
-			if (!o.json) {
-				fprintf(out.fp, "# perfan report of %s\n",
-					res.name);
-				if (res.caps & PERFAN_SOURCE_RECORDS)
-					fprintf(out.fp,
-						"# %llu samples, %llu left out "
-						"by filters; %llu stacks cut "
-						"short; %llu of %llu frames "
-						"unresolved\n",
-						(unsigned long long)
-							res.rst.samples,
-						(unsigned long long)res.rst
-							.samples_filtered,
-						(unsigned long long)res.rst
-							.stacks_truncated,
-						(unsigned long long)res.rst
-							.frames_unresolved,
-						(unsigned long long)
-							res.rst.frames);
-				fputs("#\n", out.fp);
-			}
-			if (write_time(out.fp, &o, th))
-				status = 1;
-			/* JSON with the detail: {"report": R, "native_detail":
-			 * [...]}, or its key in the object write_time opened */
-			if (o.native_detail && o.json && !th)
-				fputs("{\"report\": ", out.fp);
-			if (perfan_report_write(r, out.fp,
-						o.json ? PERFAN_REPORT_JSON
-						       : PERFAN_REPORT_TEXT)) {
-				cli_error(CMD, "%s", perfan_error_last());
-				status = 1;
-			}
-			if (o.native_detail &&
-			    write_detail(out.fp, &o, native ? native : p))
-				status = 1;
-			if (o.native_detail && o.json && !th)
-				fputs("}\n", out.fp);
-			if (th && o.json)
-				fputs("}\n", out.fp);
-			if (cli_output_close(&out, status == 0) && !status) {
-				cli_error(CMD, "cannot write %s",
-					  o.out ? o.out : "standard output");
-				status = 1;
-			}
-		}
+		struct perfan_report_write_opts wo =
+			PERFAN_OPTS_INIT(struct perfan_report_write_opts);
+		wo.format = o.json ? PERFAN_REPORT_JSON : PERFAN_REPORT_TEXT;
+		wo.name = res.name;
+		if (res.caps & PERFAN_SOURCE_RECORDS)
+			wo.stats = &res.rst;
+		wo.threads = th;
+		wo.wall = o.load.time_view == PERFAN_VIEW_WALL;
+		wo.native_detail =
+			(const struct perfan_python_hotspots *const *)detail;
+		wo.nr_native_detail = nr_detail;
+		status = cli_write(CMD, o.out, status, write_report, r, &wo);
 	}
+	free_detail(detail, nr_detail);
 	perfan_report_free(r);
 	perfan_threads_free(th);
 	perfan_offcpu_free(res.offcpu);

@@ -1,7 +1,8 @@
 /* cli/output.c: -o FILE without losing data: never over one of the
  * command's inputs, through a temporary file renamed over FILE only when
  * the command succeeded, with FILE's permissions, and through a symlink
- * to the file it names rather than over the link. */
+ * to the file it names rather than over the link; a sink's output
+ * written that way. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -165,8 +166,28 @@ int cli_output_close(struct cli_output *o, int ok)
 	return rc;
 }
 
+struct result_writer {
+	int (*write)(const void *arg, FILE *fp);
+	const void *arg;
+};
+
+static int write_result(const void *x, FILE *fp, const void *opts)
+{
+	(void)opts;
+	const struct result_writer *w = x;
+	return w->write(w->arg, fp);
+}
+
 int cli_write_result(const char *cmd, const char *out_path,
 		     int (*write)(const void *arg, FILE *fp), const void *arg)
+{
+	struct result_writer w = {write, arg};
+	return cli_write(cmd, out_path, 0, write_result, &w, NULL);
+}
+
+int cli_write(const char *cmd, const char *out_path, int status,
+	      int (*write)(const void *x, FILE *fp, const void *opts),
+	      const void *x, const void *opts)
 {
 	struct cli_output out;
 	if (cli_output_open(&out, out_path)) {
@@ -174,8 +195,7 @@ int cli_write_result(const char *cmd, const char *out_path,
 			  strerror(errno));
 		return 1;
 	}
-	int status = 0;
-	if (write(arg, out.fp)) {
+	if (write(x, out.fp, opts)) {
 		cli_error(cmd, "%s", perfan_error_last());
 		status = 1;
 	}
@@ -185,4 +205,16 @@ int cli_write_result(const char *cmd, const char *out_path,
 		status = 1;
 	}
 	return status;
+}
+
+static int write_flamegraph(const void *p, FILE *fp, const void *fo)
+{
+	return perfan_flamegraph_write(p, fp, fo);
+}
+
+int cli_write_flamegraph(const char *cmd, const perfan_profile *p,
+			 const struct perfan_flamegraph_opts *fo,
+			 const char *out_path, int status)
+{
+	return cli_write(cmd, out_path, status, write_flamegraph, p, fo);
 }

@@ -1,12 +1,10 @@
-/* cli/util.c: error messages and warnings, option values, flame graphs. */
+/* cli/util.c: error messages and warnings, option values. */
 #define _GNU_SOURCE /* vasprintf */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <perfan/perfan.h>
 
@@ -107,26 +105,4 @@ int cli_parse_minwidth(const char *arg, struct perfan_flamegraph_opts *fo)
 	fo->minwidth = v;
 	fo->minwidth_percent = pct;
 	return 0;
-}
-
-int cli_write_flamegraph(const char *cmd, const perfan_profile *p,
-			 const struct perfan_flamegraph_opts *fo,
-			 const char *out_path, int status)
-{
-	struct cli_output out;
-	if (cli_output_open(&out, out_path)) {
-		cli_error(cmd, "cannot write %s: %s", out_path,
-			  strerror(errno));
-		return 1;
-	}
-	if (perfan_flamegraph_write(p, out.fp, fo)) {
-		cli_error(cmd, "%s", perfan_error_last());
-		status = 1;
-	}
-	if (cli_output_close(&out, status == 0) && !status) {
-		cli_error(cmd, "cannot write %s",
-			  out_path ? out_path : "standard output");
-		status = 1;
-	}
-	return status;
 }

@@ -140,17 +140,42 @@ PERFAN_API int perfan_report_graph_walk(const perfan_report *r, size_t col,
 					perfan_report_graph_fn fn,
 					void *payload);
 
-/* Write the report to FP: text (enum perfan_report_format) with one
- * section per column that has samples, as perf report --stdio prints one
- * per event, with the call graphs the options ask for; or JSON:
- * {"sort": [keys], "children": bool, "columns": [{"event", "unit",
- * "total", "rows": [{keys..., "kind", "self", "total", "self_percent",
- * "total_percent", "max_speedup_self", "max_speedup_total"[,
- * "call_graph": {"mode", "children": [{"name", "dso", "weight",
- * "percent", "children"}]}]}]}]}. Returns 0, PERFAN_EIO when writing
- * fails, PERFAN_ENOMEM. */
+struct perfan_resolve_stats;
+struct perfan_threads;
+struct perfan_python_hotspots;
+
+struct perfan_report_write_opts {
+	size_t sz;
+	int format; /* enum perfan_report_format */
+	/* Text: first "# perfan report of NAME" and "#" (NULL: no head). */
+	const char *name;
+	/* Text, with NAME: a line of what was read (samples, left out by
+	 * filters, stacks cut short, frames unresolved). NULL: none. */
+	const struct perfan_resolve_stats *stats;
+	/* A time view's table per thread (perfan_threads_new) before the
+	 * rows, which then weigh wall-clock time (WALL) or off-CPU time. */
+	const struct perfan_threads *threads;
+	int wall;
+	/* Python's native detail after the rows: NR_NATIVE_DETAIL hotspots
+	 * (perfan_python_hotspots_new), one per column. Non-NULL (even for
+	 * none) writes the section. */
+	const struct perfan_python_hotspots *const *native_detail;
+	size_t nr_native_detail;
+};
+
+/* Write the report to FP (OPTS NULL: text, nothing around it): text (enum
+ * perfan_report_format) with one section per column that has samples, as
+ * perf report --stdio prints one per event, with the call graphs the
+ * options ask for; or JSON: {"sort": [keys], "children": bool, "columns":
+ * [{"event", "unit", "total", "rows": [{keys..., "kind", "self", "total",
+ * "self_percent", "total_percent", "max_speedup_self", "max_speedup_total"[,
+ * "call_graph": {"mode", "children": [{"name", "dso", "weight", "percent",
+ * "children"}]}]}]}]}. With a per-thread table or native detail the JSON is
+ * {["view": "wall" or "off-cpu", "per_thread": TABLE, ]"report": REPORT[,
+ * "native_detail": [HOTSPOTS...]]}; in text they come before and after the
+ * rows. Returns 0, PERFAN_EIO when writing fails, PERFAN_ENOMEM. */
 PERFAN_API int perfan_report_write(const perfan_report *r, FILE *fp,
-				   int format);
+				   const struct perfan_report_write_opts *opts);
 
 #ifdef __cplusplus
 }

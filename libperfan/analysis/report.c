@@ -1,14 +1,14 @@
 /* analysis/report.c: perf report's view of a profile: rows keyed by comm,
  * pid, dso and symbol with self and total (children) weights, counted the
- * way perf counts them, the Amdahl bound of each row, call graphs, and the
- * text and JSON writers. */
+ * way perf counts them, the Amdahl bound of each row and call graphs; its
+ * writer is render/report_write.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <perfan/report.h>
 #include <perfan/resolve.h>
 
+#include "analysis/report_result.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/hash.h"
@@ -218,14 +218,6 @@ static int dso_wanted(const perfan_report *r, const char *module)
 
 /* ---- keys ------------------------------------------------------------- */
 
-static const char *frame_module(const struct perfan_frame *f)
-{
-	if (f->module)
-		return f->module;
-	/* time off the CPU is in no module */
-	return f->kind == PERFAN_FRAME_OFFCPU ? "[off-cpu]" : "[unknown]";
-}
-
 static uint32_t sym_class(uint32_t kind)
 {
 	return kind == PERFAN_FRAME_KERNEL ? 1 : kind == PERFAN_FRAME_INLINED;
@@ -329,7 +321,7 @@ static int frame_ids(perfan_report *r, perfan_frame_id f)
 	if (r->frame_dso[f] != NONE)
 		return 0;
 	const struct perfan_frame *fr = perfan_profile_frame_get(r->p, f);
-	const char *m = frame_module(fr);
+	const char *m = perfan__report_module(fr);
 	int err = str_id(r, m, strlen(m), 0, &r->frame_dso[f]);
 	if (!err)
 		err = str_id(r, fr->name, strlen(fr->name), 0,
@@ -345,7 +337,7 @@ static int frame_row(perfan_report *r, perfan_frame_id f, const struct proc *pr,
 	const struct perfan_frame *fr = perfan_profile_frame_get(r->p, f);
 	*out = NONE;
 	if (fr->kind == PERFAN_FRAME_PROCESS ||
-	    !dso_wanted(r, frame_module(fr)))
+	    !dso_wanted(r, perfan__report_module(fr)))
 		return 0;
 	int err = frame_ids(r, f);
 	if (err)
@@ -519,11 +511,6 @@ static int cmp_str(const char *a, const char *b)
 	return strcmp(a ? a : "", b ? b : "");
 }
 
-static int32_t thread_of(const struct perfan_report_row *row)
-{
-	return row->tid >= 0 ? row->tid : row->pid;
-}
-
 static int cmp_rows(const void *va, const void *vb)
 {
 	const struct perfan_report_row *a = va, *b = vb;
@@ -541,7 +528,8 @@ static int cmp_rows(const void *va, const void *vb)
 			c = cmp_str(a->comm, b->comm);
 			break;
 		case PERFAN_REPORT_KEY_PID: {
-			int32_t ta = thread_of(a), tb = thread_of(b);
+			int32_t ta = perfan__report_thread(a),
+				tb = perfan__report_thread(b);
 			c = ta < tb ? -1 : ta > tb;
 			if (!c)
 				c = cmp_str(a->comm, b->comm);
@@ -615,7 +603,7 @@ static int build_column(perfan_report *r, size_t col)
 		row->comm = key->comm != NONE ? r->strs[key->comm] : NULL;
 		row->pid = r->has_pid ? r->rproc[i].pid : -1;
 		row->tid = r->has_pid ? r->rproc[i].tid : -1;
-		row->dso = r->has_dso ? frame_module(fr) : NULL;
+		row->dso = r->has_dso ? perfan__report_module(fr) : NULL;
 		row->sym = r->has_sym ? fr->name : NULL;
 		row->kind = fr->kind;
 		row->frame = r->rframe[i];
@@ -803,22 +791,19 @@ const struct perfan_report_row *perfan_report_row(const perfan_report *r,
 	return &r->cols[col].rows[i];
 }
 
+const perfan_profile *perfan__report_profile(const perfan_report *r)
+{
+	return r->p;
+}
+
+const struct perfan_report_opts *perfan__report_opts(const perfan_report *r)
+{
+	return &r->o;
+}
+
 /* ---- call graphs -------------------------------------------------------- */
 
-/* A tree of frames merged from the trie's paths; node 0 is a virtual root
- * standing for the row. */
-struct gtree {
-	const perfan_profile *p;
-	perfan_frame_id *frame;
-	uint64_t *w;
-	uint32_t *parent;
-	size_t n, cap;
-	struct perfan__idtab tab;
-	/* children sorted, after gtree_finish */
-	uint32_t *kid_start, *kids;
-};
-
-static void gtree_free(struct gtree *g)
+void perfan__report_graph_free(struct perfan__report_graph *g)
 {
 	free(g->frame);
 	free(g->w);
@@ -835,8 +820,8 @@ static uint32_t gkey_hash(uint32_t parent, perfan_frame_id f)
 }
 
 /* The child of PARENT for frame F (made if new); adds W to it. */
-static int gtree_child(struct gtree *g, uint32_t parent, perfan_frame_id f,
-		       uint64_t w, uint32_t *out)
+static int gtree_child(struct perfan__report_graph *g, uint32_t parent,
+		       perfan_frame_id f, uint64_t w, uint32_t *out)
 {
 	if (perfan__idtab_reserve(&g->tab))
 		return perfan__nomem("report");
@@ -878,7 +863,7 @@ static int gtree_child(struct gtree *g, uint32_t parent, perfan_frame_id f,
 	return 0;
 }
 
-static int gtree_init(struct gtree *g, const perfan_profile *p)
+static int gtree_init(struct perfan__report_graph *g, const perfan_profile *p)
 {
 	memset(g, 0, sizeof(*g));
 	g->p = p;
@@ -902,7 +887,8 @@ static int is_process(const perfan_profile *p, perfan_node_id n)
 }
 
 /* Add the path from N outwards (N first) with weight W under G's root. */
-static int add_callers(struct gtree *g, perfan_node_id n, uint64_t w)
+static int add_callers(struct perfan__report_graph *g, perfan_node_id n,
+		       uint64_t w)
 {
 	uint32_t at = 0;
 	g->w[0] += w;
@@ -918,8 +904,9 @@ static int add_callers(struct gtree *g, perfan_node_id n, uint64_t w)
 
 /* Add the path from the outermost frame down to N with weight W; *AT is
  * N's tree node. */
-static int add_path_to(struct gtree *g, perfan_node_id n, uint64_t w,
-		       uint32_t *at, perfan_node_id **buf, size_t *cap)
+static int add_path_to(struct perfan__report_graph *g, perfan_node_id n,
+		       uint64_t w, uint32_t *at, perfan_node_id **buf,
+		       size_t *cap)
 {
 	size_t k = 0;
 	for (perfan_node_id m = n;
@@ -942,8 +929,8 @@ static int add_path_to(struct gtree *g, perfan_node_id n, uint64_t w,
 }
 
 /* Add the trie below N (N's tree node is AT) with each node's total. */
-static int add_callees(struct gtree *g, perfan_node_id n, uint32_t at,
-		       size_t col)
+static int add_callees(struct perfan__report_graph *g, perfan_node_id n,
+		       uint32_t at, size_t col)
 {
 	struct {
 		perfan_node_id n;
@@ -988,12 +975,12 @@ static int add_callees(struct gtree *g, perfan_node_id n, uint32_t at,
 	return err;
 }
 
-static _Thread_local const struct gtree *gsort_ctx;
+static _Thread_local const struct perfan__report_graph *gsort_ctx;
 
 static int cmp_gkids(const void *va, const void *vb)
 {
 	uint32_t a = *(const uint32_t *)va, b = *(const uint32_t *)vb;
-	const struct gtree *g = gsort_ctx;
+	const struct perfan__report_graph *g = gsort_ctx;
 	if (g->w[a] != g->w[b])
 		return g->w[a] > g->w[b] ? -1 : 1;
 	const struct perfan_frame *fa =
@@ -1007,7 +994,7 @@ static int cmp_gkids(const void *va, const void *vb)
 }
 
 /* Children lists, heaviest first. */
-static int gtree_finish(struct gtree *g)
+static int gtree_finish(struct perfan__report_graph *g)
 {
 	g->kid_start = calloc(g->n + 1, sizeof(*g->kid_start));
 	g->kids = malloc((g->n ? g->n : 1) * sizeof(*g->kids));
@@ -1033,8 +1020,8 @@ static int gtree_finish(struct gtree *g)
 }
 
 /* The call graph of row I of column COL. */
-static int build_graph(const perfan_report *r, size_t col, size_t i, int mode,
-		       struct gtree *g)
+int perfan__report_graph_build(const perfan_report *r, size_t col, size_t i,
+			       int mode, struct perfan__report_graph *g)
 {
 	const perfan_profile *p = r->p;
 	const struct column *c = &r->cols[col];
@@ -1084,8 +1071,9 @@ static int build_graph(const perfan_report *r, size_t col, size_t i, int mode,
 	return err;
 }
 
-static int visible(const perfan_report *r, const struct gtree *g, uint32_t k,
-		   uint64_t total)
+int perfan__report_graph_visible(const perfan_report *r,
+				 const struct perfan__report_graph *g,
+				 uint32_t k, uint64_t total)
 {
 	if (!g->w[k])
 		return 0;
@@ -1095,22 +1083,25 @@ static int visible(const perfan_report *r, const struct gtree *g, uint32_t k,
 	       r->o.percent_limit;
 }
 
-static size_t nr_visible(const perfan_report *r, const struct gtree *g,
-			 uint32_t n, uint64_t total)
+size_t perfan__report_graph_nr_visible(const perfan_report *r,
+				       const struct perfan__report_graph *g,
+				       uint32_t n, uint64_t total)
 {
 	size_t v = 0;
 	for (uint32_t k = g->kid_start[n]; k < g->kid_start[n + 1]; k++)
-		v += (size_t)visible(r, g, g->kids[k], total);
+		v += (size_t)perfan__report_graph_visible(r, g, g->kids[k],
+							  total);
 	return v;
 }
 
-static int walk_graph(const perfan_report *r, const struct gtree *g, uint32_t n,
+static int walk_graph(const perfan_report *r,
+		      const struct perfan__report_graph *g, uint32_t n,
 		      uint32_t depth, uint64_t total, perfan_report_graph_fn fn,
 		      void *payload)
 {
 	for (uint32_t k = g->kid_start[n]; k < g->kid_start[n + 1]; k++) {
 		uint32_t kid = g->kids[k];
-		if (!visible(r, g, kid, total))
+		if (!perfan__report_graph_visible(r, g, kid, total))
 			continue;
 		struct perfan_report_graph_node gn = {
 			.depth = depth,
@@ -1118,7 +1109,8 @@ static int walk_graph(const perfan_report *r, const struct gtree *g, uint32_t n,
 			.weight = g->w[kid],
 			.percent = 100.0 * (double)g->w[kid] /
 				   (double)(total ? total : 1),
-			.nr_children = nr_visible(r, g, kid, total),
+			.nr_children = perfan__report_graph_nr_visible(
+				r, g, kid, total),
 		};
 		int rc = fn(&gn, payload);
 		if (!rc)
@@ -1139,428 +1131,10 @@ int perfan_report_graph_walk(const perfan_report *r, size_t col, size_t i,
 		return perfan__err(PERFAN_EINVAL,
 				   "perfan_report_graph_walk: no such row, "
 				   "column or mode");
-	struct gtree g;
-	int err = build_graph(r, col, i, mode, &g);
+	struct perfan__report_graph g;
+	int err = perfan__report_graph_build(r, col, i, mode, &g);
 	if (!err)
 		err = walk_graph(r, &g, 0, 1, r->cols[col].total, fn, payload);
-	gtree_free(&g);
+	perfan__report_graph_free(&g);
 	return err;
-}
-
-/* ---- text --------------------------------------------------------------- */
-
-static const char *kind_name(uint32_t kind)
-{
-	switch (kind) {
-	case PERFAN_FRAME_NATIVE: return "native";
-	case PERFAN_FRAME_KERNEL: return "kernel";
-	case PERFAN_FRAME_PYTHON: return "python";
-	case PERFAN_FRAME_JIT: return "jit";
-	case PERFAN_FRAME_INLINED: return "inlined";
-	case PERFAN_FRAME_PROCESS: return "process";
-	default: return "unknown";
-	}
-}
-
-/* A frame as a graph line names it: inlined frames marked as perf marks
- * them. */
-static void put_frame_name(FILE *fp, const struct perfan_frame *f)
-{
-	fputs(f->name, fp);
-	if (f->kind == PERFAN_FRAME_INLINED)
-		fputs(" (inlined)", fp);
-}
-
-struct prefix {
-	char *s;
-	size_t n, cap;
-};
-
-static int prefix_put(struct prefix *pf, const char *s, size_t n)
-{
-	if (perfan__grow((void **)&pf->s, &pf->cap, pf->n + n + 1, 1))
-		return perfan__nomem("report");
-	memcpy(pf->s + pf->n, s, n);
-	pf->n += n;
-	pf->s[pf->n] = '\0';
-	return 0;
-}
-
-static int prefix_spaces(struct prefix *pf, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		int err = prefix_put(pf, " ", 1);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-/* The children of N, whose line is written, drawn as perf draws graphs: a
- * chain of single callers or callees one under the other, branches with
- * their percentages. PF is the prefix of lines under N. */
-static int text_graph(FILE *fp, const perfan_report *r, const struct gtree *g,
-		      uint32_t n, uint64_t total, struct prefix *pf)
-{
-	for (;;) {
-		size_t nv = nr_visible(r, g, n, total);
-		if (nv != 1)
-			break;
-		uint32_t only = 0;
-		for (uint32_t k = g->kid_start[n]; k < g->kid_start[n + 1]; k++)
-			if (visible(r, g, g->kids[k], total))
-				only = g->kids[k];
-		if (g->w[only] != g->w[n])
-			break;
-		fprintf(fp, "%s", pf->s);
-		put_frame_name(fp,
-			       perfan_profile_frame_get(r->p, g->frame[only]));
-		fputc('\n', fp);
-		n = only;
-	}
-	size_t nv = nr_visible(r, g, n, total), seen = 0;
-	for (uint32_t k = g->kid_start[n]; k < g->kid_start[n + 1]; k++) {
-		uint32_t kid = g->kids[k];
-		if (!visible(r, g, kid, total))
-			continue;
-		int last = ++seen == nv;
-		char pct[64];
-		int pl = snprintf(pct, sizeof(pct), "--%.2f%%--",
-				  100.0 * (double)g->w[kid] /
-					  (double)(total ? total : 1));
-		fprintf(fp, "%s|\n%s%s%s", pf->s, pf->s, last ? " " : "|", pct);
-		put_frame_name(fp,
-			       perfan_profile_frame_get(r->p, g->frame[kid]));
-		fputc('\n', fp);
-		size_t keep = pf->n;
-		int err = prefix_put(pf, last ? " " : "|", 1);
-		if (!err)
-			err = prefix_spaces(pf, (size_t)pl);
-		if (!err)
-			err = text_graph(fp, r, g, kid, total, pf);
-		if (err)
-			return err;
-		pf->n = keep;
-		pf->s[keep] = '\0';
-	}
-	return 0;
-}
-
-static int text_row_graph(FILE *fp, const perfan_report *r, size_t col,
-			  size_t i)
-{
-	struct gtree g;
-	int err = build_graph(r, col, i, r->o.call_graph, &g);
-	if (err) {
-		gtree_free(&g);
-		return err;
-	}
-	uint64_t total = r->cols[col].total;
-	struct prefix pf = {0};
-	err = prefix_spaces(&pf, 12);
-	if (!err && nr_visible(r, &g, 0, total)) {
-		/* a single path carrying the whole row starts with "---" */
-		uint32_t first = g.kid_start[1] > g.kid_start[0] ? g.kids[0]
-								 : 0;
-		if (nr_visible(r, &g, 0, total) == 1 && g.w[first] == g.w[0]) {
-			fprintf(fp, "%s|\n%s---", pf.s, pf.s);
-			put_frame_name(fp, perfan_profile_frame_get(
-						   r->p, g.frame[first]));
-			fputc('\n', fp);
-			err = prefix_spaces(&pf, 3);
-			if (!err)
-				err = text_graph(fp, r, &g, first, total, &pf);
-		} else {
-			err = text_graph(fp, r, &g, 0, total, &pf);
-		}
-		fputc('\n', fp);
-	}
-	free(pf.s);
-	gtree_free(&g);
-	return err;
-}
-
-/* The text of key K of ROW into BUF. */
-static const char *key_text(const struct perfan_report_row *row,
-			    enum perfan_report_key k, char *buf, size_t n)
-{
-	switch (k) {
-	case PERFAN_REPORT_KEY_COMM: return row->comm ? row->comm : "";
-	case PERFAN_REPORT_KEY_PID:
-		if (thread_of(row) >= 0)
-			snprintf(buf, n, "%7d:%s", thread_of(row),
-				 row->comm ? row->comm : "");
-		else
-			snprintf(buf, n, "%7s:%s", "?",
-				 row->comm ? row->comm : "");
-		return buf;
-	case PERFAN_REPORT_KEY_DSO: return row->dso ? row->dso : "";
-	case PERFAN_REPORT_KEY_SYM:
-		snprintf(buf, n, "[%c] %s%s",
-			 row->kind == PERFAN_FRAME_KERNEL ? 'k' : '.',
-			 row->sym ? row->sym : "",
-			 row->kind == PERFAN_FRAME_INLINED ? " (inlined)" : "");
-		return buf;
-	}
-	return "";
-}
-
-static const char *key_header(enum perfan_report_key k)
-{
-	switch (k) {
-	case PERFAN_REPORT_KEY_COMM: return "Command";
-	case PERFAN_REPORT_KEY_PID: return "Pid:Command";
-	case PERFAN_REPORT_KEY_DSO: return "Shared Object";
-	case PERFAN_REPORT_KEY_SYM: return "Symbol";
-	}
-	return "";
-}
-
-static void put_dots(FILE *fp, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		fputc('.', fp);
-}
-
-static void put_speedup(FILE *fp, double s)
-{
-	if (isinf(s))
-		fprintf(fp, "  %11s", "inf");
-	else
-		fprintf(fp, "  %10.2fx", s);
-}
-
-static int write_text(const perfan_report *r, FILE *fp)
-{
-	int first = 1, err = 0;
-	char buf[8192];
-	for (size_t col = 0; col < r->ncols && !err; col++) {
-		const struct column *c = &r->cols[col];
-		if (!c->total)
-			continue;
-		const char *ev = perfan_profile_column_name(r->p, col);
-		const char *unit = perfan_profile_column_unit(r->p, col);
-		if (!first)
-			fputs("\n\n", fp);
-		first = 0;
-		if (unit && !strcmp(unit, "samples"))
-			fprintf(fp, "# Samples: %llu  of event '%s'\n",
-				(unsigned long long)c->total, ev);
-		else
-			fprintf(fp, "# Event count: %llu (%s)  of event '%s'\n",
-				(unsigned long long)c->total, unit ? unit : "",
-				ev);
-		fputs("#\n", fp);
-		size_t width[PERFAN_REPORT_MAX_KEYS];
-		for (size_t k = 0; k < r->nkeys; k++) {
-			width[k] = strlen(key_header(r->keys[k]));
-			for (size_t i = 0; i < c->nrows; i++) {
-				size_t l =
-					strlen(key_text(&c->rows[i], r->keys[k],
-							buf, sizeof(buf)));
-				if (l > width[k])
-					width[k] = l;
-			}
-		}
-		/* header: "# Children      Self  Max speedup  Command ..." */
-		fputs("# ", fp);
-		if (r->o.no_children)
-			fprintf(fp, "%8s", "Overhead");
-		else
-			fprintf(fp, "%8s  %8s", "Children", "Self");
-		if (!r->o.no_speedup)
-			fprintf(fp, "  %11s", "Max speedup");
-		for (size_t k = 0; k < r->nkeys; k++) {
-			if (k + 1 < r->nkeys)
-				fprintf(fp, "  %-*s", (int)width[k],
-					key_header(r->keys[k]));
-			else
-				fprintf(fp, "  %s", key_header(r->keys[k]));
-		}
-		fputs("\n# ", fp);
-		put_dots(fp, 8);
-		if (!r->o.no_children) {
-			fputs("  ", fp);
-			put_dots(fp, 8);
-		}
-		if (!r->o.no_speedup) {
-			fputs("  ", fp);
-			put_dots(fp, 11);
-		}
-		for (size_t k = 0; k < r->nkeys; k++) {
-			fputs("  ", fp);
-			put_dots(fp, width[k]);
-		}
-		fputs("\n#\n", fp);
-		for (size_t i = 0; i < c->nrows && !err; i++) {
-			const struct perfan_report_row *row = &c->rows[i];
-			if (r->o.no_children)
-				fprintf(fp, "  %7.2f%%", row->self_percent);
-			else
-				fprintf(fp, "  %7.2f%%  %7.2f%%",
-					row->total_percent, row->self_percent);
-			if (!r->o.no_speedup)
-				put_speedup(fp, r->o.no_children
-							? row->speedup_self
-							: row->speedup_total);
-			for (size_t k = 0; k < r->nkeys; k++) {
-				const char *t = key_text(row, r->keys[k], buf,
-							 sizeof(buf));
-				if (k + 1 < r->nkeys)
-					fprintf(fp, "  %-*s", (int)width[k], t);
-				else
-					fprintf(fp, "  %s", t);
-			}
-			fputc('\n', fp);
-			if (r->o.call_graph == PERFAN_REPORT_GRAPH_CALLER ||
-			    r->o.call_graph == PERFAN_REPORT_GRAPH_CALLEE)
-				err = text_row_graph(fp, r, col, i);
-		}
-	}
-	return err;
-}
-
-/* ---- JSON --------------------------------------------------------------- */
-
-static void json_num(FILE *fp, double v)
-{
-	if (isfinite(v))
-		fprintf(fp, "%.4f", v);
-	else
-		fputs("null", fp);
-}
-
-static void json_graph(FILE *fp, const perfan_report *r, const struct gtree *g,
-		       uint32_t n, uint64_t total)
-{
-	int first = 1;
-	fputs("[", fp);
-	for (uint32_t k = g->kid_start[n]; k < g->kid_start[n + 1]; k++) {
-		uint32_t kid = g->kids[k];
-		if (!visible(r, g, kid, total))
-			continue;
-		const struct perfan_frame *f =
-			perfan_profile_frame_get(r->p, g->frame[kid]);
-		fputs(first ? "{\"name\": " : ", {\"name\": ", fp);
-		first = 0;
-		perfan_json_string(fp, f->name);
-		fputs(", \"dso\": ", fp);
-		perfan_json_string(fp, frame_module(f));
-		fprintf(fp,
-			", \"kind\": \"%s\", \"weight\": %llu, \"percent\": ",
-			kind_name(f->kind), (unsigned long long)g->w[kid]);
-		json_num(fp, 100.0 * (double)g->w[kid] /
-				     (double)(total ? total : 1));
-		if (nr_visible(r, g, kid, total)) {
-			fputs(", \"children\": ", fp);
-			json_graph(fp, r, g, kid, total);
-		}
-		fputs("}", fp);
-	}
-	fputs("]", fp);
-}
-
-static const char *key_name(enum perfan_report_key k)
-{
-	switch (k) {
-	case PERFAN_REPORT_KEY_COMM: return "comm";
-	case PERFAN_REPORT_KEY_PID: return "pid";
-	case PERFAN_REPORT_KEY_DSO: return "dso";
-	case PERFAN_REPORT_KEY_SYM: return "sym";
-	}
-	return "";
-}
-
-static int write_json(const perfan_report *r, FILE *fp)
-{
-	int err = 0;
-	fputs("{\"sort\": [", fp);
-	for (size_t k = 0; k < r->nkeys; k++)
-		fprintf(fp, "%s\"%s\"", k ? ", " : "", key_name(r->keys[k]));
-	fprintf(fp, "], \"children\": %s, \"columns\": [",
-		r->o.no_children ? "false" : "true");
-	for (size_t col = 0; col < r->ncols && !err; col++) {
-		const struct column *c = &r->cols[col];
-		fputs(col ? ", {\"event\": " : "{\"event\": ", fp);
-		perfan_json_string(fp, perfan_profile_column_name(r->p, col));
-		fputs(", \"unit\": ", fp);
-		perfan_json_string(fp, perfan_profile_column_unit(r->p, col));
-		fprintf(fp, ", \"total\": %llu, \"rows\": [",
-			(unsigned long long)c->total);
-		for (size_t i = 0; i < c->nrows && !err; i++) {
-			const struct perfan_report_row *row = &c->rows[i];
-			fputs(i ? ",\n  {" : "\n  {", fp);
-			int sep = 0;
-			if (row->comm) {
-				fputs("\"comm\": ", fp);
-				perfan_json_string(fp, row->comm);
-				sep = 1;
-			}
-			if (r->has_pid) {
-				fprintf(fp, "%s\"pid\": %d, \"tid\": %d",
-					sep ? ", " : "", row->pid, row->tid);
-				sep = 1;
-			}
-			if (row->dso) {
-				fputs(sep ? ", \"dso\": " : "\"dso\": ", fp);
-				perfan_json_string(fp, row->dso);
-				sep = 1;
-			}
-			if (row->sym) {
-				fputs(sep ? ", \"sym\": " : "\"sym\": ", fp);
-				perfan_json_string(fp, row->sym);
-				fprintf(fp, ", \"kind\": \"%s\"",
-					kind_name(row->kind));
-				sep = 1;
-			}
-			fprintf(fp,
-				"%s\"self\": %llu, \"total\": %llu, "
-				"\"self_percent\": ",
-				sep ? ", " : "", (unsigned long long)row->self,
-				(unsigned long long)row->total);
-			json_num(fp, row->self_percent);
-			fputs(", \"total_percent\": ", fp);
-			json_num(fp, row->total_percent);
-			fputs(", \"max_speedup_self\": ", fp);
-			json_num(fp, row->speedup_self);
-			fputs(", \"max_speedup_total\": ", fp);
-			json_num(fp, row->speedup_total);
-			int mode = r->o.call_graph;
-			if (mode == PERFAN_REPORT_GRAPH_CALLER ||
-			    mode == PERFAN_REPORT_GRAPH_CALLEE) {
-				struct gtree g;
-				err = build_graph(r, col, i, mode, &g);
-				if (!err) {
-					fprintf(fp,
-						", \"call_graph\": {\"mode\": "
-						"\"%s\", \"children\": ",
-						mode == PERFAN_REPORT_GRAPH_CALLER
-							? "caller"
-							: "callee");
-					json_graph(fp, r, &g, 0, c->total);
-					fputs("}", fp);
-				}
-				gtree_free(&g);
-			}
-			fputs("}", fp);
-		}
-		fputs(c->nrows ? "\n]}" : "]}", fp);
-	}
-	fputs("]}\n", fp);
-	return err;
-}
-
-int perfan_report_write(const perfan_report *r, FILE *fp, int format)
-{
-	if (!r || !fp)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_report_write: %s is NULL",
-				   r ? "stream" : "report");
-	int err = format == PERFAN_REPORT_JSON ? write_json(r, fp)
-					       : write_text(r, fp);
-	if (err)
-		return err;
-	if (fflush(fp) != 0 || ferror(fp))
-		return perfan__err(PERFAN_EIO, "report: writing failed");
-	return 0;
 }

@@ -1,4 +1,4 @@
-/* render/json.c: the JSON writer the header and stats sinks share. */
+/* render/json.c: the JSON writer of every sink. */
 #include "render/json.h"
 
 #include <inttypes.h>
@@ -6,25 +6,49 @@
 
 #include <perfan/text.h>
 
+static int level(const struct perfan__json *j)
+{
+	return j->depth < PERFAN__JSON_DEPTH ? j->depth
+					     : PERFAN__JSON_DEPTH - 1;
+}
+
+/* Has the container being written no item yet? */
+static int first(const struct perfan__json *j)
+{
+	return j->first[level(j) / 8] >> (level(j) % 8) & 1;
+}
+
+static void set_first(struct perfan__json *j, int v)
+{
+	unsigned char bit = (unsigned char)(1u << (level(j) % 8));
+	if (v)
+		j->first[level(j) / 8] |= bit;
+	else
+		j->first[level(j) / 8] &= (unsigned char)~bit;
+}
+
 void perfan__json_init(struct perfan__json *j, FILE *fp, int pretty)
 {
 	j->fp = fp;
 	j->pretty = pretty;
 	j->depth = 0;
-	j->first[0] = 1;
+	j->lines = -1;
+	set_first(j, 1);
 }
 
 void perfan__json_item(struct perfan__json *j, const char *key)
 {
 	if (j->depth > 0) {
 		if (j->pretty) {
-			fputs(j->first[j->depth] ? "\n" : ",\n", j->fp);
+			fputs(first(j) ? "\n" : ",\n", j->fp);
 			for (int i = 0; i < j->depth; i++)
 				fputs("  ", j->fp);
-		} else if (!j->first[j->depth]) {
+		} else if (j->depth == j->lines) {
+			fputs(first(j) ? "\n  " : ",\n  ", j->fp);
+		} else if (!first(j)) {
 			fputs(", ", j->fp);
 		}
-		j->first[j->depth] = 0;
+		set_first(j, 0);
 	}
 	if (key) {
 		perfan_json_string(j->fp, key);
@@ -36,14 +60,24 @@ void perfan__json_open(struct perfan__json *j, const char *key, char c)
 {
 	perfan__json_item(j, key);
 	fputc(c, j->fp);
-	if (j->depth < PERFAN__JSON_DEPTH - 1)
-		j->depth++;
-	j->first[j->depth] = 1;
+	j->depth++;
+	set_first(j, 1);
+}
+
+void perfan__json_open_lines(struct perfan__json *j, const char *key, char c)
+{
+	perfan__json_open(j, key, c);
+	j->lines = j->depth;
 }
 
 void perfan__json_close(struct perfan__json *j, char c)
 {
-	int empty = j->first[j->depth];
+	int empty = first(j);
+	if (j->depth == j->lines) {
+		j->lines = -1;
+		if (!empty)
+			fputc('\n', j->fp);
+	}
 	j->depth--;
 	if (!empty && j->pretty) {
 		fputc('\n', j->fp);

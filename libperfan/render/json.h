@@ -1,19 +1,23 @@
 /* render/json.h: the one JSON writer of the sinks: nested objects and
  * arrays, either indented two spaces a level (one item a line) or on one
- * line with ", " between items, strings through perfan_json_string. */
+ * line with ", " between items (a container's items a line each where
+ * asked), strings through perfan_json_string. */
 #ifndef PERFAN_RENDER_JSON_H
 #define PERFAN_RENDER_JSON_H
 
 #include <stdint.h>
 #include <stdio.h>
 
-#define PERFAN__JSON_DEPTH 64
+/* Levels told apart; deeper ones (a call graph of a stack deeper than
+ * this) share the last level's state. */
+#define PERFAN__JSON_DEPTH 8192
 
 struct perfan__json {
 	FILE *fp;
 	int pretty; /* one item a line, indented; else all on one line */
 	int depth;
-	unsigned char first[PERFAN__JSON_DEPTH];
+	int lines; /* the depth of the container opened with _open_lines */
+	unsigned char first[PERFAN__JSON_DEPTH / 8]; /* a bit per level */
 };
 
 void perfan__json_init(struct perfan__json *j, FILE *fp, int pretty);
@@ -21,6 +25,10 @@ void perfan__json_init(struct perfan__json *j, FILE *fp, int pretty);
  * or at the top), closed by perfan__json_close with '}' or ']'. */
 void perfan__json_open(struct perfan__json *j, const char *key, char c);
 void perfan__json_close(struct perfan__json *j, char c);
+/* In a one-line writer, a container whose items each start a line,
+ * indented two spaces, and which closes on a line of its own (when not
+ * empty); the items' insides stay on their line. One at a time. */
+void perfan__json_open_lines(struct perfan__json *j, const char *key, char c);
 /* Values; a NULL string is null. */
 void perfan__json_str(struct perfan__json *j, const char *key, const char *v);
 void perfan__json_u64(struct perfan__json *j, const char *key, uint64_t v);

@@ -408,7 +408,10 @@ static char *write_report(perfan_report *r, int format)
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
 	ck_assert_ptr_nonnull(fp);
-	ck_assert_int_eq(perfan_report_write(r, fp, format), 0);
+	struct perfan_report_write_opts wo =
+		PERFAN_OPTS_INIT(struct perfan_report_write_opts);
+	wo.format = format;
+	ck_assert_int_eq(perfan_report_write(r, fp, &wo), 0);
 	fclose(fp);
 	return buf;
 }

@@ -1,0 +1,563 @@
+/* render/report_write.c: report's sink: perf report --stdio's columns and
+ * call graphs, or one JSON object; with the head perfan report prints, the
+ * per-thread table of a time view and the native detail of Python rows. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <perfan/python.h>
+#include <perfan/report.h>
+#include <perfan/resolve.h>
+#include <perfan/threads.h>
+
+#include "analysis/report_result.h"
+#include "render/json.h"
+#include "util/error.h"
+#include "util/grow.h"
+#include "util/log.h"
+#include "util/opts.h"
+
+static const char *kind_name(uint32_t kind)
+{
+	switch (kind) {
+	case PERFAN_FRAME_NATIVE: return "native";
+	case PERFAN_FRAME_KERNEL: return "kernel";
+	case PERFAN_FRAME_PYTHON: return "python";
+	case PERFAN_FRAME_JIT: return "jit";
+	case PERFAN_FRAME_INLINED: return "inlined";
+	case PERFAN_FRAME_PROCESS: return "process";
+	default: return "unknown";
+	}
+}
+
+/* A frame as a graph line names it: inlined frames marked as perf marks
+ * them. */
+static void put_frame_name(FILE *fp, const struct perfan_frame *f)
+{
+	fputs(f->name, fp);
+	if (f->kind == PERFAN_FRAME_INLINED)
+		fputs(" (inlined)", fp);
+}
+
+struct prefix {
+	char *s;
+	size_t n, cap;
+};
+
+static int prefix_put(struct prefix *pf, const char *s, size_t n)
+{
+	if (perfan__grow((void **)&pf->s, &pf->cap, pf->n + n + 1, 1))
+		return perfan__nomem("report");
+	memcpy(pf->s + pf->n, s, n);
+	pf->n += n;
+	pf->s[pf->n] = '\0';
+	return 0;
+}
+
+static int prefix_spaces(struct prefix *pf, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int err = prefix_put(pf, " ", 1);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* The children of N, whose line is written, drawn as perf draws graphs: a
+ * chain of single callers or callees one under the other, branches with
+ * their percentages. PF is the prefix of lines under N. */
+static int text_graph(FILE *fp, const perfan_report *r,
+		      const struct perfan__report_graph *g, uint32_t n,
+		      uint64_t total, struct prefix *pf)
+{
+	for (;;) {
+		size_t nv = perfan__report_graph_nr_visible(r, g, n, total);
+		if (nv != 1)
+			break;
+		uint32_t only = 0;
+		for (uint32_t k = g->kid_start[n]; k < g->kid_start[n + 1]; k++)
+			if (perfan__report_graph_visible(r, g, g->kids[k],
+							 total))
+				only = g->kids[k];
+		if (g->w[only] != g->w[n])
+			break;
+		fprintf(fp, "%s", pf->s);
+		put_frame_name(fp,
+			       perfan_profile_frame_get(g->p, g->frame[only]));
+		fputc('\n', fp);
+		n = only;
+	}
+	size_t nv = perfan__report_graph_nr_visible(r, g, n, total), seen = 0;
+	for (uint32_t k = g->kid_start[n]; k < g->kid_start[n + 1]; k++) {
+		uint32_t kid = g->kids[k];
+		if (!perfan__report_graph_visible(r, g, kid, total))
+			continue;
+		int last = ++seen == nv;
+		char pct[64];
+		int pl = snprintf(pct, sizeof(pct), "--%.2f%%--",
+				  100.0 * (double)g->w[kid] /
+					  (double)(total ? total : 1));
+		fprintf(fp, "%s|\n%s%s%s", pf->s, pf->s, last ? " " : "|", pct);
+		put_frame_name(fp,
+			       perfan_profile_frame_get(g->p, g->frame[kid]));
+		fputc('\n', fp);
+		size_t keep = pf->n;
+		int err = prefix_put(pf, last ? " " : "|", 1);
+		if (!err)
+			err = prefix_spaces(pf, (size_t)pl);
+		if (!err)
+			err = text_graph(fp, r, g, kid, total, pf);
+		if (err)
+			return err;
+		pf->n = keep;
+		pf->s[keep] = '\0';
+	}
+	return 0;
+}
+
+static int text_row_graph(FILE *fp, const perfan_report *r, size_t col,
+			  size_t i)
+{
+	struct perfan__report_graph g;
+	int err = perfan__report_graph_build(
+		r, col, i, perfan__report_opts(r)->call_graph, &g);
+	if (err) {
+		perfan__report_graph_free(&g);
+		return err;
+	}
+	uint64_t total = perfan_report_total(r, col);
+	struct prefix pf = {0};
+	err = prefix_spaces(&pf, 12);
+	if (!err && perfan__report_graph_nr_visible(r, &g, 0, total)) {
+		/* a single path carrying the whole row starts with "---" */
+		uint32_t first = g.kid_start[1] > g.kid_start[0] ? g.kids[0]
+								 : 0;
+		if (perfan__report_graph_nr_visible(r, &g, 0, total) == 1 &&
+		    g.w[first] == g.w[0]) {
+			fprintf(fp, "%s|\n%s---", pf.s, pf.s);
+			put_frame_name(fp, perfan_profile_frame_get(
+						   g.p, g.frame[first]));
+			fputc('\n', fp);
+			err = prefix_spaces(&pf, 3);
+			if (!err)
+				err = text_graph(fp, r, &g, first, total, &pf);
+		} else {
+			err = text_graph(fp, r, &g, 0, total, &pf);
+		}
+		fputc('\n', fp);
+	}
+	free(pf.s);
+	perfan__report_graph_free(&g);
+	return err;
+}
+
+/* The text of key K of ROW into BUF. */
+static const char *key_text(const struct perfan_report_row *row,
+			    enum perfan_report_key k, char *buf, size_t n)
+{
+	switch (k) {
+	case PERFAN_REPORT_KEY_COMM: return row->comm ? row->comm : "";
+	case PERFAN_REPORT_KEY_PID:
+		if (perfan__report_thread(row) >= 0)
+			snprintf(buf, n, "%7d:%s", perfan__report_thread(row),
+				 row->comm ? row->comm : "");
+		else
+			snprintf(buf, n, "%7s:%s", "?",
+				 row->comm ? row->comm : "");
+		return buf;
+	case PERFAN_REPORT_KEY_DSO: return row->dso ? row->dso : "";
+	case PERFAN_REPORT_KEY_SYM:
+		snprintf(buf, n, "[%c] %s%s",
+			 row->kind == PERFAN_FRAME_KERNEL ? 'k' : '.',
+			 row->sym ? row->sym : "",
+			 row->kind == PERFAN_FRAME_INLINED ? " (inlined)" : "");
+		return buf;
+	}
+	return "";
+}
+
+static const char *key_header(enum perfan_report_key k)
+{
+	switch (k) {
+	case PERFAN_REPORT_KEY_COMM: return "Command";
+	case PERFAN_REPORT_KEY_PID: return "Pid:Command";
+	case PERFAN_REPORT_KEY_DSO: return "Shared Object";
+	case PERFAN_REPORT_KEY_SYM: return "Symbol";
+	}
+	return "";
+}
+
+static void put_dots(FILE *fp, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		fputc('.', fp);
+}
+
+static void put_speedup(FILE *fp, double s)
+{
+	if (isinf(s))
+		fprintf(fp, "  %11s", "inf");
+	else
+		fprintf(fp, "  %10.2fx", s);
+}
+
+/* The widths of the key columns of column COL: the longest of each. */
+static void key_widths(const perfan_report *r, size_t col,
+		       const enum perfan_report_key *keys, size_t nkeys,
+		       size_t *width)
+{
+	char buf[8192];
+	for (size_t k = 0; k < nkeys; k++) {
+		width[k] = strlen(key_header(keys[k]));
+		for (size_t i = 0; i < perfan_report_nr_rows(r, col); i++) {
+			size_t l = strlen(key_text(perfan_report_row(r, col, i),
+						   keys[k], buf, sizeof(buf)));
+			if (l > width[k])
+				width[k] = l;
+		}
+	}
+}
+
+/* "# Children      Self  Max speedup  Command ..." and its dots. */
+static void text_heading(FILE *fp, const struct perfan_report_opts *o,
+			 const enum perfan_report_key *keys, size_t nkeys,
+			 const size_t *width)
+{
+	fputs("# ", fp);
+	if (o->no_children)
+		fprintf(fp, "%8s", "Overhead");
+	else
+		fprintf(fp, "%8s  %8s", "Children", "Self");
+	if (!o->no_speedup)
+		fprintf(fp, "  %11s", "Max speedup");
+	for (size_t k = 0; k < nkeys; k++) {
+		if (k + 1 < nkeys)
+			fprintf(fp, "  %-*s", (int)width[k],
+				key_header(keys[k]));
+		else
+			fprintf(fp, "  %s", key_header(keys[k]));
+	}
+	fputs("\n# ", fp);
+	put_dots(fp, 8);
+	if (!o->no_children) {
+		fputs("  ", fp);
+		put_dots(fp, 8);
+	}
+	if (!o->no_speedup) {
+		fputs("  ", fp);
+		put_dots(fp, 11);
+	}
+	for (size_t k = 0; k < nkeys; k++) {
+		fputs("  ", fp);
+		put_dots(fp, width[k]);
+	}
+	fputs("\n#\n", fp);
+}
+
+static void text_row(FILE *fp, const struct perfan_report_opts *o,
+		     const struct perfan_report_row *row,
+		     const enum perfan_report_key *keys, size_t nkeys,
+		     const size_t *width)
+{
+	char buf[8192];
+	if (o->no_children)
+		fprintf(fp, "  %7.2f%%", row->self_percent);
+	else
+		fprintf(fp, "  %7.2f%%  %7.2f%%", row->total_percent,
+			row->self_percent);
+	if (!o->no_speedup)
+		put_speedup(fp, o->no_children ? row->speedup_self
+					       : row->speedup_total);
+	for (size_t k = 0; k < nkeys; k++) {
+		const char *t = key_text(row, keys[k], buf, sizeof(buf));
+		if (k + 1 < nkeys)
+			fprintf(fp, "  %-*s", (int)width[k], t);
+		else
+			fprintf(fp, "  %s", t);
+	}
+	fputc('\n', fp);
+}
+
+static int write_text(const perfan_report *r, FILE *fp)
+{
+	const perfan_profile *p = perfan__report_profile(r);
+	const struct perfan_report_opts *o = perfan__report_opts(r);
+	const enum perfan_report_key *keys;
+	size_t nkeys = perfan_report_keys(r, &keys);
+	int first = 1, err = 0;
+	for (size_t col = 0; col < perfan_report_nr_columns(r) && !err; col++) {
+		uint64_t total = perfan_report_total(r, col);
+		if (!total)
+			continue;
+		const char *ev = perfan_profile_column_name(p, col);
+		const char *unit = perfan_profile_column_unit(p, col);
+		if (!first)
+			fputs("\n\n", fp);
+		first = 0;
+		if (unit && !strcmp(unit, "samples"))
+			fprintf(fp, "# Samples: %llu  of event '%s'\n",
+				(unsigned long long)total, ev);
+		else
+			fprintf(fp, "# Event count: %llu (%s)  of event '%s'\n",
+				(unsigned long long)total, unit ? unit : "",
+				ev);
+		fputs("#\n", fp);
+		size_t width[PERFAN_REPORT_MAX_KEYS];
+		key_widths(r, col, keys, nkeys, width);
+		text_heading(fp, o, keys, nkeys, width);
+		for (size_t i = 0; i < perfan_report_nr_rows(r, col) && !err;
+		     i++) {
+			text_row(fp, o, perfan_report_row(r, col, i), keys,
+				 nkeys, width);
+			if (o->call_graph == PERFAN_REPORT_GRAPH_CALLER ||
+			    o->call_graph == PERFAN_REPORT_GRAPH_CALLEE)
+				err = text_row_graph(fp, r, col, i);
+		}
+	}
+	return err;
+}
+
+/* ---- JSON --------------------------------------------------------------- */
+
+static void json_graph(struct perfan__json *j, const perfan_report *r,
+		       const struct perfan__report_graph *g, uint32_t n,
+		       uint64_t total)
+{
+	for (uint32_t k = g->kid_start[n]; k < g->kid_start[n + 1]; k++) {
+		uint32_t kid = g->kids[k];
+		if (!perfan__report_graph_visible(r, g, kid, total))
+			continue;
+		const struct perfan_frame *f =
+			perfan_profile_frame_get(g->p, g->frame[kid]);
+		perfan__json_open(j, NULL, '{');
+		perfan__json_str(j, "name", f->name);
+		perfan__json_str(j, "dso", perfan__report_module(f));
+		perfan__json_str(j, "kind", kind_name(f->kind));
+		perfan__json_u64(j, "weight", g->w[kid]);
+		perfan__json_f64(j, "percent",
+				 100.0 * (double)g->w[kid] /
+					 (double)(total ? total : 1),
+				 4);
+		if (perfan__report_graph_nr_visible(r, g, kid, total)) {
+			perfan__json_open(j, "children", '[');
+			json_graph(j, r, g, kid, total);
+			perfan__json_close(j, ']');
+		}
+		perfan__json_close(j, '}');
+	}
+}
+
+static const char *key_name(enum perfan_report_key k)
+{
+	switch (k) {
+	case PERFAN_REPORT_KEY_COMM: return "comm";
+	case PERFAN_REPORT_KEY_PID: return "pid";
+	case PERFAN_REPORT_KEY_DSO: return "dso";
+	case PERFAN_REPORT_KEY_SYM: return "sym";
+	}
+	return "";
+}
+
+static int json_row(struct perfan__json *j, const perfan_report *r, size_t col,
+		    size_t i, int has_pid)
+{
+	const struct perfan_report_row *row = perfan_report_row(r, col, i);
+	int mode = perfan__report_opts(r)->call_graph, err = 0;
+	perfan__json_open(j, NULL, '{');
+	if (row->comm)
+		perfan__json_str(j, "comm", row->comm);
+	if (has_pid) {
+		perfan__json_i64(j, "pid", row->pid);
+		perfan__json_i64(j, "tid", row->tid);
+	}
+	if (row->dso)
+		perfan__json_str(j, "dso", row->dso);
+	if (row->sym) {
+		perfan__json_str(j, "sym", row->sym);
+		perfan__json_str(j, "kind", kind_name(row->kind));
+	}
+	perfan__json_u64(j, "self", row->self);
+	perfan__json_u64(j, "total", row->total);
+	perfan__json_f64(j, "self_percent", row->self_percent, 4);
+	perfan__json_f64(j, "total_percent", row->total_percent, 4);
+	perfan__json_f64(j, "max_speedup_self", row->speedup_self, 4);
+	perfan__json_f64(j, "max_speedup_total", row->speedup_total, 4);
+	if (mode == PERFAN_REPORT_GRAPH_CALLER ||
+	    mode == PERFAN_REPORT_GRAPH_CALLEE) {
+		struct perfan__report_graph g;
+		err = perfan__report_graph_build(r, col, i, mode, &g);
+		if (!err) {
+			perfan__json_open(j, "call_graph", '{');
+			perfan__json_str(j, "mode",
+					 mode == PERFAN_REPORT_GRAPH_CALLER
+						 ? "caller"
+						 : "callee");
+			perfan__json_open(j, "children", '[');
+			json_graph(j, r, &g, 0, perfan_report_total(r, col));
+			perfan__json_close(j, ']');
+			perfan__json_close(j, '}');
+		}
+		perfan__report_graph_free(&g);
+	}
+	perfan__json_close(j, '}');
+	return err;
+}
+
+/* {"sort", "children", "columns": [{"event", "unit", "total", "rows": [
+ * a row a line ]}]} and a newline. */
+static int write_json(const perfan_report *r, FILE *fp)
+{
+	const perfan_profile *p = perfan__report_profile(r);
+	const enum perfan_report_key *keys;
+	size_t nkeys = perfan_report_keys(r, &keys);
+	int err = 0, has_pid = 0;
+	struct perfan__json j;
+	perfan__json_init(&j, fp, 0);
+	perfan__json_open(&j, NULL, '{');
+	perfan__json_open(&j, "sort", '[');
+	for (size_t k = 0; k < nkeys; k++) {
+		perfan__json_str(&j, NULL, key_name(keys[k]));
+		has_pid |= keys[k] == PERFAN_REPORT_KEY_PID;
+	}
+	perfan__json_close(&j, ']');
+	perfan__json_bool(&j, "children", !perfan__report_opts(r)->no_children);
+	perfan__json_open(&j, "columns", '[');
+	for (size_t col = 0; col < perfan_report_nr_columns(r) && !err; col++) {
+		perfan__json_open(&j, NULL, '{');
+		const char *ev = perfan_profile_column_name(p, col);
+		const char *unit = perfan_profile_column_unit(p, col);
+		perfan__json_str(&j, "event", ev ? ev : "");
+		perfan__json_str(&j, "unit", unit ? unit : "");
+		perfan__json_u64(&j, "total", perfan_report_total(r, col));
+		perfan__json_open_lines(&j, "rows", '[');
+		for (size_t i = 0; i < perfan_report_nr_rows(r, col) && !err;
+		     i++)
+			err = json_row(&j, r, col, i, has_pid);
+		perfan__json_close(&j, ']');
+		perfan__json_close(&j, '}');
+	}
+	perfan__json_close(&j, ']');
+	perfan__json_close(&j, '}');
+	fputc('\n', fp);
+	return err;
+}
+
+/* ---- the envelope --------------------------------------------------------- */
+
+/* Text: what the rows below a per-thread table weigh. */
+static void time_note(FILE *fp, const struct perfan_report_write_opts *o,
+		      int no_speedup)
+{
+	fprintf(fp, "#\n#\n# The rows below weigh %s, in ns.\n",
+		o->wall ? "wall-clock time (on-CPU and off-CPU time together)"
+			: "off-CPU time only");
+	if (!no_speedup)
+		fputs(o->wall ? "# Max speedup is the Amdahl bound on wall "
+				"time: how many times sooner the\n# threads "
+				"would be done if the row took no time, its "
+				"waits included.\n"
+			      : "# Max speedup is the Amdahl bound on "
+				"off-CPU time alone.\n",
+		      fp);
+	fputs("#\n", fp);
+}
+
+/* Text: "# perfan report of NAME", the counts of what was read, "#". */
+static void text_head(FILE *fp, const struct perfan_report_write_opts *o)
+{
+	fprintf(fp, "# perfan report of %s\n", o->name);
+	const struct perfan_resolve_stats *st = o->stats;
+	if (st)
+		fprintf(fp,
+			"# %llu samples, %llu left out by filters; %llu "
+			"stacks cut short; %llu of %llu frames unresolved\n",
+			(unsigned long long)st->samples,
+			(unsigned long long)st->samples_filtered,
+			(unsigned long long)st->stacks_truncated,
+			(unsigned long long)st->frames_unresolved,
+			(unsigned long long)st->frames);
+	fputs("#\n", fp);
+}
+
+static int write_detail(FILE *fp, const struct perfan_report_write_opts *o,
+			struct perfan__json *j)
+{
+	int err = 0;
+	if (j)
+		perfan__json_open(j, "native_detail", '[');
+	for (size_t i = 0; i < o->nr_native_detail && !err; i++) {
+		if (j)
+			perfan__json_item(j, NULL);
+		else
+			fputs("\n\n", fp);
+		err = perfan_python_hotspots_write(
+			o->native_detail[i], fp,
+			j ? PERFAN_PYTHON_HOTSPOTS_JSON
+			  : PERFAN_PYTHON_HOTSPOTS_TEXT);
+	}
+	if (j)
+		perfan__json_close(j, ']');
+	return err;
+}
+
+/* JSON with a per-thread table or native detail: one object holding the
+ * report ({"view", "per_thread", "report", "native_detail"}). */
+static int write_json_envelope(const perfan_report *r, FILE *fp,
+			       const struct perfan_report_write_opts *o)
+{
+	struct perfan__json j;
+	int err = 0;
+	perfan__json_init(&j, fp, 0);
+	perfan__json_open(&j, NULL, '{');
+	if (o->threads) {
+		perfan__json_str(&j, "view", o->wall ? "wall" : "off-cpu");
+		perfan__json_item(&j, "per_thread");
+		err = perfan_threads_write(o->threads, fp, PERFAN_THREADS_JSON);
+	}
+	perfan__json_item(&j, "report");
+	if (!err)
+		err = write_json(r, fp);
+	if (!err && o->native_detail)
+		err = write_detail(fp, o, &j);
+	perfan__json_close(&j, '}');
+	fputc('\n', fp);
+	return err;
+}
+
+int perfan_report_write(const perfan_report *r, FILE *fp,
+			const struct perfan_report_write_opts *opts)
+{
+	if (!r || !fp)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_report_write: %s is NULL",
+				   r ? "stream" : "report");
+	struct perfan_report_write_opts o;
+	PERFAN__OPTS_COPY(o, opts);
+	int err = 0;
+	if (o.format == PERFAN_REPORT_JSON) {
+		err = o.threads || o.native_detail
+			      ? write_json_envelope(r, fp, &o)
+			      : write_json(r, fp);
+	} else {
+		if (o.name)
+			text_head(fp, &o);
+		if (o.threads) {
+			err = perfan_threads_write(o.threads, fp,
+						   PERFAN_THREADS_TEXT);
+			if (!err)
+				time_note(fp, &o,
+					  perfan__report_opts(r)->no_speedup);
+		}
+		if (!err)
+			err = write_text(r, fp);
+		if (!err && o.native_detail)
+			err = write_detail(fp, &o, NULL);
+	}
+	if (err)
+		return err;
+	if (fflush(fp) != 0 || ferror(fp))
+		return perfan__err(PERFAN_EIO, "report: writing failed");
+	return 0;
+}
