@@ -27,7 +27,10 @@ struct perfan_diff {
 	double unit_scale; /* weights to unit */
 };
 
-/* The index of the function named NAME, 0 if found, -1 if not. */
+/* diff_names.c: the index of the function named NAME into *OUT, added
+ * when new (0, or PERFAN_ENOMEM); perfan__diff_lookup: the same without
+ * adding, 0 if found, -1 if not. */
+int perfan__diff_function(perfan_diff *d, const char *name, uint32_t *out);
 int perfan__diff_lookup(const perfan_diff *d, const char *name, uint32_t *out);
 
 /* Whether row W's self change counts for Amdahl: significant, or with

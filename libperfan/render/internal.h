@@ -12,7 +12,7 @@
 /* The union shape's unit: parts of each side's total */
 #define PERFAN__FG_UNION 1000000000.0
 
-/* *O = OPTS over PERFAN_FG_OPTS_INIT (as far as OPTS->sz reaches), with
+/* fg_opts.c: *O = OPTS over PERFAN_FG_OPTS_INIT (as far as OPTS->sz reaches), with
  * the defaults filled in where a field is unset (NULL, 0, negative). */
 void perfan__fg_opts(struct perfan_flamegraph_opts *o,
 		     const struct perfan_flamegraph_opts *opts);
@@ -21,7 +21,7 @@ void perfan__fg_opts(struct perfan_flamegraph_opts *o,
  * SIZE_MAX for the root and in flame charts. */
 size_t perfan__fg_layout_parent(const perfan_fg_layout *l, size_t i);
 
-/* The image width in px. */
+/* fg_opts.c: the image width in px. */
 double perfan__fg_width(const struct perfan_flamegraph_opts *o);
 
 struct perfan__rgb {

@@ -5,6 +5,7 @@
 
 #include <pthread.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include <perfan/source.h>
 
@@ -59,11 +60,17 @@ struct perfan_source {
 	FILE *text;
 };
 
-/* The input from its first byte as a text stream (NULL and errno on
+/* How many first bytes of an input are peeked to tell its format. */
+#define PERFAN__INPUT_PEEK (64 * 1024)
+
+/* input_read.c: read(2) of up to N bytes, again after EINTR. */
+ssize_t perfan__read_some(int fd, void *buf, size_t n);
+
+/* input_read.c: the input from its first byte as a text stream (NULL and errno on
  * failure); closed by perfan_source_free. */
 FILE *perfan__input_text(perfan_source *s);
 
-/* The perf.data reader of S from its first byte (OPTS NULL: S's log),
+/* input_read.c: the perf.data reader of S from its first byte (OPTS NULL: S's log),
  * whether or not S was read already. */
 int perfan__input_perfdata(perfan_source *s, perfan_perfdata **pd,
 			   const struct perfan_perfdata_opts *opts);

@@ -206,7 +206,7 @@ uint64_t perfan__record_time(struct perfan_perfdata *pd,
 int perfan__record_decode(struct perfan_perfdata *pd,
 			  const struct perfan__raw *r,
 			  struct perfan_record *out);
-/* Copy N bytes of possibly unaligned or foreign-order u64s into scratch. */
+/* scratch.c: copy N bytes of possibly unaligned or foreign-order u64s into scratch. */
 const uint64_t *perfan__scratch_u64s(struct perfan_perfdata *pd,
 				     const uint8_t *p, size_t n);
 void *perfan__scratch_alloc(struct perfan_perfdata *pd, size_t n);
@@ -219,10 +219,13 @@ const char *perfan__scratch_str(struct perfan_perfdata *pd, const uint8_t *p,
 int perfan__perfdata_next_into(struct perfan_perfdata *pd,
 			       struct perfan_record *rec);
 
-/* pipeline.c: a reader thread that runs perfan__perfdata_next_into ahead
- * of the caller (opts.threads >= 2, a mapped file). Start: 0, or not 0
- * when no thread could be made (then the caller's thread reads). */
-int perfan__pipe_start(struct perfan_perfdata *pd);
+/* pipeline.c: a reader thread that runs READ (perfan__perfdata_next_into,
+ * given by the caller so that the pipeline knows no reader) ahead of the
+ * caller (opts.threads >= 2, a mapped file). Start: 0, or not 0 when no
+ * thread could be made (then the caller's thread reads). */
+typedef int (*perfan__pipe_read_fn)(struct perfan_perfdata *pd,
+				    struct perfan_record *rec);
+int perfan__pipe_start(struct perfan_perfdata *pd, perfan__pipe_read_fn read);
 int perfan__pipe_next(struct perfan_perfdata *pd,
 		      const struct perfan_record **out);
 uint64_t perfan__pipe_offset(const struct perfan_perfdata *pd);

@@ -17,57 +17,6 @@
  * often, so memory does not grow with the file. */
 #define DROP_STEP ((uint64_t)64 << 20)
 
-static const char *const type_names[PERFAN_REC_MAX] = {
-	[PERFAN_REC_MMAP] = "MMAP",
-	[PERFAN_REC_LOST] = "LOST",
-	[PERFAN_REC_COMM] = "COMM",
-	[PERFAN_REC_EXIT] = "EXIT",
-	[PERFAN_REC_THROTTLE] = "THROTTLE",
-	[PERFAN_REC_UNTHROTTLE] = "UNTHROTTLE",
-	[PERFAN_REC_FORK] = "FORK",
-	[PERFAN_REC_READ] = "READ",
-	[PERFAN_REC_SAMPLE] = "SAMPLE",
-	[PERFAN_REC_MMAP2] = "MMAP2",
-	[PERFAN_REC_AUX] = "AUX",
-	[PERFAN_REC_ITRACE_START] = "ITRACE_START",
-	[PERFAN_REC_LOST_SAMPLES] = "LOST_SAMPLES",
-	[PERFAN_REC_SWITCH] = "SWITCH",
-	[PERFAN_REC_SWITCH_CPU_WIDE] = "SWITCH_CPU_WIDE",
-	[PERFAN_REC_NAMESPACES] = "NAMESPACES",
-	[PERFAN_REC_KSYMBOL] = "KSYMBOL",
-	[PERFAN_REC_BPF_EVENT] = "BPF_EVENT",
-	[PERFAN_REC_CGROUP] = "CGROUP",
-	[PERFAN_REC_TEXT_POKE] = "TEXT_POKE",
-	[PERFAN_REC_AUX_OUTPUT_HW_ID] = "AUX_OUTPUT_HW_ID",
-	[PERFAN_REC_CALLCHAIN_DEFERRED] = "CALLCHAIN_DEFERRED",
-	[PERFAN_REC_HEADER_ATTR] = "ATTR",
-	[PERFAN_REC_HEADER_EVENT_TYPE] = "EVENT_TYPE",
-	[PERFAN_REC_HEADER_TRACING_DATA] = "TRACING_DATA",
-	[PERFAN_REC_HEADER_BUILD_ID] = "BUILD_ID",
-	[PERFAN_REC_FINISHED_ROUND] = "FINISHED_ROUND",
-	[PERFAN_REC_ID_INDEX] = "ID_INDEX",
-	[PERFAN_REC_AUXTRACE_INFO] = "AUXTRACE_INFO",
-	[PERFAN_REC_AUXTRACE] = "AUXTRACE",
-	[PERFAN_REC_AUXTRACE_ERROR] = "AUXTRACE_ERROR",
-	[PERFAN_REC_THREAD_MAP] = "THREAD_MAP",
-	[PERFAN_REC_CPU_MAP] = "CPU_MAP",
-	[PERFAN_REC_STAT_CONFIG] = "STAT_CONFIG",
-	[PERFAN_REC_STAT] = "STAT",
-	[PERFAN_REC_STAT_ROUND] = "STAT_ROUND",
-	[PERFAN_REC_EVENT_UPDATE] = "EVENT_UPDATE",
-	[PERFAN_REC_TIME_CONV] = "TIME_CONV",
-	[PERFAN_REC_HEADER_FEATURE] = "FEATURE",
-	[PERFAN_REC_COMPRESSED] = "COMPRESSED",
-	[PERFAN_REC_FINISHED_INIT] = "FINISHED_INIT",
-	[PERFAN_REC_COMPRESSED2] = "COMPRESSED2",
-	[PERFAN_REC_BPF_METADATA] = "BPF_METADATA",
-};
-
-const char *perfan_record_type_name(uint32_t type)
-{
-	return type < PERFAN_REC_MAX ? type_names[type] : NULL;
-}
-
 uint64_t perfan_perfdata_offset(const perfan_perfdata *pd)
 {
 	if (pd->pipe)
@@ -484,7 +433,7 @@ int perfan_perfdata_next(perfan_perfdata *pd, const struct perfan_record **out)
 	/* a mapped file is read ahead on a second thread when asked; a
 	 * stream on this one (its reads may block after the caller is done) */
 	if (pd->opts.threads > 1 && pd->src.map && !pd->err &&
-	    !perfan__pipe_start(pd))
+	    !perfan__pipe_start(pd, perfan__perfdata_next_into))
 		return perfan__pipe_next(pd, out);
 	int rc = perfan__perfdata_next_into(pd, &pd->rec);
 	if (!rc)

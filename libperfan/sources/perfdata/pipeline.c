@@ -42,6 +42,7 @@ struct batch {
 
 struct perfan__pipe {
 	struct perfan_perfdata *pd;
+	perfan__pipe_read_fn read; /* the reader's next record, on the thread */
 	pthread_t th;
 	struct perfan__handoff q; /* batches handed over, and spares */
 	/* the reader's */
@@ -214,7 +215,7 @@ static void *run(void *arg)
 			 * the end of the queue as out of memory */
 			break;
 		/* decoded into the batch's next slot (perfan__pipe_slot) */
-		int rc = perfan__perfdata_next_into(pd, NULL);
+		int rc = p->read(pd, NULL);
 		if (!p->fill) { /* quiesce had no batch */
 			rc = perfan__err(PERFAN_ENOMEM,
 					 "%s: out of memory reading ahead",
@@ -246,12 +247,13 @@ static void *run(void *arg)
 
 /* ---- the caller's side --------------------------------------------------- */
 
-int perfan__pipe_start(struct perfan_perfdata *pd)
+int perfan__pipe_start(struct perfan_perfdata *pd, perfan__pipe_read_fn read)
 {
 	struct perfan__pipe *p = calloc(1, sizeof(*p));
 	if (!p)
 		return PERFAN_ENOMEM;
 	p->pd = pd;
+	p->read = read;
 	perfan__handoff_init(&p->q, QUEUE_DEPTH);
 	if (pthread_create(&p->th, NULL, run, p)) {
 		perfan__handoff_destroy(&p->q, item_free);

@@ -6,78 +6,55 @@
 #include <stdlib.h>
 #include <string.h>
 
-void *perfan__scratch_alloc(struct perfan_perfdata *pd, size_t n)
-{
-	size_t need = (n + 15) & ~(size_t)15;
-	if (need < n || need > ((size_t)1 << 40))
-		return NULL;
-	if (perfan__pipe_filling())
-		return perfan__pipe_alloc(need);
-	if (pd->scratch_cap - pd->scratch_used < need) {
-		size_t ncap = pd->scratch_cap ? pd->scratch_cap * 2 : 65536;
-		while (ncap < need)
-			ncap *= 2;
-		uint8_t *nb = aligned_alloc(16, ncap);
-		if (!nb)
-			return NULL;
-		/* pointers already handed out for this record stay valid:
-		 * the old buffer is retired until the next record */
-		if (pd->scratch_used && pd->nretired < 8) {
-			pd->retired[pd->nretired++] = pd->scratch;
-		} else if (pd->scratch_used) {
-			free(nb);
-			return NULL;
-		} else {
-			free(pd->scratch);
-		}
-		pd->scratch = nb;
-		pd->scratch_cap = ncap;
-		pd->scratch_used = 0;
-	}
-	void *r = pd->scratch + pd->scratch_used;
-	pd->scratch_used += need;
-	return r;
-}
+static const char *const type_names[PERFAN_REC_MAX] = {
+	[PERFAN_REC_MMAP] = "MMAP",
+	[PERFAN_REC_LOST] = "LOST",
+	[PERFAN_REC_COMM] = "COMM",
+	[PERFAN_REC_EXIT] = "EXIT",
+	[PERFAN_REC_THROTTLE] = "THROTTLE",
+	[PERFAN_REC_UNTHROTTLE] = "UNTHROTTLE",
+	[PERFAN_REC_FORK] = "FORK",
+	[PERFAN_REC_READ] = "READ",
+	[PERFAN_REC_SAMPLE] = "SAMPLE",
+	[PERFAN_REC_MMAP2] = "MMAP2",
+	[PERFAN_REC_AUX] = "AUX",
+	[PERFAN_REC_ITRACE_START] = "ITRACE_START",
+	[PERFAN_REC_LOST_SAMPLES] = "LOST_SAMPLES",
+	[PERFAN_REC_SWITCH] = "SWITCH",
+	[PERFAN_REC_SWITCH_CPU_WIDE] = "SWITCH_CPU_WIDE",
+	[PERFAN_REC_NAMESPACES] = "NAMESPACES",
+	[PERFAN_REC_KSYMBOL] = "KSYMBOL",
+	[PERFAN_REC_BPF_EVENT] = "BPF_EVENT",
+	[PERFAN_REC_CGROUP] = "CGROUP",
+	[PERFAN_REC_TEXT_POKE] = "TEXT_POKE",
+	[PERFAN_REC_AUX_OUTPUT_HW_ID] = "AUX_OUTPUT_HW_ID",
+	[PERFAN_REC_CALLCHAIN_DEFERRED] = "CALLCHAIN_DEFERRED",
+	[PERFAN_REC_HEADER_ATTR] = "ATTR",
+	[PERFAN_REC_HEADER_EVENT_TYPE] = "EVENT_TYPE",
+	[PERFAN_REC_HEADER_TRACING_DATA] = "TRACING_DATA",
+	[PERFAN_REC_HEADER_BUILD_ID] = "BUILD_ID",
+	[PERFAN_REC_FINISHED_ROUND] = "FINISHED_ROUND",
+	[PERFAN_REC_ID_INDEX] = "ID_INDEX",
+	[PERFAN_REC_AUXTRACE_INFO] = "AUXTRACE_INFO",
+	[PERFAN_REC_AUXTRACE] = "AUXTRACE",
+	[PERFAN_REC_AUXTRACE_ERROR] = "AUXTRACE_ERROR",
+	[PERFAN_REC_THREAD_MAP] = "THREAD_MAP",
+	[PERFAN_REC_CPU_MAP] = "CPU_MAP",
+	[PERFAN_REC_STAT_CONFIG] = "STAT_CONFIG",
+	[PERFAN_REC_STAT] = "STAT",
+	[PERFAN_REC_STAT_ROUND] = "STAT_ROUND",
+	[PERFAN_REC_EVENT_UPDATE] = "EVENT_UPDATE",
+	[PERFAN_REC_TIME_CONV] = "TIME_CONV",
+	[PERFAN_REC_HEADER_FEATURE] = "FEATURE",
+	[PERFAN_REC_COMPRESSED] = "COMPRESSED",
+	[PERFAN_REC_FINISHED_INIT] = "FINISHED_INIT",
+	[PERFAN_REC_COMPRESSED2] = "COMPRESSED2",
+	[PERFAN_REC_BPF_METADATA] = "BPF_METADATA",
+};
 
-void perfan__scratch_reset(struct perfan_perfdata *pd)
+const char *perfan_record_type_name(uint32_t type)
 {
-	if (perfan__pipe_filling())
-		return; /* the batch's memory goes with the batch */
-	for (size_t i = 0; i < pd->nretired; i++)
-		free(pd->retired[i]);
-	pd->nretired = 0;
-	pd->scratch_used = 0;
-}
-
-const uint64_t *perfan__scratch_u64s(struct perfan_perfdata *pd,
-				     const uint8_t *p, size_t n)
-{
-	if (!p || !n)
-		return NULL;
-	if (!pd->swap && ((uintptr_t)p & 7) == 0)
-		return (const uint64_t *)(const void *)p;
-	uint64_t *o = perfan__scratch_alloc(pd, n * 8);
-	if (!o)
-		return NULL;
-	for (size_t i = 0; i < n; i++)
-		o[i] = perfan__u64(p + i * 8, pd->swap);
-	return o;
-}
-
-const char *perfan__scratch_str(struct perfan_perfdata *pd, const uint8_t *p,
-				size_t maxlen)
-{
-	if (!p)
-		return "";
-	size_t n = strnlen((const char *)p, maxlen);
-	if (n < maxlen)
-		return (const char *)p;
-	char *o = perfan__scratch_alloc(pd, n + 1);
-	if (!o)
-		return "";
-	memcpy(o, p, n);
-	o[n] = '\0';
-	return o;
+	return type < PERFAN_REC_MAX ? type_names[type] : NULL;
 }
 
 /* The rest of the record from the cursor up to the sample_id trailer. */

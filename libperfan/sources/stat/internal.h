@@ -1,6 +1,6 @@
 /* sources/stat/internal.h: what the perf stat readers (text.c, csv.c, json.c) share:
  * the parsed result, rows kept with their numbers still as text until the
- * file's decimal point is known, and the helpers of parse.c and number.c. */
+ * file's decimal point is known, and the helpers of row.c, runs.c and number.c. */
 #ifndef PERFAN_STAT_INTERNAL_H
 #define PERFAN_STAT_INTERNAL_H
 
@@ -117,7 +117,7 @@ int perfan__stat_metric_row(perfan_stat *s, const struct perfan__stat_row *on,
 			    uint32_t line, struct perfan__span value,
 			    struct perfan__span name);
 
-/* parse.c */
+/* row.c: the rows the readers share */
 /* A new row, in the current run (a new run when that one has ended). */
 struct perfan__stat_row *perfan__stat_add(perfan_stat *s, uint32_t line);
 char *perfan__stat_dup(perfan_stat *s, const char *p, size_t n);
