@@ -29,17 +29,23 @@ static const char usage_text[] =
 	"(@[kstack, ustack, comm, pid] and the like, text or -f json); which\n"
 	"one is told from its content.\n"
 	"\n"
-	"  --pid              name the root frame comm-PID\n"
-	"  --tid              name the root frame comm-PID/TID\n"
+	"  --pid              name the root frame comm-PID (stackcollapse-perf.pl)\n"
+	"  --tid              name the root frame comm-PID/TID (stackcollapse-\n"
+	"                     perf.pl)\n"
+	"  --pid=PID          (perf.data) only samples and off-CPU time of\n"
+	"                     process PID (a value, after '=', makes it the\n"
+	"                     filter of every command)\n"
+	"  --tid=TID          (perf.data) only samples and off-CPU time of\n"
+	"                     thread TID (likewise)\n" CLI_FILTER_HELP_COMM_CPU_TIME
 	"  --kernel           append _[k] to kernel frames\n"
 	"  --jit              append _[j] to JIT frames (perf-PID.map,\n"
 	"                     jitted-PID-N.so)\n"
 	"  --all              both --kernel and --jit\n"
 	"  --addrs            name unresolved frames with their address\n"
 	"  --inline           (perf.data) add the frames inlined into others\n"
-	"  --event-filter NAME, --event NAME\n"
-	"                     only samples of event NAME (default: the first;\n"
-	"                     bpftrace: the map NAME, as @name)\n"
+	"  --event-filter NAME, --event NAME\n" CLI_FILTER_HELP_EVENT_TEXT
+		CLI_FILTER_HELP_EVENT_OTHERS
+	"                     (default: the first event with samples)\n"
 	"  --samples          count every sample as 1\n"
 	"  --period           weigh a sample by its period (the default, as\n"
 	"                     perf script prints it)\n"
@@ -65,7 +71,8 @@ static const char usage_text[] =
 
 struct opts {
 	int pid, tid, kernel, jit, addrs, inline_frames, samples, compat;
-	const char *event, *symfs, *debug_dir, *buildid_dir, *kallsyms, *out;
+	struct perfan_filter filter; /* --pid=PID, --tid=TID, --comm, ... */
+	const char *symfs, *debug_dir, *buildid_dir, *kallsyms, *out;
 	const char *perf_map_dir, *jitdump_dir;
 	int python_view; /* -1: python when there are Python frames */
 	int time_view;   /* enum perfan_time_view, 0: samples */
@@ -98,7 +105,7 @@ static void warn_options(const struct cli_load_opts *lo, unsigned caps,
 		return; /* --off-cpu and --wall: the error says it */
 	if ((lo->root != PERFAN_ROOT_COMM && !(caps & PERFAN_SOURCE_ROOTS)) ||
 	    lo->kernel || lo->jit || lo->addrs || lo->inline_frames ||
-	    lo->event || lo->symfs || lo->debug_dir || lo->buildid_dir ||
+	    lo->filter.event || lo->symfs || lo->debug_dir || lo->buildid_dir ||
 	    lo->kallsyms || lo->perf_map_dir || lo->jitdump_dir)
 		cli_warn(CMD,
 			 "%s holds folded stacks: "
@@ -120,7 +127,7 @@ static void load_opts(struct cli_load_opts *lo, const struct opts *o)
 	lo->jitdump_dir = o->jitdump_dir;
 	lo->inline_frames = o->inline_frames;
 	lo->samples = o->samples;
-	lo->event = o->event;
+	lo->filter = o->filter;
 	lo->root = o->tid   ? PERFAN_ROOT_PID_TID
 		   : o->pid ? PERFAN_ROOT_PID
 			    : PERFAN_ROOT_COMM;
@@ -164,10 +171,17 @@ int cmd_collapse(int argc, char **argv)
 		O_WALL,
 		O_LINENO,
 		O_THREADS,
+		O_COMM,
+		O_CPU,
+		O_TIME,
 	};
 	static const struct option longopts[] = {
-		{"pid", no_argument, NULL, O_PID},
-		{"tid", no_argument, NULL, O_TID},
+		/* bare: stackcollapse-perf.pl's roots; =ID: the filter */
+		{"pid", optional_argument, NULL, O_PID},
+		{"tid", optional_argument, NULL, O_TID},
+		{"comm", required_argument, NULL, O_COMM},
+		{"cpu", required_argument, NULL, O_CPU},
+		{"time", required_argument, NULL, O_TIME},
 		{"kernel", no_argument, NULL, O_KERNEL},
 		{"jit", no_argument, NULL, O_JIT},
 		{"all", no_argument, NULL, O_ALL},
@@ -195,19 +209,39 @@ int cmd_collapse(int argc, char **argv)
 	};
 	struct opts o;
 	memset(&o, 0, sizeof(o));
+	o.filter = PERFAN_FILTER_INIT;
 	o.python_view = -1;
 	int opt;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
 		switch (opt) {
-		case O_PID: o.pid = 1; break;
-		case O_TID: o.tid = 1; break;
+		case O_PID:
+		case O_TID:
+			if (!optarg)
+				*(opt == O_PID ? &o.pid : &o.tid) = 1;
+			else if (cli_filter_set(&o.filter,
+						opt == O_PID ? "pid" : "tid",
+						optarg, CMD))
+				return 2;
+			break;
+		case O_COMM:
+		case O_CPU:
+		case O_TIME:
+			if (cli_filter_set(&o.filter,
+					   opt == O_COMM  ? "comm"
+					   : opt == O_CPU ? "cpu"
+							  : "time",
+					   optarg, CMD))
+				return 2;
+			break;
 		case O_KERNEL: o.kernel = 1; break;
 		case O_JIT: o.jit = 1; break;
 		case O_ALL: o.kernel = o.jit = 1; break;
 		case O_ADDRS: o.addrs = 1; break;
 		case O_INLINE: o.inline_frames = 1; break;
-		case O_EVENT: o.event = *optarg ? optarg : NULL; break;
+		case O_EVENT:
+			cli_filter_set(&o.filter, "event", optarg, CMD);
+			break;
 		case O_SAMPLES: o.samples = 1; break;
 		case O_PERIOD: o.samples = 0; break;
 		case O_SYMFS: o.symfs = optarg; break;
@@ -278,7 +312,8 @@ int cmd_collapse(int argc, char **argv)
 			  res.name);
 		status = 1;
 	}
-	size_t col = cli_load_pick_column(p, o.event, NULL, res.name, CMD);
+	size_t col =
+		cli_load_pick_column(p, o.filter.event, NULL, res.name, CMD);
 	/* Python functions in place of the interpreter frames that ran
 	 * them, unless asked for perf's native frames */
 	if (o.python_view != PERFAN_PY_NATIVE && perfan_python_present(p)) {

@@ -178,7 +178,7 @@ int cmd_convert(int argc, char **argv)
 		return 1;
 	}
 	perfan_offcpu_free(res.offcpu);
-	size_t col = cli_load_pick_column(p, lo.event, NULL, res.name, CMD);
+	size_t col = cli_load_pick_column(p, lo.filter.event, NULL, res.name, CMD);
 
 	int status = 0;
 	struct cli_output o;

@@ -249,7 +249,7 @@ static int load_side(struct side *s, const struct list *files,
 		memset(&res, 0, sizeof(res));
 		status |= cli_load(&s->runs[i], files->v[i], lo, CMD, &res);
 		s->counts &= lo->samples || (res.caps & PERFAN_SOURCE_COUNTED);
-		s->cols[i] = cli_load_pick_column(s->runs[i], lo->event, NULL,
+		s->cols[i] = cli_load_pick_column(s->runs[i], lo->filter.event, NULL,
 						  res.name, CMD);
 		s->nsamp[i] = samples_behind(s->runs[i], s->cols[i], &res);
 		s->n++;

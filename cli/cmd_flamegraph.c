@@ -114,7 +114,7 @@ static int load_diff(perfan_profile **p, char **paths,
 		}
 		status |= cli_load(&side[i], paths[i], &one, CMD, &res);
 		read_both &= res.format != NULL || !status;
-		col[i] = cli_load_pick_column(side[i], lo->event, BEFORE,
+		col[i] = cli_load_pick_column(side[i], lo->filter.event, BEFORE,
 					      res.name, CMD);
 	}
 	/* what was read, after an error in one too; after first: column 0 */
@@ -370,7 +370,7 @@ int cmd_flamegraph(int argc, char **argv)
 		name = paths[1];
 	} else
 		fo.column = cli_load_pick_column(
-			p, lo.event, BEFORE, npaths == 1 ? name : "the input",
+			p, lo.filter.event, BEFORE, npaths == 1 ? name : "the input",
 			CMD);
 	int before = diff ? -1 : find_column(p, BEFORE);
 	if (before >= 0 && perfan_profile_total(p, (size_t)before)) {

@@ -341,9 +341,6 @@ int cmd_report(int argc, char **argv)
 	perfan_threads *th = NULL;
 	if (res.offcpu) {
 		struct perfan_threads_opts to = PERFAN_THREADS_OPTS_INIT;
-		to.pid = o.load.pid;
-		to.tid = o.load.tid;
-		to.comm = o.load.comm;
 		to.skip_idle = 1;
 		if (perfan_threads_new(
 			    &th, p, perfan_offcpu_summary(res.offcpu), &to)) {

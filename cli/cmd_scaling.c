@@ -220,7 +220,7 @@ int cmd_scaling(int argc, char **argv)
 		if (status)
 			break;
 		runs[i].profile = profiles[i];
-		runs[i].column = cli_load_pick_column(profiles[i], lo.event,
+		runs[i].column = cli_load_pick_column(profiles[i], lo.filter.event,
 						      NULL, res.name, CMD);
 	}
 	perfan_scaling *sc = NULL;

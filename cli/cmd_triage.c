@@ -215,13 +215,13 @@ static int load_before(struct inputs *in, struct opts *o, const char *path)
 			return 1;
 		in->runs[i] = (struct perfan_diff_run){
 			in->before[i],
-			cli_load_pick_column(in->before[i], lo.event, NULL,
+			cli_load_pick_column(in->before[i], lo.filter.event, NULL,
 					     res.name, CMD),
 			o->before[i]};
 	}
 	in->runs[o->nbefore] = (struct perfan_diff_run){
 		in->cpu,
-		cli_load_pick_column(in->cpu, lo.event, NULL, path, CMD), path};
+		cli_load_pick_column(in->cpu, lo.filter.event, NULL, path, CMD), path};
 	struct perfan_diff_opts dopts =
 		PERFAN_OPTS_INIT(struct perfan_diff_opts);
 	for (size_t i = 0; i <= o->nbefore; i++)
@@ -247,8 +247,8 @@ static size_t cpu_column(const perfan_profile *p, const struct opts *o,
 	static const char *const clocks[] = {"cpu-clock", "task-clock",
 					     "cycles"};
 	size_t n = perfan_profile_nr_columns(p);
-	if (o->load.event)
-		return cli_load_pick_column(p, o->load.event, NULL, name, CMD);
+	if (o->load.filter.event)
+		return cli_load_pick_column(p, o->load.filter.event, NULL, name, CMD);
 	for (size_t k = 0; k < sizeof(clocks) / sizeof(*clocks); k++)
 		for (size_t c = 0; c < n; c++) {
 			const char *cn = perfan_profile_column_name(p, c);

@@ -17,7 +17,7 @@
 void cli_load_init(struct cli_load_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->pid = o->tid = o->cpu = -1;
+	o->filter = PERFAN_FILTER_INIT;
 	o->root = PERFAN_ROOT_COMM;
 	o->python_view = -1;
 	o->folded_annotations = 1; /* _[k] kernel frames and the like */
@@ -47,84 +47,39 @@ int cli_parse_threads(const char *arg, int *out, const char *cmd)
 
 /* ---- options ------------------------------------------------------------- */
 
-/* "SEC[.FRAC]" into nanoseconds; "" is 0. */
-static int parse_seconds(const char *s, size_t n, uint64_t *out)
+int cli_filter_set(struct perfan_filter *f, const char *name, const char *arg,
+		   const char *cmd)
 {
-	uint64_t sec = 0, ns = 0;
-	size_t i = 0;
-	*out = 0;
-	if (!n)
-		return 0;
-	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
-		if (sec > UINT64_MAX / 10 / 1000000000ull)
-			return -1;
-		sec = sec * 10 + (uint64_t)(s[i] - '0');
-	}
-	if (i == 0 && (i == n || s[i] != '.'))
+	if (perfan_filter_set(f, name, arg)) {
+		cli_error(cmd, "%s", perfan_error_last());
 		return -1;
-	if (i < n && s[i] == '.') {
-		uint64_t scale = 100000000ull;
-		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
-			ns += (uint64_t)(s[i] - '0') * scale;
-			scale /= 10;
-		}
 	}
-	if (i != n)
-		return -1;
-	*out = sec * 1000000000ull + ns;
 	return 0;
 }
 
-static int parse_time(const char *s, struct cli_load_opts *o)
+/* The filter an option of the shared set is, or NULL. */
+static const char *filter_name(int opt)
 {
-	const char *comma = strchr(s, ',');
-	if (!comma)
-		return -1;
-	if (parse_seconds(s, (size_t)(comma - s), &o->time_start) ||
-	    parse_seconds(comma + 1, strlen(comma + 1), &o->time_end))
-		return -1;
-	if (o->time_end && o->time_start > o->time_end)
-		return -1;
-	o->time_set = o->time_start || o->time_end;
-	return 0;
-}
-
-static int parse_id(const char *s, int64_t *out)
-{
-	char *end;
-	errno = 0;
-	long long v = strtoll(s, &end, 10);
-	if (errno || end == s || *end || v < 0 || v > INT32_MAX)
-		return -1;
-	*out = v;
-	return 0;
+	switch (opt) {
+	case CLI_LOAD_O_PID: return "pid";
+	case CLI_LOAD_O_TID: return "tid";
+	case CLI_LOAD_O_CPU: return "cpu";
+	case CLI_LOAD_O_COMM: return "comm";
+	case CLI_LOAD_O_TIME: return "time";
+	case CLI_LOAD_O_EVENT: return "event";
+	default: return NULL;
+	}
 }
 
 int cli_load_option(struct cli_load_opts *o, int opt, const char *arg,
 		    const char *cmd)
 {
-	const char *bad = NULL;
+	const char *bad = NULL, *filter = filter_name(opt);
+	if (filter)
+		return cli_filter_set(&o->filter, filter, arg, cmd) ? -1 : 1;
 	switch (opt) {
 	case CLI_LOAD_O_SAMPLES: o->samples = 1; break;
 	case CLI_LOAD_O_PERIOD: o->samples = 0; break;
-	case CLI_LOAD_O_PID:
-		if (parse_id(arg, &o->pid))
-			bad = "--pid: '%s' is not a process id";
-		break;
-	case CLI_LOAD_O_TID:
-		if (parse_id(arg, &o->tid))
-			bad = "--tid: '%s' is not a thread id";
-		break;
-	case CLI_LOAD_O_CPU:
-		if (parse_id(arg, &o->cpu))
-			bad = "--cpu: '%s' is not a CPU number";
-		break;
-	case CLI_LOAD_O_COMM: o->comm = arg; break;
-	case CLI_LOAD_O_TIME:
-		if (parse_time(arg, o))
-			bad = "--time: '%s' is not START,END in seconds";
-		break;
-	case CLI_LOAD_O_EVENT: o->event = *arg ? arg : NULL; break;
 	case CLI_LOAD_O_INLINE: o->inline_frames = 1; break;
 	case CLI_LOAD_O_SYMFS: o->symfs = arg; break;
 	case CLI_LOAD_O_DEBUG_DIR: o->debug_dir = arg; break;
@@ -170,13 +125,7 @@ void cli_load_resolve_opts(struct perfan_resolve_opts *ro,
 	ro->inline_frames = o->inline_frames;
 	ro->root = o->root;
 	ro->weight = o->samples ? PERFAN_WEIGHT_SAMPLES : PERFAN_WEIGHT_PERIOD;
-	ro->pid = o->pid;
-	ro->tid = o->tid;
-	ro->cpu = o->cpu;
-	ro->comm = o->comm;
-	ro->event = o->event;
-	ro->time_start = o->time_start;
-	ro->time_end = o->time_end;
+	ro->filter = o->filter;
 	ro->addrs = o->addrs;
 	ro->log = o->log ? o->log : cli_progress_log;
 	ro->host = cli_host();
@@ -245,7 +194,7 @@ static void source_opts(struct perfan_source_opts *so,
 	*so = PERFAN_OPTS_INIT(struct perfan_source_opts);
 	so->root = o->root;
 	so->count_samples = o->samples;
-	so->event = o->event;
+	so->event = o->filter.event;
 	so->log = ro->log;
 	so->on_read = cli_progress_add;
 	so->script.kernel = o->kernel;
@@ -306,10 +255,11 @@ static void warn_options(const struct cli_load_opts *o, unsigned caps,
 		return;
 	}
 	if (!(caps & PERFAN_SOURCE_RECORDS) &&
-	    (o->pid >= 0 || o->tid >= 0 || o->cpu >= 0 || o->comm ||
-	     o->time_set || o->inline_frames || o->symfs || o->debug_dir ||
-	     o->buildid_dir || o->kallsyms ||
-	     (o->event && !(caps & PERFAN_SOURCE_EVENTS))))
+	    (o->filter.pid >= 0 || o->filter.tid >= 0 || o->filter.cpu >= 0 ||
+	     o->filter.comm || o->filter.time_start || o->filter.time_end ||
+	     o->inline_frames || o->symfs || o->debug_dir || o->buildid_dir ||
+	     o->kallsyms ||
+	     (o->filter.event && !(caps & PERFAN_SOURCE_EVENTS))))
 		cli_warn(cmd,
 			 "%s is not a perf.data: --pid, "
 			 "--tid, --comm, --cpu, --time, --inline, --symfs, "

@@ -13,14 +13,13 @@
 struct cli_load_opts {
 	/* from the shared options */
 	int samples, inline_frames;
-	int64_t pid, tid, cpu; /* -1: any */
-	const char *comm, *event, *symfs, *debug_dir, *buildid_dir, *kallsyms;
+	/* which samples: --pid, --tid, --comm, --cpu, --time, --event */
+	struct perfan_filter filter;
+	const char *symfs, *debug_dir, *buildid_dir, *kallsyms;
 	const char *perf_map_dir, *jitdump_dir;
 	/* enum perfan_python_view, or -1: python when Python frames are
 	 * present (their self time with the interpreter's frames in it) */
 	int python_view;
-	uint64_t time_start, time_end;
-	int time_set;
 	/* set by the command */
 	int root; /* enum perfan_process_root, for perf.data and script
 		     text (PID_TID: "comm-PID/TID" roots) */
@@ -127,21 +126,36 @@ enum {
 		"python", required_argument, NULL, CLI_LOAD_O_PYTHON           \
 	}
 
+/* The lines of --help for the filters, the same words in every command
+ * (collapse has its own --pid and --tid, and --event-filter). */
+#define CLI_FILTER_HELP_EVENT_TEXT                                              \
+	"                     only samples of event NAME; in a perf.data, of\n" \
+	"                     the one event whose name starts with NAME (an\n"  \
+	"                     error names its events when none or several\n"    \
+	"                     do)\n"
+/* ... and what --event means for the other inputs. */
+#define CLI_FILTER_HELP_EVENT_OTHERS                                             \
+	"                     bpftrace: the map NAME (@name); speedscope\n"     \
+	"                     JSON: time, bytes or samples\n"
+#define CLI_FILTER_HELP_COMM_CPU_TIME                                           \
+	"  --comm COMM        (perf.data) only samples and off-CPU time of\n"   \
+	"                     threads named COMM\n"                             \
+	"  --cpu CPU          (perf.data) only samples taken on CPU (off-CPU\n" \
+	"                     time is on none)\n"                               \
+	"  --time START,END   (perf.data) only samples and off-CPU time\n"      \
+	"                     between these times, in seconds as perf script\n" \
+	"                     prints them; either may be left empty\n"
+
 /* The lines of --help for the shared options. */
 #define CLI_LOAD_HELP                                                                   \
 	"  --samples          weigh every sample as 1\n"                                \
 	"  --period           weigh samples by their period (the default, as\n"         \
 	"                     perf report)\n"                                           \
-	"  --event NAME       only samples of event NAME (perf.data, perf\n"            \
-	"                     script text), the bpftrace map NAME (@name), or\n"        \
-	"                     of speedscope JSON time, bytes or samples\n"              \
-	"  --pid PID          (perf.data) only samples of process PID\n"                \
-	"  --tid TID          (perf.data) only samples of thread TID\n"                 \
-	"  --comm COMM        (perf.data) only samples of threads named COMM\n"         \
-	"  --cpu CPU          (perf.data) only samples taken on CPU\n"                  \
-	"  --time START,END   (perf.data) only samples between these times, in\n"       \
-	"                     seconds as perf script prints them; either may\n"         \
-	"                     be left empty\n"                                          \
+	"  --event NAME\n" CLI_FILTER_HELP_EVENT_TEXT CLI_FILTER_HELP_EVENT_OTHERS      \
+	"  --pid PID          (perf.data) only samples and off-CPU time of\n"           \
+	"                     process PID\n"                                            \
+	"  --tid TID          (perf.data) only samples and off-CPU time of\n"           \
+	"                     thread TID\n" CLI_FILTER_HELP_COMM_CPU_TIME               \
 	"  --inline           (perf.data) add the functions inlined into others\n"      \
 	"  --symfs DIR        (perf.data) look for binaries under DIR\n"                \
 	"  --debug-dir DIR    (perf.data) look for debug files under DIR too\n"         \
@@ -188,6 +202,11 @@ int cli_default_threads(void);
 	"  --wall             (perf.data) wall-clock time: on-CPU time (the\n"    \
 	"                     cpu-clock or task-clock period) and off-CPU time\n" \
 	"                     in one profile, in ns\n"
+
+/* The filter option --NAME ("pid", "tid", "comm", "cpu", "time",
+ * "event") with argument ARG into F: 0, or -1 with the message printed. */
+int cli_filter_set(struct perfan_filter *f, const char *name, const char *arg,
+		   const char *cmd);
 
 /* Handle option OPT (a CLI_LOAD_O_*) with argument ARG. Returns 1 when it
  * was one, 0 when it is not ours, -1 for a bad value (the message, naming

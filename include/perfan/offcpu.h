@@ -7,6 +7,7 @@
 #define PERFAN_OFFCPU_H
 
 #include <perfan/common.h>
+#include <perfan/filter.h>
 #include <perfan/perfdata.h>
 #include <perfan/profile.h>
 #include <perfan/resolve.h>
@@ -124,6 +125,10 @@ struct perfan_offcpu_summary {
 	int system_wide;
 	size_t nr_threads; /* sorted by pid, then tid */
 	const struct perfan_offcpu_thread *threads;
+	/* The filter the per-thread figures obey (perfan_offcpu_opts'),
+	 * borrowed from the analysis: threads are listed whatever it keeps
+	 * (perfan_filter_thread tells which to show) */
+	const struct perfan_filter *filter;
 };
 
 struct perfan_offcpu_opts {
@@ -136,6 +141,15 @@ struct perfan_offcpu_opts {
 	 * non-zero return stops the analysis with that error. */
 	int (*interval)(const struct perfan_offcpu_interval *iv, void *payload);
 	void *payload;
+	/* What the intervals delivered and the per-thread figures count
+	 * (copied; its strings must outlive the analysis, its event the
+	 * stream): the threads its pid, tid and comm keep, intervals cut to
+	 * its time window (AGGREGATE ones left out of a window), the on-CPU
+	 * samples it keeps (its event compared whole: see
+	 * perfan_filter_resolve). The analysis reads every record either
+	 * way: a switch-in is written in the context of the task before,
+	 * a wakeup in its waker's. NULL: everything. */
+	const struct perfan_filter *filter;
 };
 
 typedef struct perfan_offcpu perfan_offcpu;

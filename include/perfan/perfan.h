@@ -7,6 +7,7 @@
 #include <perfan/common.h>
 #include <perfan/diff.h>
 #include <perfan/features.h>
+#include <perfan/filter.h>
 #include <perfan/flamegraph.h>
 #include <perfan/folded.h>
 #include <perfan/header.h>

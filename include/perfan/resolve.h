@@ -5,6 +5,7 @@
 #define PERFAN_RESOLVE_H
 
 #include <perfan/common.h>
+#include <perfan/filter.h>
 #include <perfan/host.h>
 #include <perfan/perfdata.h>
 #include <perfan/profile.h>
@@ -41,12 +42,10 @@ struct perfan_resolve_opts {
 	int no_demangle;         /* keep C++ and Rust names mangled */
 	enum perfan_process_root root;
 	enum perfan_weight weight;
-	/* Sample filters; negative or NULL means any. Note that 0 filters
+	/* The samples kept (perfan/filter.h): the stream resolves its event
+	 * (a unique prefix) against the file's. Note that 0 filters
 	 * pid/tid/cpu 0: initialise with PERFAN_RESOLVE_OPTS_INIT. */
-	int64_t pid, tid, cpu;
-	const char *comm;
-	uint64_t time_start, time_end; /* ns; 0 and 0 mean all */
-	const char *event;             /* only this event's samples */
+	struct perfan_filter filter;
 	perfan_log_fn log;
 	void *log_payload;
 	/* Called now and then (every 4096 records) with the reader's offset
@@ -70,9 +69,7 @@ struct perfan_resolve_opts {
 /* Options with every filter off (pid, tid and cpu -1). */
 #define PERFAN_RESOLVE_OPTS_INIT                                                \
 	((struct perfan_resolve_opts){.sz = sizeof(struct perfan_resolve_opts), \
-				      .pid = -1,                                \
-				      .tid = -1,                                \
-				      .cpu = -1})
+				      .filter = PERFAN_FILTER_INIT})
 
 /* What a resolve saw (for a report's footer and for tests). */
 struct perfan_resolve_stats {

@@ -67,10 +67,6 @@ struct perfan_threads_opts {
 	size_t sz;
 	/* Call sites per thread; 0: 5. */
 	size_t max_sites;
-	/* Only these threads; negative or NULL: any. Initialise with
-	 * PERFAN_THREADS_OPTS_INIT. */
-	int64_t pid, tid;
-	const char *comm;
 	/* The profile's column of off-CPU (or wall) ns; PERFAN_THREADS_AUTO
 	 * (what PERFAN_THREADS_OPTS_INIT sets): the column named "off-cpu",
 	 * else "wall". */
@@ -81,12 +77,11 @@ struct perfan_threads_opts {
 #define PERFAN_THREADS_AUTO ((size_t)-1)
 #define PERFAN_THREADS_OPTS_INIT                                                \
 	((struct perfan_threads_opts){.sz = sizeof(struct perfan_threads_opts), \
-				      .pid = -1,                                \
-				      .tid = -1,                                \
 				      .column = PERFAN_THREADS_AUTO})
 
 /* The threads of summary S (borrowed: it must outlive the result, as P
- * must) with the call sites of P's off-CPU leaves (frames of kind
+ * must) that its filter keeps (perfan_offcpu_opts': by pid, tid and comm,
+ * and alive in its time window, their lifetime cut to it) with the call sites of P's off-CPU leaves (frames of kind
  * PERFAN_FRAME_OFFCPU), attributed to threads by their stacks' process
  * frames (perfan_profile_frame_thread: a profile made with roots
  * PERFAN_ROOT_PID_TID has one per thread). Rows in S's order (pid, then

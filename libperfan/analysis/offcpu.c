@@ -38,7 +38,8 @@ struct perfan_offcpu {
 	struct perfan_offcpu_opts o;
 	struct perfan__othreads th;
 	struct perfan_offcpu_summary sum;
-	uint8_t *kind; /* per event index */
+	struct perfan_filter filter; /* o.filter's copy */
+	uint8_t *kind;               /* per event index */
 	size_t nkind;
 	int finished;
 	int err; /* sticky: a callback's or an allocation's */
@@ -70,6 +71,18 @@ int perfan_offcpu_new(perfan_offcpu **out, perfan_stream *s,
 	if (!o)
 		return perfan__nomem("off-CPU");
 	PERFAN__OPTS_COPY(o->o, opts);
+	o->filter = PERFAN_FILTER_INIT;
+	if (o->o.filter) {
+		int rc = perfan_filter_validate(o->o.filter);
+		if (rc) {
+			free(o);
+			return rc;
+		}
+		memcpy(&o->filter, o->o.filter, sizeof(o->filter));
+		o->filter.sz = sizeof(o->filter);
+	}
+	o->o.filter = NULL;
+	o->sum.filter = &o->filter;
 	o->s = s;
 	*out = o;
 	return 0;
@@ -78,6 +91,7 @@ int perfan_offcpu_new(perfan_offcpu **out, perfan_stream *s,
 void perfan__offcpu_detach(perfan_offcpu *o)
 {
 	o->s = NULL;
+	o->filter.event = NULL; /* the stream's, gone with it */
 	o->o.interval = NULL;
 	o->o.payload = NULL;
 	o->finished = 1;
@@ -105,6 +119,15 @@ static int deliver(perfan_offcpu *o, struct perfan__othread *th, uint32_t state,
 		   const struct perfan_stream_frame *frames, size_t n)
 {
 	struct perfan_offcpu_thread *t = &th->pub;
+	const struct perfan_filter *f = &o->filter;
+	if (!perfan_filter_thread(f, t->pid, t->tid, t->comm))
+		return 0;
+	if (f->time_start || f->time_end) {
+		if (flags & PERFAN_OFFCPU_AGGREGATE)
+			return 0; /* a total has no time to lie in a window */
+		if (!perfan_filter_clip(f, &start, &end))
+			return 0;
+	}
 	t->off[state] += end - start;
 	t->intervals[state]++;
 	if (flags & PERFAN_OFFCPU_OPEN_START)
@@ -202,10 +225,12 @@ static void touch(struct perfan__othread *th, uint64_t t)
  * seen (nor forked), of the time it spent off-CPU since the recording
  * began. */
 /* TH leaves the CPU at T: the time since its recorded switch-in ran. */
-static void leaves(struct perfan__othread *th, uint64_t t)
+static void leaves(const perfan_offcpu *o, struct perfan__othread *th,
+		   uint64_t t)
 {
-	if (th->in_at && t >= th->in_at)
-		th->pub.run += t - th->in_at;
+	uint64_t from = th->in_at; /* the part of it in the time window */
+	if (from && t >= from && perfan_filter_clip(&o->filter, &from, &t))
+		th->pub.run += t - from;
 	th->in_at = 0;
 }
 
@@ -232,7 +257,7 @@ static int switch_out(perfan_offcpu *o, struct perfan__othread *th, uint64_t t,
 		      uint32_t state, int src,
 		      const struct perfan_stream_frame *frames, size_t n)
 {
-	leaves(th, t);
+	leaves(o, th, t);
 	int rc = close_iv(o, th, t, 0); /* out again, its switch-in unseen */
 	if (rc)
 		return rc;
@@ -388,7 +413,7 @@ static int on_sched_switch(perfan_offcpu *o,
 	uint32_t state = state_of(prev_state, &exited);
 	if (exited) {
 		th->pub.exited = 1;
-		leaves(th, t);
+		leaves(o, th, t);
 		return close_iv(o, th, t, 0);
 	}
 	return switch_out(o, th, t, state, SRC_SCHED_SWITCH,
@@ -508,6 +533,9 @@ static int on_sample(perfan_offcpu *o, const struct perfan_stream_event *ev)
 		return nomem(o);
 	if (k == K_CPU) {
 		o->sum.cpu_samples++;
+		if (!perfan_filter_sample(&o->filter, ev->pid, ev->tid, ev->cpu,
+					  ev->comm, ev->time, ev->event->name))
+			return 0;
 		th->pub.on_cpu += ev->u.sample.period;
 		th->pub.on_cpu_samples++;
 	}

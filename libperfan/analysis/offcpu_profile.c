@@ -116,61 +116,26 @@ static int add(struct fold *f, const char *comm, int32_t pid, int32_t tid,
 				  &meta, NULL);
 }
 
-/* Whether the caller's pid, tid and comm filters keep thread PID/TID. */
-static int keeps_thread(const struct fold *f, int32_t pid, int32_t tid,
-			const char *comm)
-{
-	const struct perfan_resolve_opts *o = &f->ro;
-	if (o->pid >= 0 && pid != o->pid)
-		return 0;
-	if (o->tid >= 0 && tid != o->tid)
-		return 0;
-	if (o->comm) {
-		char def[16];
-		if (!comm) {
-			snprintf(def, sizeof(def), ":%d", tid);
-			comm = def;
-		}
-		if (strcmp(comm, o->comm))
-			return 0;
-	}
-	return 1;
-}
-
+/* An interval the engine kept (the caller's filter: perfan_offcpu_opts). */
 static int on_interval(const struct perfan_offcpu_interval *iv, void *payload)
 {
 	struct fold *f = payload;
-	if (keeps_thread(f, iv->pid, iv->tid, iv->comm)) {
-		uint64_t start = iv->start, end = iv->end;
-		int windowed = f->ro.time_start || f->ro.time_end;
-		if (windowed && (iv->flags & PERFAN_OFFCPU_AGGREGATE))
-			end = start; /* a total has no time to lie in a window */
-		if (windowed && start < f->ro.time_start)
-			start = f->ro.time_start;
-		if (windowed && f->ro.time_end && end > f->ro.time_end)
-			end = f->ro.time_end;
-		if (end > start) {
-			int err = add(f, iv->comm, iv->pid, iv->tid, iv->frames,
-				      iv->nr_frames, f->leaf[iv->state],
-				      iv->start, end - start);
-			if (err)
-				return err;
-		}
+	if (iv->end > iv->start) {
+		int err = add(f, iv->comm, iv->pid, iv->tid, iv->frames,
+			      iv->nr_frames, f->leaf[iv->state], iv->start,
+			      iv->end - iv->start);
+		if (err)
+			return err;
 	}
 	return f->interval ? f->interval(iv, f->payload) : 0;
 }
 
 /* The wall view's on-CPU time: a cpu-clock or task-clock sample the
- * caller's filters keep, weighed by its period (ns). */
+ * caller's filter keeps, weighed by its period (ns). */
 static int on_cpu_sample(struct fold *f, const struct perfan_stream_event *ev)
 {
-	const struct perfan_resolve_opts *o = &f->ro;
-	if (!keeps_thread(f, ev->pid, ev->tid, ev->comm) ||
-	    (o->cpu >= 0 && ev->cpu != o->cpu) ||
-	    (o->time_start && ev->time < o->time_start) ||
-	    (o->time_end && ev->time > o->time_end) ||
-	    (o->event &&
-	     (!ev->event->name || strcmp(ev->event->name, o->event)))) {
+	if (!perfan_filter_sample(&f->ro.filter, ev->pid, ev->tid, ev->cpu,
+				  ev->comm, ev->time, ev->event->name)) {
 		f->filtered++;
 		return 0;
 	}
@@ -237,24 +202,27 @@ int perfan_offcpu_profile(perfan_profile *p, perfan_perfdata *pd,
 	if (ro)
 		memcpy(&f.ro, ro,
 		       ro->sz < sizeof(f.ro) ? ro->sz : sizeof(f.ro));
-	/* The engine sees every record: a thread's switch-in is written in
-	 * the context of the task before it, its wakeup in its waker's.
-	 * The caller's filters apply to what is added to the profile. */
+	if (!f.ro.filter.sz)
+		f.ro.filter.sz = sizeof(f.ro.filter);
+	/* The engine sees every record (perfan_offcpu_opts' filter says
+	 * why); the caller's filter, its event resolved, selects what it
+	 * counts and delivers, and the on-CPU samples of the wall view. */
+	struct perfan_filter want = f.ro.filter;
+	int err = perfan_filter_resolve(&f.ro.filter, &want, pd);
 	struct perfan_resolve_opts so = f.ro;
-	so.pid = so.tid = so.cpu = -1;
-	so.comm = NULL;
-	so.event = NULL;
-	so.time_start = so.time_end = 0;
+	so.filter = PERFAN_FILTER_INIT;
 	struct perfan_offcpu_opts eo;
 	PERFAN__OPTS_COPY(eo, oo);
 	f.interval = eo.interval;
 	f.payload = eo.payload;
 	eo.interval = on_interval;
 	eo.payload = &f;
+	eo.filter = &f.ro.filter;
 
 	perfan_stream *s = NULL;
 	perfan_offcpu *oc = NULL;
-	int err = setup(&f, view);
+	if (!err)
+		err = setup(&f, view);
 	if (!err)
 		err = perfan_stream_open(&s, pd, &so);
 	if (!err)

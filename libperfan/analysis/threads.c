@@ -324,13 +324,21 @@ static int site_cmp(const void *a, const void *b)
 	return strcmp(x->caller ? x->caller : "", y->caller ? y->caller : "");
 }
 
+/* Whether TH is a row: a thread the analysis's filter keeps, alive in its
+ * time window (*START and *END: its lifetime cut to the window). */
 static int wanted(const struct perfan_threads_opts *o,
-		  const struct perfan_offcpu_thread *th)
+		  const struct perfan_offcpu_summary *s,
+		  const struct perfan_offcpu_thread *th, uint64_t *start,
+		  uint64_t *end)
 {
-	if ((o->pid >= 0 && th->pid != o->pid) ||
-	    (o->tid >= 0 && th->tid != o->tid) ||
-	    (o->comm && (!th->comm || strcmp(o->comm, th->comm))))
+	const struct perfan_filter *f = s->filter;
+	*start = th->start;
+	*end = th->end;
+	if (!perfan_filter_thread(f, th->pid, th->tid, th->comm))
 		return 0;
+	if (f && (f->time_start || f->time_end) &&
+	    (!perfan_filter_clip(f, start, end) && *start != *end))
+		return 0; /* not alive in the window */
 	if (o->skip_idle) {
 		uint64_t off = 0;
 		for (int s = 0; s < PERFAN_OFFCPU_NR_STATES; s++)
@@ -353,10 +361,8 @@ int perfan_threads_new(perfan_threads **out, const perfan_profile *p,
 	if (!t)
 		return perfan__nomem("threads");
 	PERFAN__OPTS_COPY(t->o, opts);
-	if (!opts) {
-		t->o.pid = t->o.tid = -1;
+	if (!opts)
 		t->o.column = PERFAN_THREADS_AUTO;
-	}
 	if (!t->o.max_sites)
 		t->o.max_sites = 5;
 	t->p = p;
@@ -374,15 +380,16 @@ int perfan_threads_new(perfan_threads **out, const perfan_profile *p,
 	}
 	for (size_t i = 0; i < s->nr_threads; i++) {
 		const struct perfan_offcpu_thread *th = &s->threads[i];
-		if (!wanted(&t->o, th))
+		uint64_t start, end;
+		if (!wanted(&t->o, s, th, &start, &end))
 			continue;
 		struct perfan_thread_row *r = &t->rows[t->nrows++];
 		r->pid = th->pid;
 		r->tid = th->tid;
 		r->comm = th->comm;
-		r->start = th->start;
-		r->end = th->end;
-		r->wall = th->end > th->start ? th->end - th->start : 0;
+		r->start = start;
+		r->end = end;
+		r->wall = end > start ? end - start : 0;
 		r->on_cpu = th->on_cpu;
 		r->on_cpu_samples = th->on_cpu_samples;
 		for (int st = 0; st < PERFAN_OFFCPU_NR_STATES; st++) {

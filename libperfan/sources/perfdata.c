@@ -25,7 +25,7 @@ static int load(perfan_source *s, perfan_profile *p,
 		ro.root = s->o.root;
 		ro.weight = s->o.count_samples ? PERFAN_WEIGHT_SAMPLES
 					       : PERFAN_WEIGHT_PERIOD;
-		ro.event = s->o.event;
+		ro.filter.event = s->o.event;
 		ro.log = s->o.log;
 		ro.log_payload = s->o.log_payload;
 		rc = perfan_resolve_perfdata(p, pd, &ro,

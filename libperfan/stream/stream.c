@@ -585,41 +585,25 @@ static int on_mmap(struct perfan_stream *r, const struct perfan_record *rec)
 static int filtered(struct perfan_stream *r, const struct perfan_record *rec,
 		    struct perfan__thread **tp)
 {
-	const struct perfan_resolve_opts *o = &r->ctx.o;
+	const struct perfan_filter *f = &r->ctx.o.filter;
 	const struct perfan_sample *s = &rec->u.sample;
-	const struct perfan_event *ev = rec->event;
 	int have_tid = (s->type & PERFAN_SAMPLE_TID) != 0;
 	int32_t pid = have_tid ? (int32_t)s->pid : -1;
 	int32_t tid = have_tid ? (int32_t)s->tid : -1;
-	if (o->pid >= 0 && (!have_tid || pid != o->pid))
-		return 1;
-	if (o->tid >= 0 && (!have_tid || tid != o->tid))
-		return 1;
-	if (o->cpu >= 0 &&
-	    (!(s->type & PERFAN_SAMPLE_CPU) || (int64_t)s->cpu != o->cpu))
-		return 1;
-	if ((o->time_start || o->time_end) && (s->type & PERFAN_SAMPLE_TIME)) {
-		if (s->time < o->time_start)
-			return 1;
-		if (o->time_end && s->time > o->time_end)
-			return 1;
-	}
-	if (o->event && (!ev->name || strcmp(ev->name, o->event)))
+	int32_t cpu = s->type & PERFAN_SAMPLE_CPU ? (int32_t)s->cpu : -1;
+	uint64_t time = s->type & PERFAN_SAMPLE_TIME ? s->time : 0;
+	/* all but the thread's name before the thread is made, then it */
+	struct perfan_filter nocomm = *f;
+	nocomm.comm = NULL;
+	if (!perfan_filter_sample(&nocomm, pid, tid, cpu, NULL, time,
+				  rec->event->name))
 		return 1;
 	struct perfan__thread *t =
 		perfan__thread_findnew(&r->ctx.threads, pid, tid);
 	if (!t)
 		return -1;
-	if (o->comm) {
-		char def[16];
-		const char *c = t->comm;
-		if (!c) {
-			snprintf(def, sizeof(def), ":%d", tid);
-			c = def;
-		}
-		if (strcmp(c, o->comm))
-			return 1;
-	}
+	if (f->comm && !perfan_filter_thread(f, pid, tid, t->comm))
+		return 1;
 	*tp = t;
 	return 0;
 }
@@ -1064,13 +1048,21 @@ static int setup(struct perfan_stream *r, perfan_perfdata *pd,
 	ctx->stats = &r->st;
 	/* Defaults, then whatever part of OPTS the caller's version has. */
 	ctx->o.sz = sizeof(ctx->o);
-	ctx->o.pid = ctx->o.tid = ctx->o.cpu = -1;
+	ctx->o.filter = PERFAN_FILTER_INIT;
 	if (opts) {
 		size_t sz = opts->sz < sizeof(ctx->o) ? opts->sz
 						      : sizeof(ctx->o);
 		memcpy(&ctx->o, opts, sz);
 		ctx->o.sz = sizeof(ctx->o);
+		if (!ctx->o.filter.sz)
+			ctx->o.filter.sz = sizeof(ctx->o.filter);
 	}
+	/* --event's prefix becomes the event's name, once, here: every
+	 * sample of the file passes this door */
+	struct perfan_filter want = ctx->o.filter;
+	int err = perfan_filter_resolve(&ctx->o.filter, &want, pd);
+	if (err)
+		return err;
 	const char *symfs = ctx->o.symfs ? ctx->o.symfs : "";
 	size_t sl = strlen(symfs);
 	while (sl > 1 && symfs[sl - 1] == '/')

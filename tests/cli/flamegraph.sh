@@ -934,12 +934,15 @@ cat "$d/fps.folded" "$d/dws.folded" >"$d/fpdw.folded"
 draw "$d/fpdw.svg" "$TD/fp/script.txt" "$TD/dwarf/script.txt"
 q frames "two perf script texts" "$d/fpdw.folded" "$d/fpdw.svg"
 # folded stacks count "samples", a recording its event: two events, the
-# first drawn, a warning naming it; --event samples draws the folded file
+# first drawn, a warning naming it; --event samples names no event of the
+# perf.data: an error naming its events, as in every command (issue 33;
+# it drew the folded file alone before)
 draw "$d/fpb.svg" "${R[@]}" "$TD/fp/perf.data" "$fb"
 q frames "a perf.data and a folded file: the perf.data's event" "$d/fp.folded" "$d/fpb.svg"
 grep -q 'warning: .*2 events.*cpu-clock' "$d/fpb.svg.err" || err "perf.data + folded: no warning naming the event: $(cat "$d/fpb.svg.err")"
-draw "$d/fpb.samples.svg" --event samples "${R[@]}" "$TD/fp/perf.data" "$fb"
-q frames "a perf.data and a folded file, --event samples" "$fb" "$d/fpb.samples.svg"
+drawrc 1 "$d/fpb.samples.svg" --event samples "${R[@]}" "$TD/fp/perf.data" "$fb"
+grep -q 'has no event samples; its events: cpu-clock' "$d/fpb.samples.svg.err" ||
+	err "perf.data + folded, --event samples: no error naming the events: $(cat "$d/fpb.samples.svg.err")"
 if [ -n "$PEER" ] && [ -d "$PEER/perf-script/results-laststack" ]; then
 	A=$PEER/perf-script/results-laststack/perf-java-stacks-01-collapsed-all.txt
 	B=$PEER/perf-script/results-laststack/perf-vertx-stacks-01-collapsed-all.txt

@@ -950,7 +950,7 @@ START_TEST(test_filters)
 			 0);
 	ck_assert_int_eq(perfan_profile_new(&one.p, NULL), 0);
 	struct perfan_resolve_opts ro = offcpu_opts(PERFAN_ROOT_PID_TID);
-	ro.tid = t->tid;
+	ro.filter.tid = t->tid;
 	ck_assert_int_eq(perfan_offcpu_profile(one.p, one.pd, &ro,
 					       PERFAN_VIEW_WALL, NULL, NULL,
 					       &one.st),
@@ -973,8 +973,8 @@ START_TEST(test_filters)
 			 0);
 	ck_assert_int_eq(perfan_profile_new(&one.p, NULL), 0);
 	ro = offcpu_opts(PERFAN_ROOT_PID_TID);
-	ro.time_start = all.sum->start + 100000000ull;
-	ro.time_end = ro.time_start + 50000000ull;
+	ro.filter.time_start = all.sum->start + 100000000ull;
+	ro.filter.time_end = ro.filter.time_start + 50000000ull;
 	ck_assert_int_eq(perfan_offcpu_profile(one.p, one.pd, &ro,
 					       PERFAN_VIEW_OFFCPU, NULL, NULL,
 					       NULL),
@@ -982,10 +982,12 @@ START_TEST(test_filters)
 	col = column(one.p, "off-cpu");
 	uint64_t want = 0;
 	for (size_t i = 0; i < all.n; i++) {
-		uint64_t s = all.v[i].start > ro.time_start ? all.v[i].start
-							    : ro.time_start;
-		uint64_t e = all.v[i].end < ro.time_end ? all.v[i].end
-							: ro.time_end;
+		uint64_t s = all.v[i].start > ro.filter.time_start
+				     ? all.v[i].start
+				     : ro.filter.time_start;
+		uint64_t e = all.v[i].end < ro.filter.time_end
+				     ? all.v[i].end
+				     : ro.filter.time_end;
 		if (e > s)
 			want += e - s;
 	}

@@ -918,7 +918,7 @@ static perfan_profile *resolve(const struct kase *k, int hermetic)
 	struct perfan_resolve_opts o =
 		PERFAN_OPTS_INIT(struct perfan_resolve_opts);
 	o.host = tu_host();
-	o.pid = o.tid = o.cpu = -1;
+	o.filter = PERFAN_FILTER_INIT;
 	o.root = PERFAN_ROOT_COMM;
 	o.weight = PERFAN_WEIGHT_PERIOD; /* perf report's shares */
 	char symfs[4096], nocache[4096], kallsyms[4096], maps[4096];

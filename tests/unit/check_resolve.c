@@ -312,7 +312,7 @@ static void resolve(struct run *r, const char *kase, const char *file,
 	struct perfan_resolve_opts o =
 		PERFAN_OPTS_INIT(struct perfan_resolve_opts);
 	o.host = tu_host();
-	o.pid = o.tid = o.cpu = -1;
+	o.filter = PERFAN_FILTER_INIT;
 	o.root = PERFAN_ROOT_COMM;
 	o.weight = weight;
 	o.log = count_log;
@@ -639,7 +639,7 @@ START_TEST(test_filters_and_columns)
 	char ks[4096];
 	snprintf(ks, sizeof(ks), "%s", tu_testdata("kallsyms"));
 	o.kallsyms = ks;
-	o.pid = o.tid = o.cpu = -1;
+	o.filter = PERFAN_FILTER_INIT;
 
 	/* two events: two columns, same sample counts */
 	resolve_opts(&p, "two-events/perf.data", &o, &st);
@@ -650,7 +650,7 @@ START_TEST(test_filters_and_columns)
 	perfan_profile_free(p);
 
 	/* only task-clock, by period */
-	o.event = "task-clock";
+	o.filter.event = "task-clock";
 	o.weight = PERFAN_WEIGHT_PERIOD;
 	resolve_opts(&p, "two-events/perf.data", &o, &st);
 	ck_assert_uint_eq(perfan_profile_nr_columns(p), 1);
@@ -660,11 +660,11 @@ START_TEST(test_filters_and_columns)
 	ck_assert_uint_eq(st.samples_filtered, 513);
 	ck_assert_uint_gt(perfan_profile_total(p, 0), 513);
 	perfan_profile_free(p);
-	o.event = NULL;
+	o.filter.event = NULL;
 	o.weight = PERFAN_WEIGHT_SAMPLES;
 
 	/* comm: the worker thread only; root frames "comm-pid/tid" */
-	o.comm = "worker";
+	o.filter.comm = "worker";
 	o.root = PERFAN_ROOT_PID_TID;
 	resolve_opts(&p, "multi-thread-fork/perf.data", &o, &st);
 	ck_assert_uint_eq(perfan_profile_total(p, 0),
@@ -676,21 +676,21 @@ START_TEST(test_filters_and_columns)
 	ck_assert_uint_eq(count_with(p, "worker-7437/7439"), 1);
 	ck_assert_uint_eq(count_with(p, "mtfork"), 0);
 	perfan_profile_free(p);
-	o.comm = NULL;
+	o.filter.comm = NULL;
 
 	/* pid: the forked child, named mt-child then true after exec */
-	o.pid = 7440;
+	o.filter.pid = 7440;
 	o.root = PERFAN_ROOT_PID;
 	resolve_opts(&p, "multi-thread-fork/perf.data", &o, &st);
 	ck_assert_uint_eq(count_with(p, "mt-child-7440"), 1);
 	ck_assert_uint_eq(count_with(p, "worker-7437"), 0);
 	perfan_profile_free(p);
-	o.pid = -1;
+	o.filter.pid = -1;
 
 	/* time: nothing before the first sample is lost, nothing after the
 	 * end kept */
-	o.time_start = 1;
-	o.time_end = 486913945871ull; /* fp's first sample */
+	o.filter.time_start = 1;
+	o.filter.time_end = 486913945871ull; /* fp's first sample */
 	o.root = PERFAN_ROOT_NONE;
 	resolve_opts(&p, "fp/perf.data", &o, &st);
 	ck_assert_uint_eq(perfan_profile_total(p, 0), 1);
@@ -700,14 +700,14 @@ START_TEST(test_filters_and_columns)
 	ck_assert_uint_eq(
 		perfan_profile_node_children(p, PERFAN_ROOT_NODE, &kids), 1);
 	perfan_profile_free(p);
-	o.time_start = o.time_end = 0;
+	o.filter.time_start = o.filter.time_end = 0;
 
 	/* cpu: sched was recorded with the CPU of each sample */
-	o.cpu = 1;
+	o.filter.cpu = 1;
 	resolve_opts(&p, "sched/perf.data", &o, &st);
 	uint64_t on1 = st.samples - st.samples_filtered;
 	perfan_profile_free(p);
-	o.cpu = 0;
+	o.filter.cpu = 0;
 	resolve_opts(&p, "sched/perf.data", &o, &st);
 	ck_assert_uint_eq(on1 + st.samples - st.samples_filtered, 124);
 	perfan_profile_free(p);
@@ -728,7 +728,7 @@ START_TEST(test_addrs)
 	snprintf(symfs, sizeof(symfs), "%s", tu_testdata("sched"));
 	o.kallsyms = ks;
 	o.symfs = symfs;
-	o.pid = o.tid = o.cpu = -1;
+	o.filter = PERFAN_FILTER_INIT;
 	o.addrs = 1;
 	resolve_opts(&p, "sched/perf.data", &o, &st);
 	/* sched's 0x113e is just past main (perf script: "113e [unknown]") */
@@ -759,7 +759,7 @@ START_TEST(test_truncated_input_never_crashes)
 	snprintf(symfs, sizeof(symfs), "%s", tu_testdata("multi-thread-fork"));
 	o.kallsyms = ks;
 	o.symfs = symfs;
-	o.pid = o.tid = o.cpu = -1;
+	o.filter = PERFAN_FILTER_INIT;
 	o.inline_frames = o.source_lines = 1;
 	for (size_t cut = 0; cut < n; cut += 997) {
 		int fd = memfd_create("prefix", 0);

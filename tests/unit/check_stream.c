@@ -579,7 +579,7 @@ START_TEST(test_filters_keep_task_events)
 		&pd, tu_testdata("multi-thread-fork/perf.data"), NULL));
 	struct perfan_resolve_opts o = PERFAN_RESOLVE_OPTS_INIT;
 	o.host = tu_host();
-	o.tid = 1; /* no such thread */
+	o.filter.tid = 1; /* no such thread */
 	perfan_stream *s;
 	ck_assert(!perfan_stream_open(&s, pd, &o));
 	const struct perfan_stream_event *ev;

@@ -17,7 +17,9 @@ struct fx {
 	const struct perfan_offcpu_summary *s;
 };
 
-static void load(struct fx *fx, const char *rec, int view, int python)
+/* REC's time profile with filter F (NULL: none) into FX. */
+static void load_filtered(struct fx *fx, const char *rec, int view, int python,
+			  const struct perfan_filter *f)
 {
 	char rel[256], symfs[4096], kallsyms[4096], nocache[4096], maps[4096];
 	snprintf(rel, sizeof(rel), "offcpu/%s", rec);
@@ -37,6 +39,8 @@ static void load(struct fx *fx, const char *rec, int view, int python)
 	o.perf_map_dir = maps;
 	o.root = PERFAN_ROOT_PID_TID;
 	o.host = tu_host();
+	if (f)
+		o.filter = *f;
 	ck_assert(!perfan_profile_new(&fx->p, NULL));
 	int rc =
 		perfan_offcpu_profile(fx->p, pd, &o, view, NULL, &fx->an, NULL);
@@ -50,6 +54,11 @@ static void load(struct fx *fx, const char *rec, int view, int python)
 		perfan_profile_free(fx->p);
 		fx->p = v;
 	}
+}
+
+static void load(struct fx *fx, const char *rec, int view, int python)
+{
+	load_filtered(fx, rec, view, python, NULL);
 }
 
 static void unload(struct fx *fx)
@@ -147,9 +156,10 @@ END_TEST
 START_TEST(filters_limit_json)
 {
 	struct fx fx;
-	load(&fx, "perf.data", PERFAN_VIEW_WALL, 0);
+	struct perfan_filter f = PERFAN_FILTER_INIT;
+	f.comm = "disk"; /* the analysis's filter decides the rows */
+	load_filtered(&fx, "perf.data", PERFAN_VIEW_WALL, 0, &f);
 	struct perfan_threads_opts o = PERFAN_THREADS_OPTS_INIT;
-	o.comm = "disk";
 	o.max_sites = 1;
 	perfan_threads *t;
 	ck_assert(!perfan_threads_new(&t, fx.p, fx.s, &o));
@@ -172,8 +182,10 @@ START_TEST(filters_limit_json)
 	ck_assert_ptr_nonnull(strstr(buf, "\"off\": {\"disk\": "));
 	free(buf);
 	perfan_threads_free(t);
-	o = PERFAN_THREADS_OPTS_INIT;
-	o.tid = 1; /* no such thread */
+	unload(&fx);
+	f = PERFAN_FILTER_INIT;
+	f.tid = 1; /* no such thread */
+	load_filtered(&fx, "perf.data", PERFAN_VIEW_WALL, 0, &f);
 	ck_assert(!perfan_threads_new(&t, fx.p, fx.s, &o));
 	ck_assert_uint_eq(perfan_threads_nr(t), 0);
 	perfan_threads_free(t);

@@ -804,7 +804,7 @@ static void names_compare(const char *kase, const char *data,
 	struct perfan_resolve_opts o =
 		PERFAN_OPTS_INIT(struct perfan_resolve_opts);
 	o.host = tu_host();
-	o.pid = o.tid = o.cpu = -1;
+	o.filter = PERFAN_FILTER_INIT;
 	o.root = PERFAN_ROOT_NONE;
 	char symfs[4096], nocache[4096], kallsyms[4096];
 	snprintf(kallsyms, sizeof(kallsyms), "%s", tu_testdata("kallsyms"));
