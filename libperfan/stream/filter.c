@@ -11,6 +11,7 @@
 #include <perfan/filter.h>
 
 #include "util/error.h"
+#include "util/log.h"
 
 int perfan_filter_none(const struct perfan_filter *f)
 {
@@ -91,7 +92,7 @@ int perfan_filter_event_find(const struct perfan_filter *f,
 	}
 	char *list = list_names(names, n);
 	if (!list)
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem("--event");
 	int rc = perfan__err(PERFAN_ENOTFOUND, "%s has %s %s; its events: %s",
 			     input ? input : "the input",
 			     nfound ? "more than one event starting with"
@@ -121,7 +122,7 @@ int perfan_filter_resolve(struct perfan_filter *out,
 	size_t n = perfan_perfdata_nr_events(pd), i;
 	const char **names = calloc(n ? n : 1, sizeof(*names));
 	if (!names)
-		return perfan__err(PERFAN_ENOMEM, "out of memory");
+		return perfan__nomem("--event");
 	for (size_t k = 0; k < n; k++)
 		names[k] = perfan_perfdata_event(pd, k)->name;
 	rc = perfan_filter_event_find(f, names, n, perfan_perfdata_name(pd),
