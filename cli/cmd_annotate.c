@@ -145,7 +145,8 @@ struct job {
 static int write_job(const void *arg, FILE *fp)
 {
 	const struct job *j = arg;
-	return perfan_annotate_write(j->an, fp, j->format);
+	struct perfan_annotate_write_opts wo = {sizeof(wo), j->format};
+	return perfan_annotate_write(j->an, fp, &wo);
 }
 
 static uint64_t file_size(const char *path)

@@ -199,9 +199,10 @@ int cmd_classify(int argc, char **argv)
 	struct cli_output out;
 	int status = 1;
 	if (cli_output_open(&out, out_path) == 0) {
-		rc = perfan_classify_write(c, out.fp,
-					   json ? PERFAN_CLASSIFY_JSON
-						: PERFAN_CLASSIFY_TEXT);
+		struct perfan_classify_write_opts wo = {
+			sizeof(wo),
+			json ? PERFAN_CLASSIFY_JSON : PERFAN_CLASSIFY_TEXT};
+		rc = perfan_classify_write(c, out.fp, &wo);
 		if (rc)
 			cli_error("classify", "%s", perfan_error_last());
 		status = cli_output_close(&out, rc == 0) == 0 && rc == 0 ? 0

@@ -57,7 +57,7 @@ static enum format format_of_name(const char *path)
 /* The recording's facts pprof keeps (command line, build-ids, times,
  * period), when PATH is a perf.data file; nothing for other inputs. *PD
  * owns what WO borrows. */
-static void perfdata_facts(const char *path, struct perfan_pprof_opts *wo,
+static void perfdata_facts(const char *path, struct perfan_pprof_write_opts *wo,
 			   perfan_perfdata **pd)
 {
 	*pd = NULL;
@@ -85,20 +85,20 @@ static int write_out(const perfan_profile *p, enum format f, size_t col,
 		return perfan_folded_write(p, fp, &fo);
 	}
 	if (f == F_SPEEDSCOPE) {
-		struct perfan_speedscope_opts so =
-			PERFAN_OPTS_INIT(struct perfan_speedscope_opts);
+		struct perfan_speedscope_write_opts so =
+			PERFAN_OPTS_INIT(struct perfan_speedscope_write_opts);
 		so.column = col;
 		/* the title: the input's file name */
 		const char *slash = strrchr(name, '/');
 		so.name = slash && slash[1] ? slash + 1 : name;
-		return perfan_speedscope_write(p, &so, fp);
+		return perfan_speedscope_write(p, fp, &so);
 	}
-	struct perfan_pprof_opts wo =
-		PERFAN_OPTS_INIT(struct perfan_pprof_opts);
+	struct perfan_pprof_write_opts wo =
+		PERFAN_OPTS_INIT(struct perfan_pprof_write_opts);
 	wo.default_column = perfan_profile_nr_columns(p) ? col + 1 : 0;
 	perfan_perfdata *pd;
 	perfdata_facts(path, &wo, &pd);
-	int rc = perfan_pprof_write(p, &wo, fp);
+	int rc = perfan_pprof_write(p, fp, &wo);
 	perfan_perfdata_free(pd);
 	return rc;
 }

@@ -560,9 +560,12 @@ static int run(int argc, char **argv, struct list *before, struct list *after)
 					fo.noise_sigmas = 2;
 				rc = write_svg(&b, &a, &fo, out.fp);
 			} else
-				rc = perfan_diff_write(d, out.fp,
-						       json ? PERFAN_DIFF_JSON
-							    : PERFAN_DIFF_TEXT);
+				rc = perfan_diff_write(
+					d, out.fp,
+					&(struct perfan_diff_write_opts){
+						sizeof(struct perfan_diff_write_opts),
+						json ? PERFAN_DIFF_JSON
+						     : PERFAN_DIFF_TEXT});
 			if (rc) {
 				cli_error(CMD, "%s", perfan_error_last());
 				status = 1;

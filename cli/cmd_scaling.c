@@ -101,8 +101,10 @@ struct result {
 static int write_result(const void *arg, FILE *fp)
 {
 	const struct result *r = arg;
-	return perfan_scaling_write(
-		r->sc, fp, r->json ? PERFAN_SCALING_JSON : PERFAN_SCALING_TEXT);
+	struct perfan_scaling_write_opts wo = {sizeof(wo),
+					       r->json ? PERFAN_SCALING_JSON
+						       : PERFAN_SCALING_TEXT};
+	return perfan_scaling_write(r->sc, fp, &wo);
 }
 
 int cmd_scaling(int argc, char **argv)

@@ -385,9 +385,10 @@ int cmd_triage(int argc, char **argv)
 				  strerror(errno));
 			status = 1;
 		} else {
-			if (perfan_triage_write(t, out.fp,
-						o.text ? PERFAN_TRIAGE_TEXT
-						       : PERFAN_TRIAGE_HTML)) {
+			struct perfan_triage_write_opts wo = {
+				sizeof(wo), o.text ? PERFAN_TRIAGE_TEXT
+						   : PERFAN_TRIAGE_HTML};
+			if (perfan_triage_write(t, out.fp, &wo)) {
 				cli_error(CMD, "%s", perfan_error_last());
 				status = 1;
 			}

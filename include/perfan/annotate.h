@@ -187,9 +187,15 @@ enum perfan_annotate_format {
 	PERFAN_ANNOTATE_JSON = 2,
 };
 
-/* Write the result. Returns 0 or PERFAN_EIO. */
-PERFAN_API int perfan_annotate_write(const perfan_annotate *a, FILE *fp,
-				     int format);
+struct perfan_annotate_write_opts {
+	size_t sz;
+	int format; /* enum perfan_annotate_format */
+};
+
+/* Write the result. Returns 0 or PERFAN_EIO. OPTS NULL: text. */
+PERFAN_API int
+perfan_annotate_write(const perfan_annotate *a, FILE *fp,
+		      const struct perfan_annotate_write_opts *opts);
 
 #ifdef __cplusplus
 }

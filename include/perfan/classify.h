@@ -150,9 +150,16 @@ enum perfan_classify_format {
 	PERFAN_CLASSIFY_JSON = 1,
 };
 
-/* Write every group: text or a JSON object. Returns 0 or PERFAN_EIO. */
-PERFAN_API int perfan_classify_write(const perfan_classify *c, FILE *fp,
-				     int format);
+struct perfan_classify_write_opts {
+	size_t sz;
+	int format; /* enum perfan_classify_format */
+};
+
+/* Write every group: text or a JSON object. Returns 0 or PERFAN_EIO. OPTS NULL:
+ * text. */
+PERFAN_API int
+perfan_classify_write(const perfan_classify *c, FILE *fp,
+		      const struct perfan_classify_write_opts *opts);
 
 #ifdef __cplusplus
 }

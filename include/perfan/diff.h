@@ -163,10 +163,17 @@ enum perfan_diff_format {
 	PERFAN_DIFF_JSON = 1,
 };
 
+struct perfan_diff_write_opts {
+	size_t sz;
+	int format; /* enum perfan_diff_format */
+};
+
 /* Write the table (text: sections Shrank and Grew, significant rows only
  * unless all, how many were hidden, the noise floor, the Amdahl line) or
- * JSON with every row and its per-run values. Returns 0 or PERFAN_EIO. */
-PERFAN_API int perfan_diff_write(const perfan_diff *d, FILE *fp, int format);
+ * JSON with every row and its per-run values. Returns 0 or PERFAN_EIO. OPTS NULL:
+ * text. */
+PERFAN_API int perfan_diff_write(const perfan_diff *d, FILE *fp,
+				 const struct perfan_diff_write_opts *opts);
 
 /* The stacks of both sides as difffolded.pl writes them: one line per
  * stack found on either side, "STACK BEFORE AFTER", in byte order of the

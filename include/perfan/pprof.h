@@ -16,7 +16,7 @@ extern "C" {
 
 /* Facts a profile does not hold, from the recording (all optional; zero
  * or NULL: unknown). Strings and arrays are borrowed for the call. */
-struct perfan_pprof_opts {
+struct perfan_pprof_write_opts {
 	size_t sz;
 	/* The column pprof shows by default (default_sample_type), plus 1;
 	 * 0: pprof's own default (the last column). */
@@ -47,8 +47,9 @@ struct perfan_pprof_opts {
  * (CMDLINE), build-ids (BUILD_ID), time and duration (SAMPLE_TIME, and
  * CLOCK_DATA for the wall clock), the first event's period. Pointers are
  * borrowed from PD. O's other fields are left as they are. Returns 0. */
-PERFAN_API int perfan_pprof_opts_from_perfdata(struct perfan_pprof_opts *o,
-					       const perfan_perfdata *pd);
+PERFAN_API int
+perfan_pprof_opts_from_perfdata(struct perfan_pprof_write_opts *o,
+				const perfan_perfdata *pd);
 
 /* pprof's unit for a column's unit: "samples" -> "count", "ns" ->
  * "nanoseconds", "period" -> "nanoseconds" for the clock events
@@ -66,8 +67,8 @@ PERFAN_API const char *perfan_pprof_unit(const char *column, const char *unit);
  * numeric "pid" and "tid" where known. Returns 0, PERFAN_EINVAL (bad
  * options), PERFAN_EUNSUPPORTED (a weight past INT64_MAX, pprof's
  * values being signed), PERFAN_ENOMEM, PERFAN_EIO (writing failed). */
-PERFAN_API int perfan_pprof_write(const perfan_profile *p,
-				  const struct perfan_pprof_opts *o, FILE *out);
+PERFAN_API int perfan_pprof_write(const perfan_profile *p, FILE *out,
+				  const struct perfan_pprof_write_opts *o);
 
 #ifdef __cplusplus
 }

@@ -131,14 +131,21 @@ enum perfan_python_hotspots_format {
 	PERFAN_PYTHON_HOTSPOTS_JSON = 1, /* one JSON object */
 };
 
+struct perfan_python_hotspots_write_opts {
+	size_t sz;
+	int format; /* enum perfan_python_hotspots_format */
+};
+
 /* Write H to FP: text, a "#" header and per Python function its share
  * and name, then under it its native functions with their share of the
  * whole and of the function's self time; or JSON: {"event", "unit",
  * "total", "functions": [{"name", "module", "self", "percent",
  * "native": [{"name", "module", "weight", "percent", "self_percent"}]}]}.
- * Returns 0, PERFAN_EINVAL, PERFAN_EIO when writing fails. */
-PERFAN_API int perfan_python_hotspots_write(const perfan_python_hotspots *h,
-					    FILE *fp, int format);
+ * Returns 0, PERFAN_EINVAL, PERFAN_EIO when writing fails. OPTS NULL:
+ * text. */
+PERFAN_API int perfan_python_hotspots_write(
+	const perfan_python_hotspots *h, FILE *fp,
+	const struct perfan_python_hotspots_write_opts *opts);
 
 #ifdef __cplusplus
 }

@@ -129,6 +129,11 @@ enum perfan_scaling_format {
 	PERFAN_SCALING_JSON = 1,
 };
 
+struct perfan_scaling_write_opts {
+	size_t sz;
+	int format; /* enum perfan_scaling_format */
+};
+
 /* Write the result: text (the runs, the whole program's time per size and
  * per doubling, its exponent, then the functions by the sort key) or JSON
  * {"unit", "event", "level", "flag", "min_share", "runs": [{"size", "name",
@@ -138,9 +143,11 @@ enum perfan_scaling_format {
  * "interval", "se", "self_exponent", "self_interval", "flagged",
  * "absent_runs", "at_smallest", "at_largest", "share_at_largest",
  * "runs_total", "runs_self"}], "below_share"}, with null for what is not
- * known. Returns 0, PERFAN_EINVAL, or PERFAN_EIO when writing fails. */
-PERFAN_API int perfan_scaling_write(const perfan_scaling *s, FILE *fp,
-				    int format);
+ * known. Returns 0, PERFAN_EINVAL, or PERFAN_EIO when writing fails. OPTS NULL:
+ * text. */
+PERFAN_API int
+perfan_scaling_write(const perfan_scaling *s, FILE *fp,
+		     const struct perfan_scaling_write_opts *opts);
 
 #ifdef __cplusplus
 }

@@ -13,7 +13,7 @@
 extern "C" {
 #endif
 
-struct perfan_speedscope_opts {
+struct perfan_speedscope_write_opts {
 	size_t sz;
 	/* The weight column written. */
 	size_t column;
@@ -36,9 +36,9 @@ struct perfan_speedscope_opts {
  * its weights; activeProfileIndex is the heaviest one. Returns 0,
  * PERFAN_EINVAL (no such column, bad options), PERFAN_ENOMEM, PERFAN_EIO
  * (writing failed). */
-PERFAN_API int perfan_speedscope_write(const perfan_profile *p,
-				       const struct perfan_speedscope_opts *o,
-				       FILE *out);
+PERFAN_API int
+perfan_speedscope_write(const perfan_profile *p, FILE *out,
+			const struct perfan_speedscope_write_opts *o);
 
 #ifdef __cplusplus
 }

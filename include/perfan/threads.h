@@ -103,6 +103,11 @@ enum perfan_threads_format {
 	PERFAN_THREADS_JSON = 1, /* one JSON object, times in ns */
 };
 
+struct perfan_threads_write_opts {
+	size_t sz;
+	int format; /* enum perfan_threads_format */
+};
+
 /* Write the table: text (one line per thread: wall, on-CPU, off-CPU by
  * state, a column per state present, the CPU/wall ratio; then the
  * intervals open at the edges and each thread's top blocking call sites)
@@ -110,9 +115,10 @@ enum perfan_threads_format {
  * "on_cpu", "on_cpu_samples", "on_cpu_from" ("samples" or "switches"), "off_cpu", "off": {STATE: ns},
  * "intervals": {STATE: n}, "open_start", "open_end", "inexact",
  * "exited", "cpu_wall_ratio", "sites": [{"wait", "caller", "total",
- * "off": {STATE: ns}}]}]}). Returns 0 or PERFAN_EIO. */
-PERFAN_API int perfan_threads_write(const perfan_threads *t, FILE *fp,
-				    int format);
+ * "off": {STATE: ns}}]}]}). Returns 0 or PERFAN_EIO. OPTS NULL: text. */
+PERFAN_API int
+perfan_threads_write(const perfan_threads *t, FILE *fp,
+		     const struct perfan_threads_write_opts *opts);
 
 /* What a recording can and cannot answer. */
 enum perfan_advice_level {

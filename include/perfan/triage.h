@@ -114,9 +114,15 @@ enum perfan_triage_format {
 	PERFAN_TRIAGE_HTML = 1,
 };
 
-/* Write the findings. Returns 0, PERFAN_EINVAL, PERFAN_EIO. */
+struct perfan_triage_write_opts {
+	size_t sz;
+	int format; /* enum perfan_triage_format */
+};
+
+/* Write the findings. Returns 0, PERFAN_EINVAL, PERFAN_EIO. OPTS NULL:
+ * text. */
 PERFAN_API int perfan_triage_write(const perfan_triage *t, FILE *fp,
-				   int format);
+				   const struct perfan_triage_write_opts *opts);
 
 #ifdef __cplusplus
 }

@@ -1,31 +1,9 @@
-/* analysis/diff_internal.h: the diff as diff.c computes it and
- * diff_write.c prints it. */
+/* analysis/diff_internal.h: what analysis/diff.c and diff_amdahl.c share
+ * beyond the result's layout. */
 #ifndef PERFAN_ANALYSIS_DIFF_INTERNAL_H
 #define PERFAN_ANALYSIS_DIFF_INTERNAL_H
 
-#include <perfan/diff.h>
-
-struct perfan_diff {
-	struct perfan_diff_opts o;
-	size_t nb, na, nr;    /* runs before, after, both */
-	const char **runname; /* nr */
-	double *run_total;    /* nr: each run's total weight */
-	const char **fname;   /* nf function names (borrowed) */
-	size_t nf, fcap;
-	uint32_t *slot; /* name table: index + 1, 0 empty */
-	size_t nslots;
-	double *self_w, *total_w; /* nf * nr weights */
-	double *self_v, *total_v; /* nf * nr values tested (shares) */
-	struct perfan_diff_row *rows;
-	size_t nrows;
-	int tested;
-	double noise;
-	double *nsamp;     /* nr: samples behind each run's column, 0 unknown */
-	int counts;        /* every run's nsamp is known */
-	size_t nr_tested;  /* functions tested (self or total) */
-	const char *unit;  /* perfan_diff_unit */
-	double unit_scale; /* weights to unit */
-};
+#include "analysis/diff_result.h"
 
 /* diff_names.c: the index of the function named NAME into *OUT, added
  * when new (0, or PERFAN_ENOMEM); perfan__diff_lookup: the same without

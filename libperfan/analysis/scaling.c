@@ -12,7 +12,7 @@
 #include <perfan/report.h>
 #include <perfan/scaling.h>
 
-#include "analysis/scaling_internal.h"
+#include "analysis/scaling_result.h"
 #include "analysis/signif.h"
 #include "util/error.h"
 #include "util/grow.h"

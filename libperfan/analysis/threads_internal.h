@@ -1,9 +1,9 @@
-/* analysis/threads_internal.h: the per-thread table's insides, shared by
- * threads.c (the analysis) and threads_write.c (its text and JSON). */
+/* analysis/threads_internal.h: what analysis/threads.c keeps of a row
+ * while it collects the row's call sites. */
 #ifndef PERFAN_ANALYSIS_THREADS_INTERNAL_H
 #define PERFAN_ANALYSIS_THREADS_INTERNAL_H
 
-#include <perfan/threads.h>
+#include "analysis/threads_result.h"
 
 #include "util/htab.h"
 
@@ -12,15 +12,6 @@ struct rowx {
 	struct perfan_thread_site *sites;
 	size_t n, cap;
 	struct perfan__htab index; /* (wait << 32 | caller) -> site */
-};
-
-struct perfan_threads {
-	struct perfan_threads_opts o;
-	const perfan_profile *p;
-	struct perfan_thread_row *rows;
-	struct rowx *x; /* per row */
-	size_t nrows;
-	uint32_t states;
 };
 
 #endif

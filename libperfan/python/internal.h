@@ -1,5 +1,6 @@
 /* python/internal.h: what the Python views and the Python hot spots share:
- * where a stack's Python function's own time starts, and its name. */
+ * where a stack's Python function's own time starts, and its name (and
+ * the hot spots' layout, python/hotspots_result.h). */
 #ifndef PERFAN_PYTHON_INTERNAL_H
 #define PERFAN_PYTHON_INTERNAL_H
 
@@ -7,6 +8,8 @@
 
 #include <perfan/profile.h>
 #include <perfan/python.h>
+
+#include "python/hotspots_result.h"
 
 /* Of PATH (DEPTH frames of P, outermost first): *LAST_PY the index of the
  * innermost Python frame, and *FOREIGN the first frame after it that is
@@ -20,18 +23,5 @@ void perfan__python_split(const perfan_profile *p, const perfan_frame_id *path,
  * NULL for other frames. Returns 0, -1 out of memory. */
 int perfan__python_name(const struct perfan_frame *f, char **out,
 			const char **file);
-
-/* A perfan_python_hotspots: its functions, their hot spots in one array,
- * and the names of the functions, which it owns. */
-struct perfan_python_hotspots {
-	const perfan_profile *p;
-	struct perfan_python_hotspots_opts o;
-	uint64_t total;
-	struct perfan_python_self *funcs;
-	size_t nfuncs;
-	struct perfan_python_hotspot *spots;
-	char **names;
-	size_t nnames;
-};
 
 #endif

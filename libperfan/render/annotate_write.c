@@ -9,6 +9,7 @@
 #include <perfan/annotate.h>
 
 #include "render/annotate.h"
+#include "util/opts.h"
 
 /* Source text: tabs as four spaces; TRIM drops the indentation (in the
  * summary, where lines of several depths are listed together). */
@@ -237,8 +238,12 @@ static void text(FILE *fp, const struct perfan_annotate_result *r, int source)
 	}
 }
 
-int perfan_annotate_write(const perfan_annotate *a, FILE *fp, int format)
+int perfan_annotate_write(const perfan_annotate *a, FILE *fp,
+			  const struct perfan_annotate_write_opts *opts)
 {
+	struct perfan_annotate_write_opts o;
+	PERFAN__OPTS_COPY(o, opts);
+	int format = o.format;
 	const struct perfan_annotate_result *r = perfan_annotate_result(a);
 	if (format == PERFAN_ANNOTATE_JSON)
 		perfan__annotate_json(fp, r);

@@ -7,8 +7,8 @@
 
 #include <perfan/classify.h>
 
-#include "analysis/classify_internal.h"
 #include "util/error.h"
+#include "util/opts.h"
 #include <perfan/text.h>
 
 enum kind { K_PLAIN, K_PCT, K_MPKI };
@@ -85,8 +85,9 @@ static double time_field(const struct perfan_classify_time *t, size_t i)
 /* Several runs in the input: each title names its run. */
 static int runs_of(const perfan_classify *c)
 {
-	for (size_t i = 0; i < c->n; i++)
-		if (c->g[i].pub.run > 0 || c->g[i].pub.combined)
+	for (size_t i = 0; i < perfan_classify_nr_groups(c); i++)
+		if (perfan_classify_group(c, i)->run > 0 ||
+		    perfan_classify_group(c, i)->combined)
 			return 1;
 	return 0;
 }
@@ -117,8 +118,9 @@ static void put_title(FILE *fp, const struct perfan_classify_group *g, int runs)
 static void write_text(FILE *fp, const perfan_classify *c)
 {
 	int runs = runs_of(c);
-	for (size_t i = 0; i < c->n; i++) {
-		const struct perfan_classify_group *g = &c->g[i].pub;
+	for (size_t i = 0; i < perfan_classify_nr_groups(c); i++) {
+		const struct perfan_classify_group *g =
+			perfan_classify_group(c, i);
 		if (i)
 			fputc('\n', fp);
 		put_title(fp, g, runs);
@@ -200,8 +202,9 @@ static void json_num(FILE *fp, double v)
 static void write_json(FILE *fp, const perfan_classify *c)
 {
 	fputs("{\"groups\": [", fp);
-	for (size_t i = 0; i < c->n; i++) {
-		const struct perfan_classify_group *g = &c->g[i].pub;
+	for (size_t i = 0; i < perfan_classify_nr_groups(c); i++) {
+		const struct perfan_classify_group *g =
+			perfan_classify_group(c, i);
 		fprintf(fp,
 			"%s\n  {\"run\": %u, \"combined\": %s, \"command\": ",
 			i ? "," : "", g->run, g->combined ? "true" : "false");
@@ -298,8 +301,12 @@ static void write_json(FILE *fp, const perfan_classify *c)
 	fputs("\n]}\n", fp);
 }
 
-int perfan_classify_write(const perfan_classify *c, FILE *fp, int format)
+int perfan_classify_write(const perfan_classify *c, FILE *fp,
+			  const struct perfan_classify_write_opts *opts)
 {
+	struct perfan_classify_write_opts o;
+	PERFAN__OPTS_COPY(o, opts);
+	int format = o.format;
 	if (format == PERFAN_CLASSIFY_JSON)
 		write_json(fp, c);
 	else

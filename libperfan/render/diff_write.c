@@ -7,8 +7,9 @@
 
 #include <perfan/diff.h>
 
-#include "analysis/diff_internal.h"
+#include "analysis/diff_result.h"
 #include "util/error.h"
+#include "util/opts.h"
 #include <perfan/text.h>
 
 /* ---- text ------------------------------------------------------------------ */
@@ -372,8 +373,12 @@ static void write_json(const perfan_diff *d, FILE *fp)
 	fputs("\n]}\n", fp);
 }
 
-int perfan_diff_write(const perfan_diff *d, FILE *fp, int format)
+int perfan_diff_write(const perfan_diff *d, FILE *fp,
+		      const struct perfan_diff_write_opts *opts)
 {
+	struct perfan_diff_write_opts o;
+	PERFAN__OPTS_COPY(o, opts);
+	int format = o.format;
 	if (!d || !fp)
 		return perfan__err(PERFAN_EINVAL,
 				   "perfan_diff_write: %s is NULL",

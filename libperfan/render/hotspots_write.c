@@ -5,9 +5,10 @@
 
 #include <perfan/python.h>
 
-#include "python/internal.h"
+#include "python/hotspots_result.h"
 #include "render/json.h"
 #include "util/error.h"
+#include "util/opts.h"
 
 /* A module's last part, as perf report names dsos. */
 static const char *short_module(const char *m)
@@ -95,9 +96,13 @@ static void write_json(const perfan_python_hotspots *h, FILE *fp)
 	perfan__json_close(&j, '}');
 }
 
-int perfan_python_hotspots_write(const perfan_python_hotspots *h, FILE *fp,
-				 int format)
+int perfan_python_hotspots_write(
+	const perfan_python_hotspots *h, FILE *fp,
+	const struct perfan_python_hotspots_write_opts *opts)
 {
+	struct perfan_python_hotspots_write_opts o;
+	PERFAN__OPTS_COPY(o, opts);
+	int format = o.format;
 	if (!h || !fp)
 		return perfan__err(
 			PERFAN_EINVAL,

@@ -49,7 +49,7 @@ static int vec_push(struct vec *a, void *x)
 
 struct writer {
 	const perfan_profile *p;
-	struct perfan_pprof_opts o;
+	struct perfan_pprof_write_opts o;
 	pb_profile pr;
 	struct vec strings, owned; /* owned: strings made here, freed */
 	struct vec vtypes, samples, mappings, locations, functions, lines,
@@ -90,20 +90,6 @@ static int str_owned(struct writer *w, char *s, int64_t *out)
 {
 	int err = vec_push(&w->owned, s);
 	return err ? err : str(w, s, out);
-}
-
-const char *perfan_pprof_unit(const char *column, const char *unit)
-{
-	if (!unit || !strcmp(unit, "samples"))
-		return "count";
-	if (!strcmp(unit, "ns"))
-		return "nanoseconds";
-	if (!strcmp(unit, "period"))
-		return column && (!strncmp(column, "cpu-clock", 9) ||
-				  !strncmp(column, "task-clock", 10))
-			       ? "nanoseconds"
-			       : "count";
-	return unit;
 }
 
 static int value_type(struct writer *w, const char *type, const char *unit,
@@ -532,8 +518,8 @@ static void writer_free(struct writer *w)
 	perfan__htab_free(&w->node_loc);
 }
 
-int perfan_pprof_write(const perfan_profile *p,
-		       const struct perfan_pprof_opts *o, FILE *out)
+int perfan_pprof_write(const perfan_profile *p, FILE *out,
+		       const struct perfan_pprof_write_opts *o)
 {
 	if (!p || !out)
 		return perfan__err(PERFAN_EINVAL,
@@ -570,7 +556,7 @@ int perfan_pprof_write(const perfan_profile *p,
 	return err;
 }
 
-int perfan_pprof_opts_from_perfdata(struct perfan_pprof_opts *o,
+int perfan_pprof_opts_from_perfdata(struct perfan_pprof_write_opts *o,
 				    const perfan_perfdata *pd)
 {
 	const struct perfan_features *f = perfan_perfdata_features(pd);

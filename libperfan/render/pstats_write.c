@@ -7,7 +7,7 @@
 
 #include <perfan/text.h>
 
-#include "sources/pstats_internal.h"
+#include "sources/pstats_result.h"
 #include "util/error.h"
 #include "util/log.h"
 #include "util/opts.h"

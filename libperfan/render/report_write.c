@@ -492,10 +492,11 @@ static int write_detail(FILE *fp, const struct perfan_report_write_opts *o,
 			perfan__json_item(j, NULL);
 		else
 			fputs("\n\n", fp);
-		err = perfan_python_hotspots_write(
-			o->native_detail[i], fp,
-			j ? PERFAN_PYTHON_HOTSPOTS_JSON
-			  : PERFAN_PYTHON_HOTSPOTS_TEXT);
+		struct perfan_python_hotspots_write_opts ho = {
+			sizeof(ho), j ? PERFAN_PYTHON_HOTSPOTS_JSON
+				      : PERFAN_PYTHON_HOTSPOTS_TEXT};
+		err = perfan_python_hotspots_write(o->native_detail[i], fp,
+						   &ho);
 	}
 	if (j)
 		perfan__json_close(j, ']');
@@ -514,7 +515,9 @@ static int write_json_envelope(const perfan_report *r, FILE *fp,
 	if (o->threads) {
 		perfan__json_str(&j, "view", o->wall ? "wall" : "off-cpu");
 		perfan__json_item(&j, "per_thread");
-		err = perfan_threads_write(o->threads, fp, PERFAN_THREADS_JSON);
+		struct perfan_threads_write_opts to = {sizeof(to),
+						       PERFAN_THREADS_JSON};
+		err = perfan_threads_write(o->threads, fp, &to);
 	}
 	perfan__json_item(&j, "report");
 	if (!err)
@@ -544,8 +547,7 @@ int perfan_report_write(const perfan_report *r, FILE *fp,
 		if (o.name)
 			text_head(fp, &o);
 		if (o.threads) {
-			err = perfan_threads_write(o.threads, fp,
-						   PERFAN_THREADS_TEXT);
+			err = perfan_threads_write(o.threads, fp, NULL);
 			if (!err)
 				time_note(fp, &o,
 					  perfan__report_opts(r)->no_speedup);

@@ -7,9 +7,10 @@
 
 #include <perfan/scaling.h>
 
-#include "analysis/scaling_internal.h"
+#include "analysis/scaling_result.h"
 #include "render/json.h"
 #include "util/error.h"
+#include "util/opts.h"
 
 /* Runs of one size that differ more than this (max / min) get a note:
  * the machine's speed drifted, or the runs did different work. */
@@ -288,8 +289,12 @@ static void write_json(const perfan_scaling *s, FILE *fp)
 	fputc('\n', fp);
 }
 
-int perfan_scaling_write(const perfan_scaling *s, FILE *fp, int format)
+int perfan_scaling_write(const perfan_scaling *s, FILE *fp,
+			 const struct perfan_scaling_write_opts *opts)
 {
+	struct perfan_scaling_write_opts o;
+	PERFAN__OPTS_COPY(o, opts);
+	int format = o.format;
 	if (!s || !fp)
 		return perfan__err(PERFAN_EINVAL,
 				   "perfan_scaling_write: %s is NULL",

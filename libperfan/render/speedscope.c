@@ -21,7 +21,7 @@
 
 struct writer {
 	const perfan_profile *p;
-	struct perfan_speedscope_opts o;
+	struct perfan_speedscope_write_opts o;
 	struct perfan__json j;
 	size_t nn;
 	/* per node: its profile (group), NONE for the root and for nodes
@@ -421,8 +421,8 @@ static int write_file(struct writer *w)
 	return rc;
 }
 
-int perfan_speedscope_write(const perfan_profile *p,
-			    const struct perfan_speedscope_opts *o, FILE *out)
+int perfan_speedscope_write(const perfan_profile *p, FILE *out,
+			    const struct perfan_speedscope_write_opts *o)
 {
 	if (!p || !out)
 		return perfan__err(PERFAN_EINVAL,

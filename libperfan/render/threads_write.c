@@ -8,8 +8,10 @@
 #include <perfan/text.h>
 #include <perfan/threads.h>
 
-#include "analysis/threads_internal.h"
+#include "analysis/threads_result.h"
+#include "render/json.h"
 #include "util/error.h"
+#include "util/opts.h"
 
 /* ---- text ------------------------------------------------------------------ */
 
@@ -154,77 +156,83 @@ static void write_text(const perfan_threads *t, FILE *fp)
 
 /* ---- JSON ------------------------------------------------------------------ */
 
-static void json_states64(FILE *fp, const uint64_t *v)
+/* {"STATE": V, ...} of the states with a value. */
+static void json_states(struct perfan__json *j, const char *key,
+			const uint64_t *v)
 {
-	const char *sep = "{";
-	for (uint32_t st = 0; st < PERFAN_OFFCPU_NR_STATES; st++) {
-		if (!v[st])
-			continue;
-		fputs(sep, fp);
-		perfan_json_string(fp, perfan_offcpu_state_name(st));
-		fprintf(fp, ": %llu", (unsigned long long)v[st]);
-		sep = ", ";
-	}
-	fputs(*sep == '{' ? "{}" : "}", fp);
+	perfan__json_open(j, key, '{');
+	for (uint32_t st = 0; st < PERFAN_OFFCPU_NR_STATES; st++)
+		if (v[st])
+			perfan__json_u64(j, perfan_offcpu_state_name(st),
+					 v[st]);
+	perfan__json_close(j, '}');
 }
 
-static void json_states32(FILE *fp, const uint32_t *v)
+static void json_states32(struct perfan__json *j, const char *key,
+			  const uint32_t *v)
 {
 	uint64_t w[PERFAN_OFFCPU_NR_STATES];
 	for (uint32_t st = 0; st < PERFAN_OFFCPU_NR_STATES; st++)
 		w[st] = v[st];
-	json_states64(fp, w);
+	json_states(j, key, w);
 }
 
+static void json_row(struct perfan__json *j, const struct perfan_thread_row *r)
+{
+	perfan__json_open(j, NULL, '{');
+	perfan__json_str(j, "comm", r->comm ? r->comm : "");
+	perfan__json_i64(j, "pid", r->pid);
+	perfan__json_i64(j, "tid", r->tid);
+	perfan__json_u64(j, "start", r->start);
+	perfan__json_u64(j, "end", r->end);
+	perfan__json_u64(j, "wall", r->wall);
+	perfan__json_u64(j, "on_cpu", r->on_cpu);
+	perfan__json_u64(j, "on_cpu_samples", r->on_cpu_samples);
+	perfan__json_str(j, "on_cpu_from",
+			 r->on_cpu_switches ? "switches" : "samples");
+	perfan__json_u64(j, "off_cpu", r->off_total);
+	json_states(j, "off", r->off);
+	json_states32(j, "intervals", r->intervals);
+	perfan__json_u64(j, "open_start", r->open_start);
+	perfan__json_u64(j, "open_end", r->open_end);
+	perfan__json_u64(j, "inexact", r->inexact);
+	perfan__json_bool(j, "exited", r->exited);
+	perfan__json_f64(j, "cpu_wall_ratio",
+			 isfinite(r->cpu_ratio) ? r->cpu_ratio : 0.0, 6);
+	perfan__json_open(j, "sites", '[');
+	for (size_t k = 0; k < r->nr_sites; k++) {
+		const struct perfan_thread_site *s = &r->sites[k];
+		perfan__json_open(j, NULL, '{');
+		perfan__json_str(j, "wait", s->wait ? s->wait : "");
+		perfan__json_str(j, "caller", s->caller);
+		perfan__json_u64(j, "total", s->total);
+		json_states(j, "off", s->off);
+		perfan__json_close(j, '}');
+	}
+	perfan__json_close(j, ']');
+	perfan__json_close(j, '}');
+}
+
+/* {"threads": [ a row a line ]} and a newline. */
 static void write_json(const perfan_threads *t, FILE *fp)
 {
-	fputs("{\"threads\": [", fp);
-	for (size_t i = 0; i < t->nrows; i++) {
-		const struct perfan_thread_row *r = &t->rows[i];
-		fputs(i ? ",\n  {\"comm\": " : "\n  {\"comm\": ", fp);
-		perfan_json_string(fp, r->comm);
-		fprintf(fp,
-			", \"pid\": %d, \"tid\": %d, \"start\": %llu, "
-			"\"end\": %llu, \"wall\": %llu, \"on_cpu\": %llu, "
-			"\"on_cpu_samples\": %llu, \"on_cpu_from\": \"%s\", "
-			"\"off_cpu\": %llu, \"off\": ",
-			(int)r->pid, (int)r->tid, (unsigned long long)r->start,
-			(unsigned long long)r->end, (unsigned long long)r->wall,
-			(unsigned long long)r->on_cpu,
-			(unsigned long long)r->on_cpu_samples,
-			r->on_cpu_switches ? "switches" : "samples",
-			(unsigned long long)r->off_total);
-		json_states64(fp, r->off);
-		fputs(", \"intervals\": ", fp);
-		json_states32(fp, r->intervals);
-		fprintf(fp,
-			", \"open_start\": %u, \"open_end\": %u, "
-			"\"inexact\": %u, \"exited\": %s, "
-			"\"cpu_wall_ratio\": %.6f, \"sites\": [",
-			r->open_start, r->open_end, r->inexact,
-			r->exited ? "true" : "false",
-			isfinite(r->cpu_ratio) ? r->cpu_ratio : 0.0);
-		for (size_t k = 0; k < r->nr_sites; k++) {
-			const struct perfan_thread_site *s = &r->sites[k];
-			fputs(k ? ", {\"wait\": " : "{\"wait\": ", fp);
-			perfan_json_string(fp, s->wait);
-			fputs(", \"caller\": ", fp);
-			if (s->caller)
-				perfan_json_string(fp, s->caller);
-			else
-				fputs("null", fp);
-			fprintf(fp, ", \"total\": %llu, \"off\": ",
-				(unsigned long long)s->total);
-			json_states64(fp, s->off);
-			fputc('}', fp);
-		}
-		fputs("]}", fp);
-	}
-	fputs(t->nrows ? "\n]}\n" : "]}\n", fp);
+	struct perfan__json j;
+	perfan__json_init(&j, fp, 0);
+	perfan__json_open(&j, NULL, '{');
+	perfan__json_open_lines(&j, "threads", '[');
+	for (size_t i = 0; i < t->nrows; i++)
+		json_row(&j, &t->rows[i]);
+	perfan__json_close(&j, ']');
+	perfan__json_close(&j, '}');
+	fputc('\n', fp);
 }
 
-int perfan_threads_write(const perfan_threads *t, FILE *fp, int format)
+int perfan_threads_write(const perfan_threads *t, FILE *fp,
+			 const struct perfan_threads_write_opts *opts)
 {
+	struct perfan_threads_write_opts o;
+	PERFAN__OPTS_COPY(o, opts);
+	int format = o.format;
 	if (!t || !fp)
 		return perfan__err(PERFAN_EINVAL,
 				   "perfan_threads_write: NULL argument");

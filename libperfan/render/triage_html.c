@@ -13,7 +13,7 @@
 #include <perfan/flamegraph.h>
 #include <perfan/offcpu.h>
 
-#include "analysis/triage_internal.h"
+#include "render/triage.h"
 #include "render/markup.h"
 #include "util/error.h"
 #include "util/log.h"

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "analysis/triage_internal.h"
+#include "render/triage.h"
 #include "util/error.h"
 
 static double ms(uint64_t ns)

@@ -2,11 +2,16 @@
  * (render/triage_text.c, render/triage_html.c). */
 #include <perfan/triage.h>
 
-#include "analysis/triage_internal.h"
+#include "render/triage.h"
 #include "util/error.h"
+#include "util/opts.h"
 
-int perfan_triage_write(const perfan_triage *t, FILE *fp, int format)
+int perfan_triage_write(const perfan_triage *t, FILE *fp,
+			const struct perfan_triage_write_opts *opts)
 {
+	struct perfan_triage_write_opts o;
+	PERFAN__OPTS_COPY(o, opts);
+	int format = o.format;
 	if (!t || !fp)
 		return perfan__err(PERFAN_EINVAL,
 				   "perfan_triage_write: NULL argument");

@@ -81,8 +81,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fuzz_stat_fail("classify failed on parsed counters");
 		FILE *null = fopen("/dev/null", "w");
 		if (null) {
-			perfan_classify_write(c, null, PERFAN_CLASSIFY_JSON);
-			perfan_classify_write(c, null, PERFAN_CLASSIFY_TEXT);
+			perfan_classify_write(
+				c, null,
+				&(struct perfan_classify_write_opts){
+					sizeof(struct perfan_classify_write_opts),
+					PERFAN_CLASSIFY_JSON});
+			perfan_classify_write(c, null, NULL);
 			fclose(null);
 		}
 		perfan_classify_free(c);

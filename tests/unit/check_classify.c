@@ -334,13 +334,19 @@ START_TEST(test_write)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
-	ck_assert_int_eq(perfan_classify_write(c, fp, PERFAN_CLASSIFY_TEXT), 0);
+	ck_assert_int_eq(perfan_classify_write(c, fp, NULL), 0);
 	fclose(fp);
 	ck_assert_ptr_nonnull(strstr(buf, "whole: bad-speculation"));
 	ck_assert_ptr_nonnull(strstr(buf, "stat-shadow.c"));
 	free(buf);
 	fp = open_memstream(&buf, &len);
-	ck_assert_int_eq(perfan_classify_write(c, fp, PERFAN_CLASSIFY_JSON), 0);
+	ck_assert_int_eq(
+		perfan_classify_write(
+			c, fp,
+			&(struct perfan_classify_write_opts){
+				sizeof(struct perfan_classify_write_opts),
+				PERFAN_CLASSIFY_JSON}),
+		0);
 	fclose(fp);
 	ck_assert_ptr_nonnull(strstr(buf, "\"verdict\": \"bad-speculation\""));
 	ck_assert_ptr_nonnull(strstr(buf, "\"ipc\": 0.8"));

@@ -88,7 +88,7 @@ START_TEST(test_shares_and_sections)
 	char *txt = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&txt, &len);
-	ck_assert_int_eq(perfan_diff_write(d, fp, PERFAN_DIFF_TEXT), 0);
+	ck_assert_int_eq(perfan_diff_write(d, fp, NULL), 0);
 	fclose(fp);
 	ck_assert_ptr_nonnull(strstr(txt, "cannot be judged"));
 	ck_assert_ptr_nonnull(strstr(txt, "Shrank:"));
@@ -432,7 +432,7 @@ START_TEST(test_share_of_the_rest)
 	char *txt = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&txt, &len);
-	ck_assert_int_eq(perfan_diff_write(d, fp, PERFAN_DIFF_TEXT), 0);
+	ck_assert_int_eq(perfan_diff_write(d, fp, NULL), 0);
 	fclose(fp);
 	ck_assert_msg(strstr(txt, "the significant changes, each with its "
 				  "callees that did not change (fix -803.7) "

@@ -18,13 +18,13 @@ typedef Perftools__Profiles__Profile pb_profile;
 
 /* Write P with O, gunzip and unpack it. */
 static pb_profile *roundtrip(const perfan_profile *p,
-			     const struct perfan_pprof_opts *o)
+			     const struct perfan_pprof_write_opts *o)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
 	ck_assert_ptr_nonnull(fp);
-	ck_assert_int_eq(perfan_pprof_write(p, o, fp), 0);
+	ck_assert_int_eq(perfan_pprof_write(p, fp, o), 0);
 	fclose(fp);
 	ck_assert(len > 18 && (uint8_t)buf[0] == 0x1f &&
 		  (uint8_t)buf[1] == 0x8b);
@@ -93,7 +93,8 @@ START_TEST(test_inline_labels_facts)
 					  .build_id = {0xab, 0x01, 0xff},
 					  .filename = "/usr/bin/prog"};
 	const char *argv[] = {"perf", "record", "-g", "./prog"};
-	struct perfan_pprof_opts o = PERFAN_OPTS_INIT(struct perfan_pprof_opts);
+	struct perfan_pprof_write_opts o =
+		PERFAN_OPTS_INIT(struct perfan_pprof_write_opts);
 	o.default_column = 2;
 	o.cmdline_argc = 4;
 	o.cmdline_argv = argv;
@@ -192,11 +193,12 @@ START_TEST(test_empty_and_bad)
 	ck_assert_uint_eq(pr->n_sample_type, 0);
 	perftools__profiles__profile__free_unpacked(pr, NULL);
 
-	struct perfan_pprof_opts o = PERFAN_OPTS_INIT(struct perfan_pprof_opts);
+	struct perfan_pprof_write_opts o =
+		PERFAN_OPTS_INIT(struct perfan_pprof_write_opts);
 	o.default_column = 1; /* there is no column */
-	ck_assert_int_eq(perfan_pprof_write(p, &o, stdout), PERFAN_EINVAL);
+	ck_assert_int_eq(perfan_pprof_write(p, stdout, &o), PERFAN_EINVAL);
 	ck_assert(strstr(perfan_error_last(), "pprof"));
-	ck_assert_int_eq(perfan_pprof_write(NULL, NULL, stdout), PERFAN_EINVAL);
+	ck_assert_int_eq(perfan_pprof_write(NULL, stdout, NULL), PERFAN_EINVAL);
 
 	/* a folded count past INT64_MAX has no pprof value */
 	ck_assert_int_eq(perfan_profile_add_column(p, "samples", "samples"), 0);
@@ -206,7 +208,7 @@ START_TEST(test_empty_and_bad)
 					    (uint64_t)INT64_MAX + 1, NULL,
 					    NULL),
 			 0);
-	ck_assert_int_eq(perfan_pprof_write(p, NULL, stdout),
+	ck_assert_int_eq(perfan_pprof_write(p, stdout, NULL),
 			 PERFAN_EUNSUPPORTED);
 	ck_assert(strstr(perfan_error_last(), "int64"));
 
@@ -227,7 +229,8 @@ START_TEST(test_opts_from_perfdata)
 	ck_assert_int_eq(perfan_perfdata_open(&pd, tu_testdata("fp/perf.data"),
 					      NULL),
 			 0);
-	struct perfan_pprof_opts o = PERFAN_OPTS_INIT(struct perfan_pprof_opts);
+	struct perfan_pprof_write_opts o =
+		PERFAN_OPTS_INIT(struct perfan_pprof_write_opts);
 	ck_assert_int_eq(perfan_pprof_opts_from_perfdata(&o, pd), 0);
 	ck_assert_uint_eq(o.cmdline_argc, 10);
 	ck_assert_str_eq(o.cmdline_argv[1], "record");

@@ -334,12 +334,14 @@ START_TEST(test_hotspots)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
-	ck_assert_int_eq(perfan_python_hotspots_write(
-				 h, fp, PERFAN_PYTHON_HOTSPOTS_TEXT),
-			 0);
-	ck_assert_int_eq(perfan_python_hotspots_write(
-				 h, fp, PERFAN_PYTHON_HOTSPOTS_JSON),
-			 0);
+	ck_assert_int_eq(perfan_python_hotspots_write(h, fp, NULL), 0);
+	ck_assert_int_eq(
+		perfan_python_hotspots_write(
+			h, fp,
+			&(struct perfan_python_hotspots_write_opts){
+				sizeof(struct perfan_python_hotspots_write_opts),
+				PERFAN_PYTHON_HOTSPOTS_JSON}),
+		0);
 	fclose(fp);
 	ck_assert_msg(strstr(buf, "  72.73%            f (/w/a.py)\n"
 				  "    45.45%    62.50%      __tls_get_addr  "
@@ -349,8 +351,13 @@ START_TEST(test_hotspots)
 				  "\"module\": \"/w/a.py\", \"self\": 8"),
 		      "%s", buf);
 	free(buf);
-	ck_assert_int_eq(perfan_python_hotspots_write(h, stdout, 7),
-			 PERFAN_EINVAL);
+	ck_assert_int_eq(
+		perfan_python_hotspots_write(
+			h, stdout,
+			&(struct perfan_python_hotspots_write_opts){
+				sizeof(struct perfan_python_hotspots_write_opts),
+				7}),
+		PERFAN_EINVAL);
 	perfan_python_hotspots_free(h);
 
 	/* a floor leaves out the eval loop's 27 % */

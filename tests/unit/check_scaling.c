@@ -167,14 +167,20 @@ START_TEST(test_repeats)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
-	ck_assert_int_eq(perfan_scaling_write(s, fp, PERFAN_SCALING_JSON), 0);
+	ck_assert_int_eq(
+		perfan_scaling_write(
+			s, fp,
+			&(struct perfan_scaling_write_opts){
+				sizeof(struct perfan_scaling_write_opts),
+				PERFAN_SCALING_JSON}),
+		0);
 	fclose(fp);
 	ck_assert_ptr_nonnull(strstr(buf, "\"name\": \"quad\""));
 	ck_assert_ptr_nonnull(strstr(buf, "\"interval\": ["));
 	ck_assert_ptr_nonnull(strstr(buf, "\"per_doubling\""));
 	free(buf);
 	fp = open_memstream(&buf, &len);
-	ck_assert_int_eq(perfan_scaling_write(s, fp, PERFAN_SCALING_TEXT), 0);
+	ck_assert_int_eq(perfan_scaling_write(s, fp, NULL), 0);
 	fclose(fp);
 	ck_assert_ptr_nonnull(strstr(buf, "runs of one size differ"));
 	ck_assert_ptr_nonnull(strstr(buf, "  2.00* ["));
@@ -263,7 +269,8 @@ START_TEST(test_errors)
 	ck_assert_int_eq(perfan_scaling_sort_parse("time"),
 			 PERFAN_SCALING_SORT_TIME);
 	ck_assert_int_eq(perfan_scaling_sort_parse("k"), -1);
-	ck_assert_int_eq(perfan_scaling_write(NULL, stdout, 0), PERFAN_EINVAL);
+	ck_assert_int_eq(perfan_scaling_write(NULL, stdout, NULL),
+			 PERFAN_EINVAL);
 	perfan_scaling_free(NULL);
 	perfan_profile_free(a);
 	perfan_profile_free(b);

@@ -34,11 +34,11 @@ static char *ss_write(const perfan_profile *p, size_t col, const char *name)
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
 	ck_assert_ptr_nonnull(fp);
-	struct perfan_speedscope_opts o =
-		PERFAN_OPTS_INIT(struct perfan_speedscope_opts);
+	struct perfan_speedscope_write_opts o =
+		PERFAN_OPTS_INIT(struct perfan_speedscope_write_opts);
 	o.column = col;
 	o.name = name;
-	ck_assert_int_eq(perfan_speedscope_write(p, &o, fp), 0);
+	ck_assert_int_eq(perfan_speedscope_write(p, fp, &o), 0);
 	fclose(fp);
 	return buf;
 }
@@ -206,12 +206,12 @@ START_TEST(test_empty_and_bad)
 	expect(p, 0, "e",
 	       HEAD "\"name\": \"e\", \"shared\": {\"frames\": []}, "
 		    "\"profiles\": []}\n");
-	struct perfan_speedscope_opts o =
-		PERFAN_OPTS_INIT(struct perfan_speedscope_opts);
+	struct perfan_speedscope_write_opts o =
+		PERFAN_OPTS_INIT(struct perfan_speedscope_write_opts);
 	o.column = 1;
-	ck_assert_int_eq(perfan_speedscope_write(p, &o, stdout), PERFAN_EINVAL);
+	ck_assert_int_eq(perfan_speedscope_write(p, stdout, &o), PERFAN_EINVAL);
 	ck_assert_ptr_nonnull(strstr(perfan_error_last(), "column 1 of 0"));
-	ck_assert_int_eq(perfan_speedscope_write(NULL, NULL, stdout),
+	ck_assert_int_eq(perfan_speedscope_write(NULL, stdout, NULL),
 			 PERFAN_EINVAL);
 	ck_assert_int_eq(perfan_speedscope_write(p, NULL, NULL), PERFAN_EINVAL);
 	/* a write that fails */
@@ -221,7 +221,7 @@ START_TEST(test_empty_and_bad)
 		add(p, &a, 1, 0, 1, 0);
 	FILE *full = fopen("/dev/full", "w");
 	if (full) {
-		ck_assert_int_eq(perfan_speedscope_write(p, NULL, full),
+		ck_assert_int_eq(perfan_speedscope_write(p, full, NULL),
 				 PERFAN_EIO);
 		fclose(full);
 	}

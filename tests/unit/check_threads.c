@@ -172,7 +172,11 @@ START_TEST(filters_limit_json)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
-	ck_assert(!perfan_threads_write(t, fp, PERFAN_THREADS_JSON));
+	ck_assert(!perfan_threads_write(
+		t, fp,
+		&(struct perfan_threads_write_opts){
+			sizeof(struct perfan_threads_write_opts),
+			PERFAN_THREADS_JSON}));
 	fclose(fp);
 	static const char head[] = "{\"threads\": [\n  {\"comm\": \"disk\", "
 				   "\"pid\": 8720, \"tid\": 8734, ";

@@ -1,6 +1,6 @@
-/* analysis/diff_folded.c: two profiles as difffolded.pl's three-column
- * folded lines, "STACK BEFORE AFTER": each side written as folded text,
- * then the two sorted texts merged. */
+/* render/diff_folded.c: two profiles written as difffolded.pl's
+ * three-column folded lines, "STACK BEFORE AFTER": each side written as
+ * folded text, then the two sorted texts merged. */
 #define _GNU_SOURCE /* open_memstream */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
-/* analysis/scaling_internal.h: the scaling result as scaling.c computes it
- * and scaling_write.c prints it. */
-#ifndef PERFAN_ANALYSIS_SCALING_INTERNAL_H
-#define PERFAN_ANALYSIS_SCALING_INTERNAL_H
+/* analysis/scaling_result.h: the scaling result as analysis/scaling.c
+ * computes it and its sink (render/scaling_write.c) reads it. */
+#ifndef PERFAN_ANALYSIS_SCALING_RESULT_H
+#define PERFAN_ANALYSIS_SCALING_RESULT_H
 
 #include <perfan/scaling.h>
 

@@ -1,0 +1,19 @@
+/* analysis/triage_result.h: the triage result as analysis/triage.c and
+ * triage_next.c make it and its sinks (render/triage_*.c) read it. */
+#ifndef PERFAN_ANALYSIS_TRIAGE_RESULT_H
+#define PERFAN_ANALYSIS_TRIAGE_RESULT_H
+
+#include <perfan/triage.h>
+
+struct perfan_triage {
+	struct perfan_triage_in in;
+	struct perfan_triage_opts o;
+	size_t nplateaus;
+	struct perfan_triage_site *sites;
+	size_t nsites;
+	/* strings owned */
+	struct perfan_triage_next *next;
+	size_t nnext, capnext;
+};
+
+#endif
