@@ -46,6 +46,11 @@ static void on_log(enum perfan_log_level level, const char *msg, void *payload)
 
 /* ---- perf's names for attr bits (perf 6.1's perf_event_attr__fprintf) ---- */
 
+static int write_header(const void *h, FILE *fp, const void *wo)
+{
+	return perfan_header_write(h, fp, wo);
+}
+
 /* ---- the command ----------------------------------------------------------- */
 
 int cmd_header(int argc, char **argv)
@@ -96,24 +101,12 @@ int cmd_header(int argc, char **argv)
 
 	if (cli_output_guard(CMD, out_path, &path, 1))
 		return 1;
-	struct perfan_perfdata_opts opts =
-		PERFAN_OPTS_INIT(struct perfan_perfdata_opts);
-	opts.log = on_log;
-	opts.unordered = 1; /* only the header is read */
-	perfan_perfdata *pd = NULL;
-	if (perfan_perfdata_open(&pd, path, &opts) < 0 ||
-	    perfan_perfdata_read_header(pd) < 0) {
+	struct perfan_header_read_opts ro =
+		PERFAN_OPTS_INIT(struct perfan_header_read_opts);
+	ro.log = on_log;
+	perfan_header *h = NULL;
+	if (perfan_header_read(&h, path, &ro) < 0) {
 		cli_error(CMD, "%s", perfan_error_last());
-		perfan_perfdata_free(pd);
-		return 1;
-	}
-
-	struct cli_output out;
-	if (cli_output_open(&out, out_path) < 0) {
-		cli_error(CMD, "cannot write %s: %s", out_path,
-			  strerror(errno));
-		cli_output_close(&out, 0);
-		perfan_perfdata_free(pd);
 		return 1;
 	}
 	struct perfan_header_write_opts wo =
@@ -121,13 +114,7 @@ int cmd_header(int argc, char **argv)
 	wo.json = json;
 	wo.full = full;
 	wo.name = path;
-	int ok = !perfan_header_write(pd, out.fp, &wo);
-	if (cli_output_close(&out, ok) < 0 || !ok) {
-		cli_error(CMD, "writing %s failed",
-			  out_path ? out_path : "standard output");
-		perfan_perfdata_free(pd);
-		return 1;
-	}
-	perfan_perfdata_free(pd);
-	return 0;
+	int status = cli_write(CMD, out_path, 0, write_header, h, &wo);
+	perfan_header_free(h);
+	return status;
 }

@@ -27,6 +27,11 @@ static void warn_cb(enum perfan_log_level lvl, const char *msg, void *payload)
 		cli_warn("stats", "%s", msg);
 }
 
+static int write_stats(const void *rs, FILE *fp, const void *wo)
+{
+	return perfan_recstats_write(rs, fp, wo);
+}
+
 int cmd_stats(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -53,40 +58,23 @@ int cmd_stats(int argc, char **argv)
 	const char *in[] = {argv[optind]};
 	if (cli_output_guard("stats", out_path, in, 1))
 		return 1;
-	struct perfan_perfdata_opts o =
-		PERFAN_OPTS_INIT(struct perfan_perfdata_opts);
-	o.unordered = 1;
-	o.skip_sample_fields = 1;
-	o.log = warn_cb;
-	perfan_perfdata *pd;
-	if (perfan_perfdata_open(&pd, argv[optind], &o)) {
-		cli_error("stats", "%s", perfan_error_last());
-		return 1;
-	}
+	struct perfan_header_read_opts ro =
+		PERFAN_OPTS_INIT(struct perfan_header_read_opts);
+	ro.log = warn_cb;
 	perfan_recstats *rs = NULL;
 	int status = 0;
-	if (perfan_recstats_new(&rs, pd)) {
-		/* print what was counted, then the error */
+	if (perfan_recstats_read(&rs, argv[optind], &ro)) {
+		/* what was counted is printed, then the error; -o keeps no
+		 * file then (an existing one stays as it was) */
 		cli_error("stats", "%s", perfan_error_last());
 		status = 1;
 	}
-	struct cli_output out;
-	if (!rs) {
-		status = 1;
-	} else if (cli_output_open(&out, out_path)) {
-		cli_error("stats", "cannot write %s", out_path);
-		status = 1;
-	} else {
-		struct perfan_recstats_write_opts wo =
-			PERFAN_OPTS_INIT(struct perfan_recstats_write_opts);
-		wo.json = json;
-		perfan_recstats_write(rs, out.fp, &wo);
-		/* what was counted before an error goes to stdout, but -o
-		 * keeps no file then (an existing one stays as it was) */
-		if (cli_output_close(&out, status == 0))
-			status = 1;
-	}
+	if (!rs)
+		return 1;
+	struct perfan_recstats_write_opts wo =
+		PERFAN_OPTS_INIT(struct perfan_recstats_write_opts);
+	wo.json = json;
+	status = cli_write("stats", out_path, status, write_stats, rs, &wo);
 	perfan_recstats_free(rs);
-	perfan_perfdata_free(pd);
 	return status;
 }

@@ -13,6 +13,24 @@
 extern "C" {
 #endif
 
+/* What a perf.data says about itself: its header and features, read
+ * from a file or pipe by perfan_header_read. */
+typedef struct perfan_header perfan_header;
+
+struct perfan_header_read_opts {
+	size_t sz;
+	/* Warnings (a damaged feature, ...) go here. */
+	perfan_log_fn log;
+	void *log_payload;
+};
+
+/* Read the header and features of the perf.data at PATH ("-": standard
+ * input) into a new *OUT. Returns 0, or the reader's error (the message
+ * names the file); *OUT is then NULL. Free with perfan_header_free. */
+PERFAN_API int perfan_header_read(perfan_header **out, const char *path,
+				  const struct perfan_header_read_opts *opts);
+PERFAN_API void perfan_header_free(perfan_header *h);
+
 struct perfan_header_write_opts {
 	size_t sz;
 	/* One JSON object instead of perf's lines. */
@@ -25,10 +43,9 @@ struct perfan_header_write_opts {
 	const char *name;
 };
 
-/* Write the header and features of PD, whose header was read
- * (perfan_perfdata_read_header), to FP. Returns 0, or PERFAN_EIO when
- * writing failed. */
-PERFAN_API int perfan_header_write(const perfan_perfdata *pd, FILE *fp,
+/* Write the header and features H holds to FP. Returns 0, or PERFAN_EIO
+ * when writing failed. */
+PERFAN_API int perfan_header_write(const perfan_header *h, FILE *fp,
 				   const struct perfan_header_write_opts *opts);
 
 /* Record counts per record type and samples per event. */
@@ -39,6 +56,12 @@ typedef struct perfan_recstats perfan_recstats;
  * counted before it (NULL only when no memory). Free with
  * perfan_recstats_free, before PD. */
 PERFAN_API int perfan_recstats_new(perfan_recstats **out, perfan_perfdata *pd);
+/* Count the records of the perf.data at PATH ("-": standard input), as
+ * perfan_recstats_new does, from a reader of its own that the result
+ * keeps. Returns 0 or the error; *OUT then holds what was counted before
+ * it, and is NULL when PATH could not be opened. */
+PERFAN_API int perfan_recstats_read(perfan_recstats **out, const char *path,
+				    const struct perfan_header_read_opts *opts);
 PERFAN_API void perfan_recstats_free(perfan_recstats *rs);
 
 struct perfan_recstats_write_opts {

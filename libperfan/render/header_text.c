@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "render/header.h"
+#include "sources/perfdata/header_result.h"
 #include "util/error.h"
 #include "util/opts.h"
 
@@ -435,15 +436,16 @@ void perfan__header_text(FILE *fp, const perfan_perfdata *pd, const char *path,
 	}
 }
 
-int perfan_header_write(const perfan_perfdata *pd, FILE *fp,
+int perfan_header_write(const perfan_header *h, FILE *fp,
 			const struct perfan_header_write_opts *opts)
 {
 	struct perfan_header_write_opts o;
 	PERFAN__OPTS_COPY(o, opts);
-	if (!pd || !fp)
+	if (!h || !fp)
 		return perfan__err(PERFAN_EINVAL,
 				   "perfan_header_write: %s is NULL",
-				   pd ? "fp" : "reader");
+				   h ? "fp" : "header");
+	const perfan_perfdata *pd = h->pd;
 	if (o.json)
 		perfan__header_json(fp, pd);
 	else

@@ -64,17 +64,40 @@ START_TEST(test_recstats)
 }
 END_TEST
 
+/* perfan_recstats_read: its own reader, the same counts */
+START_TEST(test_recstats_read)
+{
+	perfan_recstats *rs = NULL;
+	ck_assert_int_eq(perfan_recstats_read(&rs, tu_testdata("fp/perf.data"),
+					      NULL),
+			 0);
+	char *text;
+	size_t n;
+	FILE *fp = open_memstream(&text, &n);
+	ck_assert_int_eq(perfan_recstats_write(rs, fp, NULL), 0);
+	fclose(fp);
+	char *want = slurp(tu_testdata("fp/stats.txt"));
+	ck_assert_str_eq(text, want);
+	free(want);
+	free(text);
+	perfan_recstats_free(rs);
+	ck_assert_int_ne(perfan_recstats_read(&rs, "/nonexistent", NULL), 0);
+	ck_assert_ptr_null(rs);
+}
+END_TEST
+
 START_TEST(test_header)
 {
-	perfan_perfdata *pd = open_fp(1);
-	ck_assert_int_eq(perfan_perfdata_read_header(pd), 0);
+	perfan_header *h = NULL;
+	ck_assert_int_eq(
+		perfan_header_read(&h, tu_testdata("fp/perf.data"), NULL), 0);
 	struct perfan_header_write_opts wo =
 		PERFAN_OPTS_INIT(struct perfan_header_write_opts);
 	wo.json = 1;
 	char *text;
 	size_t n;
 	FILE *fp = open_memstream(&text, &n);
-	ck_assert_int_eq(perfan_header_write(pd, fp, &wo), 0);
+	ck_assert_int_eq(perfan_header_write(h, fp, &wo), 0);
 	fclose(fp);
 	/* indented, one item a line */
 	ck_assert_int_eq(strncmp(text, "{\n  \"file\": ", 12), 0);
@@ -83,7 +106,7 @@ START_TEST(test_header)
 
 	wo.json = 0;
 	fp = open_memstream(&text, &n);
-	ck_assert_int_eq(perfan_header_write(pd, fp, &wo), 0);
+	ck_assert_int_eq(perfan_header_write(h, fp, &wo), 0);
 	fclose(fp);
 	char *want = slurp(tu_testdata("fp/header.txt"));
 	/* perf's own header lines, the first of them (the file's time
@@ -93,7 +116,7 @@ START_TEST(test_header)
 	ck_assert_ptr_nonnull(strstr(text, "# header version : 1\n"));
 	free(want);
 	free(text);
-	perfan_perfdata_free(pd);
+	perfan_header_free(h);
 	ck_assert_int_eq(perfan_header_write(NULL, stdout, NULL),
 			 PERFAN_EINVAL);
 }
@@ -104,6 +127,7 @@ static Suite *header_suite(void)
 	Suite *s = suite_create("header");
 	TCase *tc = tcase_create("sinks");
 	tcase_add_test(tc, test_recstats);
+	tcase_add_test(tc, test_recstats_read);
 	tcase_add_test(tc, test_header);
 	suite_add_tcase(s, tc);
 	return s;

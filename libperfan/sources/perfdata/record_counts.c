@@ -7,6 +7,7 @@
 
 #include "util/error.h"
 #include "util/log.h"
+#include "util/opts.h"
 
 static int grow(struct perfan_recstats *c, size_t nev)
 {
@@ -78,5 +79,33 @@ void perfan_recstats_free(perfan_recstats *rs)
 		return;
 	free(rs->samples);
 	free(rs->lost_samples);
+	perfan_perfdata_free(rs->owned);
 	free(rs);
+}
+
+int perfan_recstats_read(perfan_recstats **out, const char *path,
+			 const struct perfan_header_read_opts *opts)
+{
+	struct perfan_header_read_opts ro;
+	PERFAN__OPTS_COPY(ro, opts);
+	if (!out)
+		return perfan__err(PERFAN_EINVAL, "perfan_recstats_read: out "
+						  "is NULL");
+	*out = NULL;
+	struct perfan_perfdata_opts po =
+		PERFAN_OPTS_INIT(struct perfan_perfdata_opts);
+	po.unordered = 1; /* counting needs no time order */
+	po.skip_sample_fields = 1;
+	po.log = ro.log;
+	po.log_payload = ro.log_payload;
+	perfan_perfdata *pd = NULL;
+	int rc = perfan_perfdata_open(&pd, path, &po);
+	if (rc)
+		return rc;
+	rc = perfan_recstats_new(out, pd);
+	if (*out)
+		(*out)->owned = pd;
+	else
+		perfan_perfdata_free(pd);
+	return rc;
 }

@@ -9,6 +9,7 @@
 
 struct perfan_recstats {
 	const perfan_perfdata *pd; /* borrowed: event names, file info */
+	perfan_perfdata *owned;    /* perfan_recstats_read's reader */
 	uint64_t total;
 	uint64_t by_type[PERFAN__RECSTATS_NTYPES];
 	uint64_t other_types; /* type >= PERFAN__RECSTATS_NTYPES */
