@@ -115,6 +115,49 @@ static int hw_counted(const perfan_stat *s)
 	return 0;
 }
 
+/* Read perf stat output from PATH ("-": standard input) into *S. Returns
+ * 0, or 1 after printing the error. */
+static int read_stat(const char *path, perfan_stat **s,
+		     struct perfan_stat_parse_opts *po)
+{
+	int std = !strcmp(path, "-");
+	po->name = std ? "standard input" : path;
+	FILE *fp = std ? stdin : fopen(path, "rb");
+	if (!fp) {
+		cli_error("classify", "%s: %s", path, strerror(errno));
+		return 1;
+	}
+	int rc = perfan_stat_read(s, fp, po);
+	if (fp != stdin)
+		fclose(fp);
+	if (rc)
+		cli_error("classify", "%s", perfan_error_last());
+	return rc ? 1 : 0;
+}
+
+/* Run perf stat on ARGV (ARGC of them) into *S: 0, or 1 (printed). */
+static int run_stat(char **argv, int argc, perfan_stat **s,
+		    struct perfan_stat_parse_opts *po)
+{
+	po->name = "perf stat";
+	int st = run_perf(argv, argc, s, po);
+	if (st < 0)
+		return 1;
+	if (st)
+		cli_warn("classify", "perf stat exited with status %d", st);
+	if (!hw_counted(*s))
+		cli_warn("classify",
+			 "perf counted no hardware event here (cycles and "
+			 "instructions <not supported>): the verdict is read "
+			 "from software counters, on-CPU against wall time");
+	return 0;
+}
+
+static int write_classify(const void *c, FILE *fp, const void *wo)
+{
+	return perfan_classify_write(c, fp, wo);
+}
+
 int cmd_classify(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -124,90 +167,49 @@ int cmd_classify(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	int json = 0, unscaled = 0, opt;
+	struct perfan_classify_opts co =
+		PERFAN_OPTS_INIT(struct perfan_classify_opts);
+	struct perfan_classify_write_opts wo =
+		PERFAN_OPTS_INIT(struct perfan_classify_write_opts);
 	const char *out_path = NULL;
+	int opt;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "+o:h", longopts, NULL)) != -1) {
 		switch (opt) {
-		case 'j': json = 1; break;
-		case 'u': unscaled = 1; break;
+		case 'j': wo.format = PERFAN_CLASSIFY_JSON; break;
+		case 'u': co.unscaled = 1; break;
 		case 'o': out_path = optarg; break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fputs(usage_text, stderr); return 2;
 		}
 	}
 	int run = optind > 1 && !strcmp(argv[optind - 1], "--");
+	if (run && optind >= argc)
+		return cli_usage_error("classify", usage_text,
+				       "no COMMAND after --%s", "");
+	if (!run && optind + 1 < argc)
+		return cli_usage_error("classify", usage_text,
+				       "too many arguments: %s",
+				       argv[optind + 1]);
+	const char *path = optind < argc ? argv[optind] : "-";
+	if (!run && cli_output_guard("classify", out_path, &path, 1))
+		return 1;
 	perfan_stat *s = NULL;
 	struct perfan_stat_parse_opts po =
 		PERFAN_OPTS_INIT(struct perfan_stat_parse_opts);
-	const char *name;
-	if (run) {
-		if (optind >= argc)
-			return cli_usage_error("classify", usage_text,
-					       "no COMMAND after --%s", "");
-		po.name = name = "perf stat";
-		int st = run_perf(argv + optind, argc - optind, &s, &po);
-		if (st < 0)
-			return 1;
-		if (st)
-			cli_warn("classify",
-				 "perf stat exited "
-				 "with status %d",
-				 st);
-	} else {
-		if (optind + 1 < argc)
-			return cli_usage_error("classify", usage_text,
-					       "too many arguments: %s",
-					       argv[optind + 1]);
-		const char *path = optind < argc ? argv[optind] : "-";
-		const char *in[] = {path};
-		if (cli_output_guard("classify", out_path, in, 1))
-			return 1;
-		int std = !strcmp(path, "-");
-		po.name = name = std ? "standard input" : path;
-		FILE *fp = std ? stdin : fopen(path, "rb");
-		if (!fp) {
-			cli_error("classify", "%s: %s", path, strerror(errno));
-			return 1;
-		}
-		int rc = perfan_stat_read(&s, fp, &po);
-		if (fp != stdin)
-			fclose(fp);
-		if (rc) {
-			cli_error("classify", "%s", perfan_error_last());
-			return 1;
-		}
-	}
-	if (run && !hw_counted(s))
-		cli_warn("classify",
-			 "perf counted no hardware event here (cycles and "
-			 "instructions <not supported>): the verdict is read "
-			 "from software counters, on-CPU against wall time");
-	struct perfan_classify_opts co =
-		PERFAN_OPTS_INIT(struct perfan_classify_opts);
-	co.unscaled = unscaled;
+	if (run ? run_stat(argv + optind, argc - optind, &s, &po)
+		: read_stat(path, &s, &po))
+		return 1;
 	perfan_classify *c = NULL;
-	int rc = perfan_classify_stat(&c, s, &co);
-	if (rc) {
-		cli_error("classify", "%s: %s", name,
+	int rc = perfan_classify_stat(&c, s, &co), status = 1;
+	if (rc)
+		cli_error("classify", "%s: %s", po.name,
 			  rc == PERFAN_EINVAL
 				  ? "no counters in perf stat output"
 				  : perfan_error_last());
-		perfan_stat_free(s);
-		return 1;
-	}
-	struct cli_output out;
-	int status = 1;
-	if (cli_output_open(&out, out_path) == 0) {
-		struct perfan_classify_write_opts wo = {
-			sizeof(wo),
-			json ? PERFAN_CLASSIFY_JSON : PERFAN_CLASSIFY_TEXT};
-		rc = perfan_classify_write(c, out.fp, &wo);
-		if (rc)
-			cli_error("classify", "%s", perfan_error_last());
-		status = cli_output_close(&out, rc == 0) == 0 && rc == 0 ? 0
-									 : 1;
-	}
+	else
+		status = cli_write("classify", out_path, 0, write_classify, c,
+				   &wo);
 	perfan_classify_free(c);
 	perfan_stat_free(s);
 	return status;
