@@ -154,6 +154,11 @@ struct perfan_offcpu_opts {
 
 typedef struct perfan_offcpu perfan_offcpu;
 
+/* Whether the recording PD records switches, which time off the CPU is
+ * taken from: an event with attr.context_switch (PERF_RECORD_SWITCH),
+ * sched_switch samples, or perf's offcpu-time. 0 for a NULL PD. */
+PERFAN_API int perfan_offcpu_recorded(const perfan_perfdata *pd);
+
 /* An analysis fed from stream S, whose events are given one by one with
  * perfan_offcpu_feed, in order. Returns 0 or PERFAN_ENOMEM. */
 PERFAN_API int perfan_offcpu_new(perfan_offcpu **out, perfan_stream *s,

@@ -46,7 +46,8 @@ struct perfan_pprof_write_opts {
 /* Fill O's recording facts from perf.data PD's header: the command line
  * (CMDLINE), build-ids (BUILD_ID), time and duration (SAMPLE_TIME, and
  * CLOCK_DATA for the wall clock), the first event's period. Pointers are
- * borrowed from PD. O's other fields are left as they are. Returns 0. */
+ * borrowed from PD. O's other fields are left as they are; PD NULL (an
+ * input that is not a perf.data) leaves O as it is. Returns 0. */
 PERFAN_API int
 perfan_pprof_opts_from_perfdata(struct perfan_pprof_write_opts *o,
 				const perfan_perfdata *pd);

@@ -172,6 +172,12 @@ PERFAN_API int perfan_source_load_pair(perfan_profile *p, perfan_source *before,
 PERFAN_API int perfan_source_perfdata(perfan_source *s, perfan_perfdata **pd,
 				      const struct perfan_perfdata_opts *opts);
 
+/* After perfan_source_load of a perf.data: the reader it read with, for
+ * what the header and features say (events and their attributes, the
+ * command line, build-ids, times), so that a pipe need not be read twice.
+ * NULL for other formats or before a load; borrowed, lives as long as S. */
+PERFAN_API const perfan_perfdata *perfan_source_reader(const perfan_source *s);
+
 /* The call counts and times of S (a PERFAN_SOURCE_CALLS format) into *OUT,
  * read from its first byte, instead of perfan_source_load: an input is read
  * once. Free *OUT with perfan_pstats_free. Returns 0, PERFAN_EINVAL for

@@ -696,3 +696,17 @@ perfan_offcpu_summary(const perfan_offcpu *co)
 	}
 	return &o->sum;
 }
+
+int perfan_offcpu_recorded(const perfan_perfdata *pd)
+{
+	size_t n = pd ? perfan_perfdata_nr_events(pd) : 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct perfan_event *e = perfan_perfdata_event(pd, i);
+		if ((e->attr.flags &
+		     ((uint64_t)1 << 26)) || /* context_switch */
+		    (e->name && (strstr(e->name, "sched_switch") ||
+				 strstr(e->name, "offcpu-time"))))
+			return 1;
+	}
+	return 0;
+}

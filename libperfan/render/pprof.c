@@ -559,6 +559,8 @@ int perfan_pprof_write(const perfan_profile *p, FILE *out,
 int perfan_pprof_opts_from_perfdata(struct perfan_pprof_write_opts *o,
 				    const perfan_perfdata *pd)
 {
+	if (!o || !pd)
+		return 0; /* not a perf.data: no facts */
 	const struct perfan_features *f = perfan_perfdata_features(pd);
 	if (f && perfan_features_has(f, PERFAN_FEAT_CMDLINE)) {
 		o->cmdline_argc = f->cmdline_argc;

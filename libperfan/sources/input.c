@@ -121,6 +121,7 @@ void perfan_source_free(perfan_source *s)
 {
 	if (!s)
 		return;
+	perfan_perfdata_free(s->reader);
 	if (s->pipe_fd >= 0)
 		close(s->pipe_fd); /* a feeder still writing sees EPIPE */
 	if (s->feeding) {

@@ -58,6 +58,9 @@ struct perfan_source {
 	int feeding, feed_fd, pipe_fd;
 	char *feed_buf;
 	FILE *text;
+	/* the perf.data reader a load read with, kept for what its header
+	 * says (perfan_source_reader) */
+	perfan_perfdata *reader;
 };
 
 /* How many first bytes of an input are peeked to tell its format. */

@@ -1,6 +1,7 @@
 /* sources/perfdata.c: the perf.data format in the registry: known by its
  * magic, read into a profile through the resolver, or handed out as the
- * reader (perfan_source_perfdata) for the stream and the time views. */
+ * reader (perfan_source_perfdata) for the stream and the time views; the
+ * reader a load used stays for its header (perfan_source_reader). */
 #include "sources/internal.h"
 
 #include <string.h>
@@ -31,7 +32,9 @@ static int load(perfan_source *s, perfan_profile *p,
 		rc = perfan_resolve_perfdata(p, pd, &ro,
 					     st ? &st->resolve : NULL);
 	}
-	perfan_perfdata_free(pd);
+	/* its header stays for perfan_source_reader: a pipe cannot be
+	 * opened again to read it */
+	s->reader = pd;
 	return rc;
 }
 

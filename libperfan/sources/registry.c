@@ -77,6 +77,11 @@ int perfan_source_load(perfan_source *s, perfan_profile *p,
 	return s->fmt->load(s, p, stats);
 }
 
+const perfan_perfdata *perfan_source_reader(const perfan_source *s)
+{
+	return s ? s->reader : NULL;
+}
+
 int perfan_source_load_pair(perfan_profile *p, perfan_source *before,
 			    perfan_source *after, const char *before_column,
 			    const char *after_column)

@@ -530,6 +530,24 @@ END_TEST
 
 /* ---- 3. PERF_RECORD_SWITCH ---------------------------------------------- */
 
+/* Which recordings have switches to take time off the CPU from: the
+ * switch records' attr bit, sched_switch samples; not cpu-clock alone. */
+START_TEST(test_recorded)
+{
+	const char *recs[] = {"offcpu/perf.switch.data",
+			      "offcpu/perf.sched.data", "fp/perf.data"};
+	for (int i = 0; i < 3; i++) {
+		perfan_perfdata *pd = NULL;
+		ck_assert_int_eq(perfan_perfdata_open(&pd, tu_testdata(recs[i]),
+						      NULL),
+				 0);
+		ck_assert_int_eq(perfan_offcpu_recorded(pd), i < 2);
+		perfan_perfdata_free(pd);
+	}
+	ck_assert_int_eq(perfan_offcpu_recorded(NULL), 0);
+}
+END_TEST
+
 START_TEST(test_switch_records)
 {
 	load_expected();
@@ -1220,6 +1238,7 @@ static Suite *offcpu_suite(void)
 	tcase_add_test(tc, test_expected_dwarf);
 	tcase_add_test(tc, test_expected_python);
 	tcase_add_test(tc, test_lifetimes);
+	tcase_add_test(tc, test_recorded);
 	tcase_add_test(tc, test_switch_records);
 	tcase_add_test(tc, test_offcpu_time);
 	tcase_add_test(tc, test_timehist);

@@ -319,6 +319,10 @@ START_TEST(test_stream_perfdata_once)
 	ck_assert_int_eq(perfan_source_load(s, piped, &st), 0);
 	ck_assert_uint_gt(st.resolve.samples, 0);
 	ck_assert_uint_lt(got, n); /* the bytes past the peek, if any */
+	/* what the header says stays after the load: a pipe is read once */
+	const perfan_perfdata *hdr = perfan_source_reader(s);
+	ck_assert_ptr_nonnull(hdr);
+	ck_assert_uint_gt(perfan_perfdata_nr_events(hdr), 0);
 	perfan_perfdata *pd;
 	ck_assert_int_eq(perfan_source_perfdata(s, &pd, NULL), PERFAN_EINVAL);
 	ck_assert_ptr_null(pd);
@@ -349,6 +353,11 @@ START_TEST(test_stream_perfdata_once)
 		perfan_source_open(&s, tu_testdata("fp/script.txt"), NULL), 0);
 	ck_assert_int_eq(perfan_source_perfdata(s, &pd, NULL), PERFAN_EINVAL);
 	ck_assert_ptr_nonnull(strstr(perfan_error_last(), "not a perf.data"));
+	perfan_profile *text;
+	ck_assert_int_eq(perfan_profile_new(&text, NULL), 0);
+	ck_assert_int_eq(perfan_source_load(s, text, NULL), 0);
+	ck_assert_ptr_null(perfan_source_reader(s)); /* only a perf.data's */
+	perfan_profile_free(text);
 	perfan_source_free(s);
 	perfan_profile_free(piped);
 	perfan_profile_free(file);
