@@ -98,6 +98,9 @@ struct perfan_pstats_write_opts {
 	int no_callers; /* leave out the caller table */
 	int no_callees; /* leave out the callee table */
 	int no_notes;   /* leave out the notes on the top rows */
+	/* Text: first "# perfan report of NAME (a cProfile dump)" and "#"
+	 * (NULL: no head). */
+	const char *name;
 };
 
 /* Parse "cumulative" / "cumtime", "tottime" / "time", "ncalls" / "calls",

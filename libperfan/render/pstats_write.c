@@ -396,9 +396,14 @@ int perfan_pstats_write(const perfan_pstats *s, FILE *fp,
 	if (o.json)
 		write_json(s, fp, &o, rows, n, perfan_pstats_total(s), calls,
 			   prim);
-	else
+	else {
+		if (o.name)
+			fprintf(fp,
+				"# perfan report of %s (a cProfile dump)\n#\n",
+				o.name);
 		write_text(s, fp, &o, rows, n, perfan_pstats_total(s), calls,
 			   prim);
+	}
 	free(rows);
 	if (ferror(fp))
 		return perfan__err(PERFAN_EIO, "write error");
