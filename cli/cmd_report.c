@@ -137,6 +137,25 @@ static void free_detail(perfan_python_hotspots **h, size_t n)
 	free(h);
 }
 
+/* A --sort that none of report's keys is a usage error (2), unless a
+ * cProfile dump's report takes it: then *BAD_SORT says why, for an input
+ * that is none. 1 for another error (printed), else 0. */
+static int check_sort(const struct perfan_report_opts *rep, char **bad_sort)
+{
+	int rc = perfan_report_check(rep);
+	/* pstats' keys (tottime, ...) are for a cProfile dump only */
+	if (rc == PERFAN_EINVAL && rep->sort &&
+	    perfan_pstats_sort_parse(rep->sort) >= 0)
+		*bad_sort = strdup(perfan_error_last()), rc = 0;
+	if (rc == PERFAN_EINVAL)
+		return usage_error("--sort: %s", perfan_error_last());
+	if (rc) {
+		cli_error(CMD, "%s", perfan_error_last());
+		return 1;
+	}
+	return 0;
+}
+
 /* ---- the command ------------------------------------------------------------ */
 
 int cmd_report(int argc, char **argv)
@@ -255,27 +274,9 @@ int cmd_report(int argc, char **argv)
 
 	/* a bad --sort is a usage error, found before reading anything */
 	char *bad_sort = NULL;
-	{
-		perfan_profile *empty;
-		perfan_report *check;
-		if (perfan_profile_new(&empty, NULL)) {
-			cli_error(CMD, "%s", perfan_error_last());
-			return 1;
-		}
-		int rc = perfan_report_new(&check, empty, &rep);
-		perfan_report_free(check);
-		perfan_profile_free(empty);
-		/* pstats' keys (tottime, ...) are for a cProfile dump only */
-		if (rc == PERFAN_EINVAL && o.sort &&
-		    perfan_pstats_sort_parse(o.sort) >= 0)
-			bad_sort = strdup(perfan_error_last()), rc = 0;
-		if (rc == PERFAN_EINVAL)
-			return usage_error("--sort: %s", perfan_error_last());
-		if (rc) {
-			cli_error(CMD, "%s", perfan_error_last());
-			return 1;
-		}
-	}
+	int rc = check_sort(&rep, &bad_sort);
+	if (rc)
+		return rc;
 
 	perfan_profile *p = NULL;
 	if (perfan_profile_new(&p, NULL)) {

@@ -106,6 +106,11 @@ PERFAN_API int perfan_report_new(perfan_report **out, const perfan_profile *p,
 				 const struct perfan_report_opts *opts);
 PERFAN_API void perfan_report_free(perfan_report *r);
 
+/* Check OPTS before anything is read: 0, or PERFAN_EINVAL for an unknown
+ * or repeated sort key (the message names it), as perfan_report_new would
+ * return on any profile. */
+PERFAN_API int perfan_report_check(const struct perfan_report_opts *opts);
+
 /* The keys of the report, in order: *OUT is borrowed; returns how many. */
 PERFAN_API size_t perfan_report_keys(const perfan_report *r,
 				     const enum perfan_report_key **out);

@@ -1138,3 +1138,15 @@ int perfan_report_graph_walk(const perfan_report *r, size_t col, size_t i,
 	perfan__report_graph_free(&g);
 	return err;
 }
+
+int perfan_report_check(const struct perfan_report_opts *opts)
+{
+	perfan_profile *empty = NULL;
+	perfan_report *r = NULL;
+	int rc = perfan_profile_new(&empty, NULL);
+	if (!rc)
+		rc = perfan_report_new(&r, empty, opts);
+	perfan_report_free(r);
+	perfan_profile_free(empty);
+	return rc;
+}
