@@ -93,23 +93,6 @@ PERFAN_API int perfan_script_read_path(perfan_profile *p, const char *path,
 				       const struct perfan_script_opts *opts,
 				       struct perfan_script_stats *stats);
 
-/* What an input is, from its first bytes. */
-enum perfan_input_kind {
-	PERFAN_INPUT_UNKNOWN = 0,  /* empty, binary, or none of these */
-	PERFAN_INPUT_PERFDATA = 1, /* perf.data: "PERFILE2", either order */
-	PERFAN_INPUT_SCRIPT = 2,   /* perf script text */
-	PERFAN_INPUT_FOLDED = 3,   /* folded stacks ("a;b;c 12") */
-};
-
-/* Classify an input by its first LEN bytes at BUF (64 KiB is plenty;
- * fewer is fine). Text is folded when its first line that is not blank or
- * a '#' comment ends in a count after a space or tab (and has no perf
- * script time stamp "SECONDS.FRACTION:"), and none of the next lines is
- * indented like a frame line of perf script; any other text with a line of
- * content or a '#' comment is perf script output. Returns an enum
- * perfan_input_kind. */
-PERFAN_API int perfan_input_detect(const void *buf, size_t len);
-
 #ifdef __cplusplus
 }
 #endif

@@ -30,7 +30,11 @@ int perfan_annotate_new(perfan_annotate **out, perfan_stream *s,
 		return perfan__nomem(NULL);
 	a->s = s;
 	a->r.note = SKID_NOTE;
-	PERFAN__OPTS_COPY(a->o, opts);
+	int rc = PERFAN__OPTS_COPY(a->o, opts);
+	if (rc) {
+		free(a);
+		return rc;
+	}
 	if (!a->o.top)
 		a->o.top = DEFAULT_TOP;
 	/* The caller's name and directory arrays are copied: the result

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "analysis/annotate_internal.h"
-#include "resolve/demangle.h"
 #include "resolve/funcinfo.h"
+#include "util/demangle.h"
 #include "util/error.h"
 #include "util/log.h"
 

@@ -471,7 +471,11 @@ int perfan_diff_new(perfan_diff **out, const struct perfan_diff_run *before,
 	perfan_diff *d = calloc(1, sizeof(*d));
 	if (!d)
 		return perfan__nomem("diff");
-	PERFAN__OPTS_COPY(d->o, opts);
+	int rc = PERFAN__OPTS_COPY(d->o, opts);
+	if (rc) {
+		free(d);
+		return rc;
+	}
 	if (!(d->o.alpha > 0 && d->o.alpha < 1))
 		d->o.alpha = 0.05;
 	if (!d->o.amdahl_top)
@@ -481,7 +485,7 @@ int perfan_diff_new(perfan_diff **out, const struct perfan_diff_run *before,
 	d->nb = nr_before;
 	d->na = nr_after;
 	d->nr = nr_before + nr_after;
-	int rc = 0;
+	rc = 0;
 	uint32_t **maps = calloc(d->nr, sizeof(*maps));
 	d->runname = calloc(d->nr, sizeof(*d->runname));
 	d->run_total = calloc(d->nr, sizeof(*d->run_total));

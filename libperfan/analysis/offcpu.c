@@ -70,10 +70,14 @@ int perfan_offcpu_new(perfan_offcpu **out, perfan_stream *s,
 	struct perfan_offcpu *o = calloc(1, sizeof(*o));
 	if (!o)
 		return perfan__nomem("off-CPU");
-	PERFAN__OPTS_COPY(o->o, opts);
+	int rc = PERFAN__OPTS_COPY(o->o, opts);
+	if (rc) {
+		free(o);
+		return rc;
+	}
 	o->filter = PERFAN_FILTER_INIT;
 	if (o->o.filter) {
-		int rc = perfan_filter_validate(o->o.filter);
+		rc = perfan_filter_validate(o->o.filter);
 		if (rc) {
 			free(o);
 			return rc;

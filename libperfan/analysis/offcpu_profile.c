@@ -212,7 +212,9 @@ int perfan_offcpu_profile(perfan_profile *p, perfan_perfdata *pd,
 	struct perfan_resolve_opts so = f.ro;
 	so.filter = PERFAN_FILTER_INIT;
 	struct perfan_offcpu_opts eo;
-	PERFAN__OPTS_COPY(eo, oo);
+	int rc = PERFAN__OPTS_COPY(eo, oo);
+	if (rc)
+		return rc;
 	f.interval = eo.interval;
 	f.payload = eo.payload;
 	eo.interval = on_interval;

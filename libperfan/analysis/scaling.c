@@ -359,18 +359,14 @@ int perfan_scaling_new(perfan_scaling **out,
 	if (!runs && nr)
 		return perfan__err(PERFAN_EINVAL,
 				   "perfan_scaling_new: runs is NULL");
-	if (opts && opts->sz > sizeof(struct perfan_scaling_opts))
-		for (size_t i = sizeof(struct perfan_scaling_opts);
-		     i < opts->sz; i++)
-			if (((const unsigned char *)opts)[i])
-				return perfan__err(PERFAN_EINVAL,
-						   "perfan_scaling_new: "
-						   "options this version "
-						   "does not know");
 	perfan_scaling *s = calloc(1, sizeof(*s));
 	if (!s)
 		return perfan__nomem("scaling");
-	PERFAN__OPTS_COPY(s->o, opts);
+	int rc = PERFAN__OPTS_COPY(s->o, opts);
+	if (rc) {
+		free(s);
+		return rc;
+	}
 	if (!(s->o.level > 0 && s->o.level < 1))
 		s->o.level = 0.95;
 	if (s->o.min_share == 0)
@@ -378,7 +374,7 @@ int perfan_scaling_new(perfan_scaling **out,
 	if (s->o.flag == 0)
 		s->o.flag = 1.5;
 	s->nr = nr;
-	int rc = check_runs(s, runs);
+	rc = check_runs(s, runs);
 	if (!rc) {
 		s->size = malloc(nr * sizeof(*s->size));
 		s->runname = malloc(nr * sizeof(*s->runname));

@@ -360,14 +360,18 @@ int perfan_threads_new(perfan_threads **out, const perfan_profile *p,
 	perfan_threads *t = calloc(1, sizeof(*t));
 	if (!t)
 		return perfan__nomem("threads");
-	PERFAN__OPTS_COPY(t->o, opts);
+	int rc = PERFAN__OPTS_COPY(t->o, opts);
+	if (rc) {
+		free(t);
+		return rc;
+	}
 	if (!opts)
 		t->o.column = PERFAN_THREADS_AUTO;
 	if (!t->o.max_sites)
 		t->o.max_sites = 5;
 	t->p = p;
 	size_t col = 0;
-	int rc = pick_column(p, t->o.column, &col);
+	rc = pick_column(p, t->o.column, &col);
 	if (rc) {
 		free(t);
 		return rc;

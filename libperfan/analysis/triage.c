@@ -74,8 +74,13 @@ int perfan_triage_new(perfan_triage **out, const struct perfan_triage_in *in,
 	struct perfan_triage *t = calloc(1, sizeof(*t));
 	if (!t)
 		return perfan__nomem("triage");
-	PERFAN__OPTS_COPY(t->in, in);
-	PERFAN__OPTS_COPY(t->o, opts);
+	int rc = PERFAN__OPTS_COPY(t->in, in);
+	if (!rc)
+		rc = PERFAN__OPTS_COPY(t->o, opts);
+	if (rc) {
+		free(t);
+		return rc;
+	}
 	size_t maxp = t->o.max_plateaus ? t->o.max_plateaus : 10;
 	size_t col = t->in.column;
 	if (t->in.has_cpu && t->in.plateaus &&
@@ -85,7 +90,7 @@ int perfan_triage_new(perfan_triage **out, const struct perfan_triage_in *in,
 			if (perfan_report_row(t->in.plateaus, col, i)->self)
 				t->nplateaus++;
 	}
-	int rc = gather_sites(t, t->o.max_sites ? t->o.max_sites : 10);
+	rc = gather_sites(t, t->o.max_sites ? t->o.max_sites : 10);
 	if (!rc)
 		rc = perfan__triage_next(t);
 	if (rc) {

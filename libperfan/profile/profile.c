@@ -7,7 +7,7 @@
 
 #include <perfan/profile.h>
 
-#include "profile/internal.h"
+#include "profile/model.h"
 #include "util/arena.h"
 #include "util/error.h"
 #include "util/grow.h"
@@ -191,8 +191,10 @@ const char *perfan_profile_column_unit(const perfan_profile *p, size_t col)
 
 /* ---- strings and frames -------------------------------------------------- */
 
-int perfan__profile_str(perfan_profile *p, const char *s, size_t len,
-			const char **out)
+/* Intern LEN bytes at S (which need not be NUL-terminated): *OUT is the
+ * profile's NUL-terminated copy, the same pointer for the same bytes. */
+static int perfan__profile_str(perfan_profile *p, const char *s, size_t len,
+			       const char **out)
 {
 	if (len > UINT32_MAX - 1)
 		return perfan__err(PERFAN_EINVAL, "profile: string too long");

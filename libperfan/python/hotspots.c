@@ -217,7 +217,11 @@ int perfan_python_hotspots_new(perfan_python_hotspots **out,
 	if (!h)
 		return perfan__nomem("python hot spots");
 	h->p = p;
-	PERFAN__OPTS_COPY(h->o, opts);
+	int rc = PERFAN__OPTS_COPY(h->o, opts);
+	if (rc) {
+		free(h);
+		return rc;
+	}
 	size_t col = h->o.column;
 	if (col >= perfan_profile_nr_columns(p) &&
 	    (col || perfan_profile_nr_columns(p))) {
@@ -230,7 +234,7 @@ int perfan_python_hotspots_new(perfan_python_hotspots **out,
 			   ? perfan_profile_total(p, h->o.column)
 			   : 0;
 	struct perfan__htab t = {0};
-	int rc = perfan_profile_nr_columns(p) ? collect(p, h->o.column, &t) : 0;
+	rc = perfan_profile_nr_columns(p) ? collect(p, h->o.column, &t) : 0;
 	if (!rc)
 		rc = pairs(h, &t);
 	perfan__htab_free(&t);

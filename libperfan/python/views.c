@@ -6,7 +6,7 @@
 
 #include <perfan/python.h>
 
-#include "profile/internal.h"
+#include "profile/model.h"
 #include "python/internal.h"
 #include "util/error.h"
 #include "util/grow.h"

@@ -6,7 +6,7 @@
 
 #include <perfan/folded.h>
 
-#include "profile/internal.h"
+#include "profile/model.h"
 #include "util/error.h"
 #include "util/opts.h"
 
@@ -443,7 +443,9 @@ int perfan_folded_write(const perfan_profile *p, FILE *fp,
 				   "perfan_folded_write: %s is NULL",
 				   p ? "fp" : "profile");
 	struct perfan_folded_write_opts o;
-	PERFAN__OPTS_COPY(o, opts);
+	int rc = PERFAN__OPTS_COPY(o, opts);
+	if (rc)
+		return rc;
 	size_t ncols = perfan_profile_nr_columns(p);
 	if (!ncols)
 		return 0;
@@ -459,7 +461,7 @@ int perfan_folded_write(const perfan_profile *p, FILE *fp,
 	w.out.fp = fp;
 	w.out.cap = 1 << 20;
 	w.out.buf = malloc(w.out.cap);
-	int rc = w.out.buf ? make_names(&w, &o) : PERFAN_ENOMEM;
+	rc = w.out.buf ? make_names(&w, &o) : PERFAN_ENOMEM;
 	if (rc == 0)
 		rc = write_sorted(&w);
 	else if (rc == 1)

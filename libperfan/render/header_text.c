@@ -440,7 +440,9 @@ int perfan_header_write(const perfan_header *h, FILE *fp,
 			const struct perfan_header_write_opts *opts)
 {
 	struct perfan_header_write_opts o;
-	PERFAN__OPTS_COPY(o, opts);
+	int rc = PERFAN__OPTS_COPY(o, opts);
+	if (rc)
+		return rc;
 	if (!h || !fp)
 		return perfan__err(PERFAN_EINVAL,
 				   "perfan_header_write: %s is NULL",

@@ -527,7 +527,9 @@ int perfan_pprof_write(const perfan_profile *p, FILE *out,
 	struct writer w;
 	memset(&w, 0, sizeof(w));
 	w.p = p;
-	PERFAN__OPTS_COPY(w.o, o);
+	int rc = PERFAN__OPTS_COPY(w.o, o);
+	if (rc)
+		return rc;
 	if (w.o.default_column > perfan_profile_nr_columns(p) ||
 	    w.o.level < 0 || w.o.level > 9)
 		return perfan__err(PERFAN_EINVAL,

@@ -376,7 +376,9 @@ int perfan_pstats_write(const perfan_pstats *s, FILE *fp,
 	uint64_t calls = 0, prim = 0;
 	size_t *rows, n = 0;
 
-	PERFAN__OPTS_COPY(o, opts);
+	int rc = PERFAN__OPTS_COPY(o, opts);
+	if (rc)
+		return rc;
 	rows = calloc(s->nr_funcs + 1, sizeof(*rows));
 	if (!rows)
 		return perfan__nomem(NULL);

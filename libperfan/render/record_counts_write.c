@@ -2,8 +2,8 @@
  * --stats`, so the two can be compared with diff, or as JSON. */
 #include <stdio.h>
 
-#include "sources/perfdata/record_counts.h"
 #include "render/json.h"
+#include "sources/perfdata/record_counts.h"
 #include "util/error.h"
 #include "util/opts.h"
 
@@ -85,7 +85,9 @@ int perfan_recstats_write(const perfan_recstats *rs, FILE *fp,
 			  const struct perfan_recstats_write_opts *opts)
 {
 	struct perfan_recstats_write_opts o;
-	PERFAN__OPTS_COPY(o, opts);
+	int rc = PERFAN__OPTS_COPY(o, opts);
+	if (rc)
+		return rc;
 	if (!rs || !fp)
 		return perfan__err(PERFAN_EINVAL,
 				   "perfan_recstats_write: %s is NULL",

@@ -9,7 +9,7 @@
 #include <perfan/speedscope.h>
 
 #include "config.h"
-#include "profile/internal.h"
+#include "profile/model.h"
 #include "render/json.h"
 #include "util/error.h"
 #include "util/hash.h"
@@ -430,7 +430,9 @@ int perfan_speedscope_write(const perfan_profile *p, FILE *out,
 	struct writer w;
 	memset(&w, 0, sizeof(w));
 	w.p = p;
-	PERFAN__OPTS_COPY(w.o, o);
+	int rc = PERFAN__OPTS_COPY(w.o, o);
+	if (rc)
+		return rc;
 	size_t ncols = perfan_profile_nr_columns(p);
 	if (w.o.column >= ncols && (ncols || w.o.column))
 		return perfan__err(PERFAN_EINVAL,
@@ -438,7 +440,7 @@ int perfan_speedscope_write(const perfan_profile *p, FILE *out,
 				   ncols);
 	w.nn = perfan_profile_nr_nodes(p);
 	perfan__json_init(&w.j, out, 0);
-	int rc = write_file(&w);
+	rc = write_file(&w);
 	if (!rc && (fflush(out) || ferror(out)))
 		rc = perfan__err(PERFAN_EIO, "speedscope: writing failed");
 	free(w.group);

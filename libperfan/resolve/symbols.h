@@ -9,9 +9,9 @@
 
 #include <perfan/resolve.h>
 
-#include "resolve/demangle.h"
 #include "resolve/host.h"
 #include "util/arena.h"
+#include "util/demangle.h"
 #include "util/hash.h"
 #include "util/htab.h"
 #include "util/log.h"
@@ -143,7 +143,7 @@ int perfan__dwarf_inlined(struct perfan__dwarf *d, uint64_t lo,
 
 /* ---- demangling (demangle.c) ------------------------------------------ */
 
-/* perfan__demangle and perfan__demangle_rust_partial: resolve/demangle.h,
+/* perfan__demangle and perfan__demangle_rust_partial: util/demangle.h,
  * which the perf script reader includes too. */
 
 /* ---- DSOs (dso.c) ------------------------------------------------------- */

@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile/internal.h"
+#include "profile/model.h"
 #include "profile/root.h"
 #include "util/error.h"
 #include "util/grow.h"

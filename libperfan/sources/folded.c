@@ -11,7 +11,7 @@
 
 static int detect(const void *buf, size_t len)
 {
-	return perfan_input_detect(buf, len) == PERFAN_INPUT_FOLDED;
+	return perfan__input_detect(buf, len) == PERFAN__INPUT_FOLDED;
 }
 
 static struct perfan_folded_read_opts read_opts(const perfan_source *s)

@@ -22,11 +22,12 @@ int perfan_folded_read(perfan_profile *p, FILE *fp, const char *name,
 				   "perfan_folded_read: %s is NULL",
 				   p ? "fp" : "profile");
 	struct perfan_folded_read_opts o;
-	PERFAN__OPTS_COPY(o, opts);
+	int rc = PERFAN__OPTS_COPY(o, opts);
+	if (rc)
+		return rc;
 	struct perfan__freader r;
 	name = name ? name : "folded input";
-	int rc = perfan__freader_init(&r, p, name, column, o.before_column, &o,
-				      0);
+	rc = perfan__freader_init(&r, p, name, column, o.before_column, &o, 0);
 	if (rc)
 		return perfan__freader_finish(&r, rc);
 	struct perfan__lines l;

@@ -301,7 +301,9 @@ int perfan__freader_init(struct perfan__freader *r, perfan_profile *p,
 			 int copy_prev)
 {
 	memset(r, 0, sizeof(*r));
-	PERFAN__OPTS_COPY(r->o, opts);
+	int rc = PERFAN__OPTS_COPY(r->o, opts);
+	if (rc)
+		return rc;
 	r->p = p;
 	r->name = name;
 	r->copy_prev = copy_prev;

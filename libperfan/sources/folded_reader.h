@@ -9,7 +9,7 @@
 
 #include <perfan/folded.h>
 
-#include "profile/internal.h"
+#include "profile/model.h"
 #include "sources/prune.h"
 #include "util/lines.h"
 

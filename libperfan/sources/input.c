@@ -51,7 +51,15 @@ static int open_fd(perfan_source **out, int fd, int own, const char *name,
 			close(fd);
 		return perfan__nomem(NULL);
 	}
-	PERFAN__OPTS_COPY(s->o, opts);
+	int rc = PERFAN__OPTS_COPY(s->o, opts);
+	if (rc) {
+		free(s->peek);
+		free(s->name);
+		free(s);
+		if (own)
+			close(fd);
+		return rc;
+	}
 	s->fd = fd;
 	s->own_fd = own;
 	s->feed_fd = s->pipe_fd = -1;

@@ -108,7 +108,9 @@ int perfan__input_perfdata(perfan_source *s, perfan_perfdata **pd,
 	struct perfan_perfdata_opts po =
 		PERFAN_OPTS_INIT(struct perfan_perfdata_opts);
 	if (opts) {
-		PERFAN__OPTS_COPY(po, opts);
+		int rc = PERFAN__OPTS_COPY(po, opts);
+		if (rc)
+			return rc;
 	} else {
 		po.log = s->o.log;
 		po.log_payload = s->o.log_payload;

@@ -63,6 +63,26 @@ struct perfan_source {
 	perfan_perfdata *reader;
 };
 
+/* script_text.c: the text classifier behind the folded and perf script
+ * entries of the registry (perfan_source_detect is the one detection
+ * API). Text is folded when its first line that is not blank or a '#'
+ * comment ends in a count after a space or tab (and has no perf script
+ * time stamp "SECONDS.FRACTION:"), and none of the next lines is indented
+ * like a frame line of perf script; any other text with a line of content
+ * or a '#' comment is perf script output. */
+enum perfan__input_kind {
+	PERFAN__INPUT_UNKNOWN = 0,  /* empty, binary, or none of these */
+	PERFAN__INPUT_PERFDATA = 1, /* perf.data: "PERFILE2", either order */
+	PERFAN__INPUT_SCRIPT = 2,   /* perf script text */
+	PERFAN__INPUT_FOLDED = 3,   /* folded stacks ("a;b;c 12") */
+};
+int perfan__input_detect(const void *buf, size_t len);
+
+/* script_text.c: the length of a demangled C++ name without its
+ * parameters, inferno's tidy_generic: up to the first '(' outside any <>,
+ * {}, [] or () (bpftrace's frames too). */
+size_t perfan__tidy_generic(const char *b, size_t n);
+
 /* How many first bytes of an input are peeked to tell its format. */
 #define PERFAN__INPUT_PEEK (64 * 1024)
 

@@ -18,11 +18,13 @@ static int load(perfan_source *s, perfan_profile *p,
 		struct perfan_source_stats *st)
 {
 	perfan_perfdata *pd = NULL;
-	int rc = perfan__input_perfdata(s, &pd, NULL);
+	struct perfan_resolve_opts ro = PERFAN_RESOLVE_OPTS_INIT;
+	int rc = 0;
+	if (s->o.perfdata.resolve)
+		rc = PERFAN__OPTS_COPY(ro, s->o.perfdata.resolve);
+	if (!rc)
+		rc = perfan__input_perfdata(s, &pd, NULL);
 	if (!rc) {
-		struct perfan_resolve_opts ro = PERFAN_RESOLVE_OPTS_INIT;
-		if (s->o.perfdata.resolve)
-			PERFAN__OPTS_COPY(ro, s->o.perfdata.resolve);
 		ro.root = s->o.root;
 		ro.weight = s->o.count_samples ? PERFAN_WEIGHT_SAMPLES
 					       : PERFAN_WEIGHT_PERIOD;

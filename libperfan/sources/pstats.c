@@ -656,8 +656,9 @@ int perfan_pstats_parse(perfan_pstats **out, const void *data, size_t len,
 	perfan_pstats *s;
 	int rc;
 
-	PERFAN__OPTS_COPY(o, opts);
 	*out = NULL;
+	if ((rc = PERFAN__OPTS_COPY(o, opts)))
+		return rc;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return perfan__nomem(NULL);
@@ -704,7 +705,8 @@ int perfan__pstats_read_fp(perfan_pstats **out, FILE *fp, const char *name,
 	} while (n > 0);
 	if (!rc && ferror(fp))
 		rc = perfan__err(PERFAN_EIO, "%s: read error", name);
-	PERFAN__OPTS_COPY(o, opts);
+	if (!rc)
+		rc = PERFAN__OPTS_COPY(o, opts);
 	if (!o.name)
 		o.name = name;
 	if (!rc)

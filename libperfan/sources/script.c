@@ -9,7 +9,7 @@
 
 static int detect(const void *buf, size_t len)
 {
-	return perfan_input_detect(buf, len) == PERFAN_INPUT_SCRIPT;
+	return perfan__input_detect(buf, len) == PERFAN__INPUT_SCRIPT;
 }
 
 static int load(perfan_source *s, perfan_profile *p,

@@ -13,8 +13,9 @@
 
 #include <perfan/script.h>
 
-#include "profile/internal.h"
-#include "resolve/demangle.h"
+#include "profile/model.h"
+#include "sources/internal.h"
+#include "util/demangle.h"
 #include "util/error.h"
 #include "util/hash.h"
 #include "util/lines.h"
@@ -1171,16 +1172,16 @@ static int folded_like(const char *s, size_t n)
 	return d < n && d > 1 && (s[d - 1] == ' ' || s[d - 1] == '\t');
 }
 
-int perfan_input_detect(const void *vbuf, size_t len)
+int perfan__input_detect(const void *vbuf, size_t len)
 {
 	const char *buf = vbuf;
 	if (!buf || !len)
-		return PERFAN_INPUT_UNKNOWN;
+		return PERFAN__INPUT_UNKNOWN;
 	if (len >= 8 &&
 	    (!memcmp(buf, "PERFILE2", 8) || !memcmp(buf, "2ELIFREP", 8)))
-		return PERFAN_INPUT_PERFDATA;
+		return PERFAN__INPUT_PERFDATA;
 	if (memchr(buf, '\0', len))
-		return PERFAN_INPUT_UNKNOWN;
+		return PERFAN__INPUT_UNKNOWN;
 	/* The first line with content decides, so that a folded file with a
 	 * bad line is read as folded and the bad line reported; but frame
 	 * lines (indented) further on make it perf script. */
@@ -1208,16 +1209,16 @@ int perfan_input_detect(const void *vbuf, size_t len)
 		/* a first line longer than the bytes given: a stack of
 		 * frames, or a header */
 		if (!nl && !k && !has_time_token(s, n) && memchr(s, ';', n))
-			return PERFAN_INPUT_FOLDED;
+			return PERFAN__INPUT_FOLDED;
 		if (!content++) {
 			folded = folded_like(s, n);
 			if (!folded)
-				return PERFAN_INPUT_SCRIPT;
+				return PERFAN__INPUT_SCRIPT;
 		} else if (k) {
-			return PERFAN_INPUT_SCRIPT;
+			return PERFAN__INPUT_SCRIPT;
 		}
 	}
 	if (folded)
-		return PERFAN_INPUT_FOLDED;
-	return comments ? PERFAN_INPUT_SCRIPT : PERFAN_INPUT_UNKNOWN;
+		return PERFAN__INPUT_FOLDED;
+	return comments ? PERFAN__INPUT_SCRIPT : PERFAN__INPUT_UNKNOWN;
 }

@@ -10,7 +10,7 @@
 
 #include <perfan/stream.h>
 
-#include "profile/internal.h"
+#include "profile/model.h"
 #include "profile/root.h"
 #include "resolve/symbols.h"
 #include "util/error.h"

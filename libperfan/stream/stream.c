@@ -14,7 +14,7 @@
 #include "resolve/jit.h"
 #include "resolve/symbols.h"
 #include "resolve/unwind.h"
-#include "sources/perfdata/internal.h"
+#include "sources/perfdata/tracing.h"
 #include "stream/stream_memo.h"
 #include "util/error.h"
 #include "util/log.h"

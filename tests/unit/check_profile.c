@@ -827,41 +827,6 @@ START_TEST(test_script_names)
 }
 END_TEST
 
-START_TEST(test_detect)
-{
-	ck_assert_int_eq(perfan_input_detect("PERFILE2\x68", 9),
-			 PERFAN_INPUT_PERFDATA);
-	ck_assert_int_eq(perfan_input_detect("2ELIFREP", 8),
-			 PERFAN_INPUT_PERFDATA);
-	ck_assert_int_eq(perfan_input_detect("", 0), PERFAN_INPUT_UNKNOWN);
-	ck_assert_int_eq(perfan_input_detect("ab\0cd", 5),
-			 PERFAN_INPUT_UNKNOWN);
-	const char *folded_text = "a;b;c 12\nmain 3\r\n\nx;y z 1\n";
-	ck_assert_int_eq(perfan_input_detect(folded_text, strlen(folded_text)),
-			 PERFAN_INPUT_FOLDED);
-	const char *script = "prog 7010   486.913945:    1001001 cpu-clock: \n"
-			     "\t 11cc hot_a+0x2c (/x/prog)\n\n";
-	ck_assert_int_eq(perfan_input_detect(script, strlen(script)),
-			 PERFAN_INPUT_SCRIPT);
-	/* a header line alone that ends in a number is still script */
-	const char *tp =
-		"sched 7 [000] 496.947751: sched:sched_switch: x 120\n";
-	ck_assert_int_eq(perfan_input_detect(tp, strlen(tp)),
-			 PERFAN_INPUT_SCRIPT);
-	const char *hdr = "# ========\n# captured on: x\n";
-	ck_assert_int_eq(perfan_input_detect(hdr, strlen(hdr)),
-			 PERFAN_INPUT_SCRIPT);
-	/* a first line longer than the bytes given */
-	const char *long_line = "a;b;c;d;e;f;g;h";
-	ck_assert_int_eq(perfan_input_detect(long_line, strlen(long_line)),
-			 PERFAN_INPUT_FOLDED);
-	/* a cut last line does not count */
-	const char *cut = "a;b 1\nc;d 2\nprog 1 [0";
-	ck_assert_int_eq(perfan_input_detect(cut, strlen(cut)),
-			 PERFAN_INPUT_FOLDED);
-}
-END_TEST
-
 static Suite *profile_suite(void)
 {
 	Suite *s = suite_create("profile");
@@ -886,7 +851,6 @@ static Suite *profile_suite(void)
 	tcase_add_test(tc, test_script_forms);
 	tcase_add_test(tc, test_script_one_line);
 	tcase_add_test(tc, test_script_names);
-	tcase_add_test(tc, test_detect);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -48,6 +48,38 @@ START_TEST(test_detect_bytes)
 }
 END_TEST
 
+/* The text classifier behind the registry: perf.data, perf script text
+ * and folded stacks told apart from their first bytes (moved from
+ * check_profile.c with perfan_input_detect, now the registry's). */
+START_TEST(test_detect_text)
+{
+	ck_assert_str_eq(perfan_source_detect("PERFILE2\x68", 9), "perf.data");
+	ck_assert_str_eq(perfan_source_detect("2ELIFREP", 8), "perf.data");
+	ck_assert_ptr_null(perfan_source_detect("", 0));
+	ck_assert_ptr_null(perfan_source_detect("ab\0cd", 5));
+	const char *folded_text = "a;b;c 12\nmain 3\r\n\nx;y z 1\n";
+	ck_assert_str_eq(perfan_source_detect(folded_text, strlen(folded_text)),
+			 "folded");
+	const char *script = "prog 7010   486.913945:    1001001 cpu-clock: \n"
+			     "\t 11cc hot_a+0x2c (/x/prog)\n\n";
+	ck_assert_str_eq(perfan_source_detect(script, strlen(script)),
+			 "perf script");
+	/* a header line alone that ends in a number is still script */
+	const char *tp =
+		"sched 7 [000] 496.947751: sched:sched_switch: x 120\n";
+	ck_assert_str_eq(perfan_source_detect(tp, strlen(tp)), "perf script");
+	const char *hdr = "# ========\n# captured on: x\n";
+	ck_assert_str_eq(perfan_source_detect(hdr, strlen(hdr)), "perf script");
+	/* a first line longer than the bytes given */
+	const char *long_line = "a;b;c;d;e;f;g;h";
+	ck_assert_str_eq(perfan_source_detect(long_line, strlen(long_line)),
+			 "folded");
+	/* a cut last line does not count */
+	const char *cut = "a;b 1\nc;d 2\nprog 1 [0";
+	ck_assert_str_eq(perfan_source_detect(cut, strlen(cut)), "folded");
+}
+END_TEST
+
 /* Each file opens as its format, with the caps callers decide by. */
 START_TEST(test_open_formats)
 {
@@ -398,6 +430,7 @@ static Suite *source_suite(void)
 	Suite *s = suite_create("source");
 	TCase *tc = tcase_create("registry");
 	tcase_add_test(tc, test_detect_bytes);
+	tcase_add_test(tc, test_detect_text);
 	tcase_add_test(tc, test_open_formats);
 	tcase_add_test(tc, test_unknown_named);
 	tcase_add_test(tc, test_stream_text_once);

@@ -172,11 +172,6 @@ void perfan__events_free(struct perfan_perfdata *pd);
  * mode brings them late) and name tracepoint events whose name was derived
  * ("sys:name"). */
 void perfan__tracing_name_events(struct perfan_perfdata *pd);
-/* The formats, or NULL when the file has none; freed with PD. */
-struct tep_handle *perfan__perfdata_tep(struct perfan_perfdata *pd);
-/* Changes when the formats are parsed again (pipe mode's TRACING_DATA
- * arriving late): what was found in the last TEP is stale. */
-unsigned perfan__perfdata_tep_gen(const struct perfan_perfdata *pd);
 void perfan__tracing_free(struct perfan_perfdata *pd);
 
 /* features.c */

@@ -2,6 +2,7 @@
  * perf.data) handed to libtraceevent, to name tracepoint events "sys:name"
  * and, kept with the file, to decode their RAW fields (the stream). */
 #define _GNU_SOURCE
+#include "sources/perfdata/tracing.h"
 #include "sources/perfdata/internal.h"
 
 #include <stdlib.h>

@@ -254,11 +254,13 @@ int perfan_stat_parse(perfan_stat **out, const char *text, size_t len,
 	*out = NULL;
 	if (!text)
 		text = "";
-	PERFAN__OPTS_COPY(o, opts);
+	int rc = PERFAN__OPTS_COPY(o, opts);
+	if (rc)
+		return rc;
 	name = o.name ? o.name : "<input>";
 	if (is_json(text, len))
 		return pass(out, text, len, name, PERFAN_STAT_JSON);
-	int rc = refuse_script(text, len, name);
+	rc = refuse_script(text, len, name);
 	if (rc)
 		return rc;
 

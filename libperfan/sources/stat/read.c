@@ -22,13 +22,15 @@ int perfan_stat_read(perfan_stat **out, FILE *fp,
 	if (!out || !fp)
 		return perfan__err(PERFAN_EINVAL, "perfan_stat_read: no input");
 	*out = NULL;
-	PERFAN__OPTS_COPY(o, opts);
+	int rc = PERFAN__OPTS_COPY(o, opts);
+	if (rc)
+		return rc;
 	const char *name = o.name ? o.name : "<input>";
 	size_t max = o.max_bytes ? o.max_bytes : MAX_BYTES;
 	char *buf = NULL;
 	size_t n = 0, cap = 0, line_start = 0;
 	uint64_t lineno = 1;
-	int rc = 0;
+	rc = 0;
 	for (;;) {
 		if (cap - n < BLOCK) {
 			size_t ncap = cap ? 2 * cap : 4 * BLOCK;

@@ -1,7 +1,7 @@
-/* resolve/demangle.h: the demanglers that the perf.data resolver and the
+/* util/demangle.h: the demanglers that the perf.data resolver and the
  * perf script reader share, so that a name reads the same from both. */
-#ifndef PERFAN_SYMBOLS_DEMANGLE_H
-#define PERFAN_SYMBOLS_DEMANGLE_H
+#ifndef PERFAN_UTIL_DEMANGLE_H
+#define PERFAN_UTIL_DEMANGLE_H
 
 #include <stddef.h>
 

@@ -1,15 +1,13 @@
-/* profile/internal.h: what the readers of the profile folder share with
- * profile.c: interning from byte ranges (no NUL-terminated copies) and
- * saturating weight sums. */
-#ifndef PERFAN_PROFILE_INTERNAL_H
-#define PERFAN_PROFILE_INTERNAL_H
+/* profile/model.h: the model's API for the library's later stages (the
+ * readers in sources/, the fold in stream/, the views in python/, the
+ * sinks in render/), beyond the public perfan/profile.h: interning frames
+ * from byte ranges (no NUL-terminated copies) and through a reader's
+ * cache, the trie's nodes and self weights, samples carried over, and
+ * saturating weight sums. What only profile.c uses stays static there. */
+#ifndef PERFAN_PROFILE_MODEL_H
+#define PERFAN_PROFILE_MODEL_H
 
 #include <perfan/profile.h>
-
-/* Intern LEN bytes at S (which need not be NUL-terminated): *OUT is the
- * profile's NUL-terminated copy, the same pointer for the same bytes. */
-int perfan__profile_str(perfan_profile *p, const char *s, size_t len,
-			const char **out);
 
 /* perfan_profile_frame from byte ranges: MODULE may be NULL (no module);
  * no file, line 0. */
@@ -55,10 +53,6 @@ int perfan__profile_frame_cached(perfan_profile *p,
 				 perfan_frame_id *out, const char *name,
 				 size_t name_len, const char *module,
 				 size_t module_len, uint32_t kind);
-
-/* The length of a demangled C++ name without its parameters: up to the
- * first '(' outside any <>, {}, [] or () (sources/script_text.c). */
-size_t perfan__tidy_generic(const char *b, size_t n);
 
 /* The length of an interned frame's name (strlen without the walk). */
 size_t perfan__profile_frame_name_len(const perfan_profile *p,

@@ -1,4 +1,4 @@
-/* resolve/demangle.c: C++ and Rust symbol names made readable with
+/* util/demangle.c: C++ and Rust symbol names made readable with
  * libiberty's demanglers, as perf shows them: no parameter lists (perf
  * demangles with DMGL_NO_OPTS), Rust hashes dropped, and a version or
  * @plt suffix kept as it was; and Rust names that perf script left half
@@ -9,7 +9,7 @@
 
 #include <demangle.h>
 
-#include "resolve/demangle.h"
+#include "util/demangle.h"
 
 static char *demangle_core(const char *s)
 {
