@@ -44,6 +44,18 @@ static int emit(perfan_fg_layout *l, const struct perfan_fg_frame *f)
 	return 0;
 }
 
+/* Emit F, then make room for one more of the caller's open frames (*ST,
+ * NST of SIZE bytes each, *CAP of room): the walks' step before they
+ * descend into F. */
+static int emit_open(perfan_fg_layout *l, const struct perfan_fg_frame *f,
+		     void **st, size_t *cap, size_t nst, size_t size)
+{
+	int rc = emit(l, f);
+	if (!rc && nst == *cap && perfan__grow(st, cap, nst + 1, size))
+		rc = perfan__nomem("flame graph");
+	return rc;
+}
+
 /* The weight below which a frame is merged into "(other)". */
 static double threshold(const struct perfan_flamegraph_opts *o, uint64_t total)
 {
@@ -246,13 +258,9 @@ static int layout_trie(perfan_fg_layout *l, const perfan_profile *p, size_t col,
 				f.base_offset = boff;
 				f.base_width = bw;
 			}
-			if ((rc = emit(l, &f)))
+			if ((rc = emit_open(l, &f, (void **)&st, &cap, nst,
+					    sizeof(*st))))
 				break;
-			if (nst == cap && perfan__grow((void **)&st, &cap,
-						       nst + 1, sizeof(*st))) {
-				rc = perfan__nomem("flame graph");
-				break;
-			}
 			st[nst++] = (struct open_node){kids[i], off, boff,
 						       f.depth, l->n - 1};
 			off += w;
@@ -432,13 +440,9 @@ static int layout_chart(perfan_fg_layout *l, const perfan_profile *p,
 						    .depth = r->depth,
 						    .offset = r->offset,
 						    .width = r->width};
-			if ((rc = emit(l, &f)))
+			if ((rc = emit_open(l, &f, (void **)&st, &cap, nst,
+					    sizeof(*st))))
 				break;
-			if (nst == cap && perfan__grow((void **)&st, &cap,
-						       nst + 1, sizeof(*st))) {
-				rc = perfan__nomem("flame graph");
-				break;
-			}
 			st[nst++] = k;
 		}
 		if (!rc && nother)

@@ -12,6 +12,7 @@
 #include "resolve/perfmap.h"
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/hex.h"
 
 /* ---- code maps -------------------------------------------------------- */
 
@@ -132,30 +133,19 @@ void perfan__jitmap_free(struct perfan__jitmap *m)
 
 /* ---- perf map lines ------------------------------------------------------ */
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* A hex number at S[*I..N): 1 to 16 digits after an optional 0x. */
 static int hexnum(const char *s, size_t n, size_t *i, uint64_t *out)
 {
 	size_t p = *i;
 	if (p + 1 < n && s[p] == '0' && (s[p + 1] == 'x' || s[p + 1] == 'X') &&
-	    p + 2 < n && hexval(s[p + 2]) >= 0)
+	    p + 2 < n && perfan__hexval(s[p + 2]) >= 0)
 		p += 2;
 	uint64_t v = 0;
 	size_t digits = 0;
-	for (; p < n && hexval(s[p]) >= 0; p++, digits++) {
+	for (; p < n && perfan__hexval(s[p]) >= 0; p++, digits++) {
 		if (digits == 16)
 			return -1;
-		v = v << 4 | (uint64_t)hexval(s[p]);
+		v = v << 4 | (uint64_t)perfan__hexval(s[p]);
 	}
 	if (!digits)
 		return -1;

@@ -30,6 +30,8 @@
 #include "profile/root.h"
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/hex.h"
+#include "util/json_read.h"
 #include "util/log.h"
 
 #define MAX_ARGS 32         /* keys of one map */
@@ -220,17 +222,6 @@ struct frame {
 	int have_addr, inlined;
 };
 
-static int hexval(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* All of S[0..N) is hex digits (1 to 16) of a value: *V. */
 static int parse_hex(const char *s, size_t n, uint64_t *v)
 {
@@ -238,7 +229,7 @@ static int parse_hex(const char *s, size_t n, uint64_t *v)
 		return 0;
 	uint64_t x = 0;
 	for (size_t i = 0; i < n; i++) {
-		int h = hexval((unsigned char)s[i]);
+		int h = perfan__hexval((unsigned char)s[i]);
 		if (h < 0)
 			return 0;
 		x = x << 4 | (uint64_t)h;
@@ -732,138 +723,6 @@ static int text_line(struct rd *r, const char *s, size_t n)
 
 /* ---- -f json ----------------------------------------------------------- */
 
-struct js {
-	struct rd *r;
-	const char *s;
-	size_t n, i;
-	char *str; /* the last string, decoded */
-	size_t len, cap;
-};
-
-static int js_bad(struct js *j, const char *what)
-{
-	return bad(j->r, PERFAN_EFORMAT, j->r->off + j->i, j->r->lineno,
-		   "JSON: %s", what);
-}
-
-static void js_ws(struct js *j)
-{
-	while (j->i < j->n &&
-	       (j->s[j->i] == ' ' || j->s[j->i] == '\t' || j->s[j->i] == '\r'))
-		j->i++;
-}
-
-static int js_lit(struct js *j, char c)
-{
-	js_ws(j);
-	if (j->i < j->n && j->s[j->i] == c) {
-		j->i++;
-		return 1;
-	}
-	return 0;
-}
-
-static int js_put(struct js *j, const char *s, size_t n)
-{
-	if (perfan__grow((void **)&j->str, &j->cap, j->len + n + 1, 1))
-		return perfan__nomem(NULL);
-	memcpy(j->str + j->len, s, n);
-	j->len += n;
-	j->str[j->len] = 0;
-	return 0;
-}
-
-/* A JSON string into j->str. */
-static int js_string(struct js *j)
-{
-	j->len = 0;
-	if (js_put(j, "", 0))
-		return perfan__nomem(NULL);
-	if (!js_lit(j, '"'))
-		return js_bad(j, "a string expected");
-	size_t open = j->i - 1;
-	for (;;) {
-		size_t k = j->i;
-		while (k < j->n && j->s[k] != '"' && j->s[k] != '\\')
-			k++;
-		if (js_put(j, j->s + j->i, k - j->i))
-			return perfan__nomem(NULL);
-		j->i = k;
-		if (k == j->n || k + 1 == j->n) {
-			j->i = open;
-			return js_bad(j, "a string not closed");
-		}
-		if (j->s[k] == '"') {
-			j->i++;
-			return 0;
-		}
-		char c = j->s[k + 1], o[4];
-		size_t on = 1;
-		j->i = k + 2;
-		switch (c) {
-		case 'n': o[0] = '\n'; break;
-		case 't': o[0] = '\t'; break;
-		case 'r': o[0] = '\r'; break;
-		case 'b': o[0] = '\b'; break;
-		case 'f': o[0] = '\f'; break;
-		case '"':
-		case '\\':
-		case '/': o[0] = c; break;
-		case 'u': {
-			uint64_t u;
-			if (j->n - j->i < 4 || !parse_hex(j->s + j->i, 4, &u))
-				return js_bad(j, "a bad \\u escape");
-			j->i += 4;
-			/* UTF-8 of one code unit (surrogates as they come) */
-			if (u < 0x80) {
-				o[0] = (char)u;
-			} else if (u < 0x800) {
-				o[0] = (char)(0xc0 | u >> 6);
-				o[1] = (char)(0x80 | (u & 0x3f));
-				on = 2;
-			} else {
-				o[0] = (char)(0xe0 | u >> 12);
-				o[1] = (char)(0x80 | ((u >> 6) & 0x3f));
-				o[2] = (char)(0x80 | (u & 0x3f));
-				on = 3;
-			}
-			break;
-		}
-		default: return js_bad(j, "a bad escape");
-		}
-		if (js_put(j, o, on))
-			return perfan__nomem(NULL);
-	}
-}
-
-/* Skip a value other than an object: a string, a number, an array. */
-static int js_skip(struct js *j)
-{
-	js_ws(j);
-	if (j->i < j->n && j->s[j->i] == '"')
-		return js_string(j);
-	long depth = 0;
-	while (j->i < j->n) {
-		char c = j->s[j->i];
-		if (c == '"') {
-			int rc = js_string(j);
-			if (rc)
-				return rc;
-			continue;
-		}
-		if (c == '[' || c == '{')
-			depth++;
-		else if (c == ']' || c == '}') {
-			if (!depth)
-				return 0;
-			depth--;
-		} else if (c == ',' && !depth)
-			return 0;
-		j->i++;
-	}
-	return js_bad(j, "a value not closed");
-}
-
 /* The keys of one entry, decoded: joined by ",", a stack "\n"-led. */
 static int json_keys(struct rd *r, const char *k, size_t n)
 {
@@ -901,78 +760,98 @@ static int json_keys(struct rd *r, const char *k, size_t n)
 	}
 }
 
+/* The place of the next key of the open object: past the white space and
+ * the ',' before it (an entry starts at its key's quote). */
+static size_t key_at(const struct perfan__jread *j)
+{
+	size_t at = j->pos;
+	while (at < j->len && (j->p[at] == ' ' || j->p[at] == '\t' ||
+			       j->p[at] == '\r' || j->p[at] == ','))
+		at++;
+	return at;
+}
+
+/* One map of a "map" message, MAP[0..MLEN) its name, the reader before
+ * its object: each member an entry, its key the entry's keys, its value
+ * the count. */
+static int json_map(struct rd *r, struct perfan__jread *j, const char *map,
+		    size_t mlen)
+{
+	const char *key;
+	size_t klen, v;
+	int rc = perfan__jread_object(j, "a map's entries");
+	while (!rc) {
+		size_t at = key_at(j);
+		int more = perfan__jread_member(j, &key, &klen);
+		if (more <= 0)
+			return more;
+		if ((rc = begin_entry(r, map, mlen)))
+			break;
+		r->entry_off = r->off + at;
+		if ((rc = json_keys(r, key, klen)))
+			break;
+		if ((rc = perfan__jread_peek(j, &v)) < 0 ||
+		    (rc = perfan__jread_skip(j)))
+			break;
+		rc = end_entry(r, j->p + v, j->pos - v);
+	}
+	return rc;
+}
+
+/* A JSON message (bpftrace -f json), one a line, read by util/json_read:
+ * of a "map" message, the maps whose value is an object of entries (a map
+ * without keys is one value, no stacks); the other types (printf, time,
+ * hist, stats, ...) are left out. */
 static int json_line(struct rd *r, const char *s, size_t n)
 {
-	struct js j = {.r = r, .s = s, .n = n, .i = 10};
-	int rc = 0;
 	if (!json_message(s, n))
 		return 0;
 	if (!starts(s + 10, n - 10, "map\""))
 		return 0; /* printf, time, hist, stats, ... */
-	j.i = 14;
-	if (!js_lit(&j, ',') || (rc = js_string(&j)) || strcmp(j.str, "data") ||
-	    !js_lit(&j, ':') || !js_lit(&j, '{')) {
-		rc = rc ? rc : js_bad(&j, "no \"data\": { after the type");
-		goto out;
-	}
-	for (int first = 1;; first = 0) {
-		if (js_lit(&j, '}'))
-			break;
-		if (!first && !js_lit(&j, ',')) {
-			rc = js_bad(&j, "',' or '}' expected");
-			goto out;
-		}
-		if ((rc = js_string(&j)))
-			goto out;
-		if (!js_lit(&j, ':')) {
-			rc = js_bad(&j, "':' expected");
-			goto out;
-		}
-		/* a map without keys: one value, no stacks */
-		if (j.len < 1 || j.str[0] != '@' || !js_lit(&j, '{')) {
-			if ((rc = js_skip(&j)))
-				goto out;
+	struct perfan__jread j;
+	perfan__jread_init(&j, s, n, r->name, 0);
+	j.base_off = r->off;
+	j.base_line = r->lineno;
+	j.prefix = "bpftrace output: JSON: ";
+	const char *key;
+	size_t klen, off;
+	int data = 0, more = 0;
+	int rc = perfan__jread_object(&j, "a message");
+	while (!rc && (more = perfan__jread_member(&j, &key, &klen)) > 0) {
+		if (strcmp(key, "data") || data) {
+			rc = perfan__jread_skip(&j);
 			continue;
 		}
-		char map[MAX_NAME + 1];
-		if (j.len > MAX_NAME) {
-			rc = js_bad(&j, "a map name too long");
-			goto out;
-		}
-		memcpy(map, j.str, j.len);
-		size_t mlen = j.len;
-		for (int f2 = 1;; f2 = 0) {
-			if (js_lit(&j, '}'))
-				break;
-			if (!f2 && !js_lit(&j, ',')) {
-				rc = js_bad(&j, "',' or '}' expected");
-				goto out;
+		data = 1;
+		rc = perfan__jread_object(&j, "\"data\": { after the type");
+		while (!rc &&
+		       (more = perfan__jread_member(&j, &key, &klen)) > 0) {
+			int kind = perfan__jread_peek(&j, &off);
+			if (kind < 0) {
+				rc = kind;
+			} else if (klen < 1 || key[0] != '@' ||
+				   kind != PERFAN__JREAD_OBJECT) {
+				rc = perfan__jread_skip(&j);
+			} else if (klen > MAX_NAME) {
+				rc = perfan__jread_err(&j, PERFAN_EFORMAT, off,
+						       "a map name too long");
+			} else {
+				char map[MAX_NAME + 1];
+				memcpy(map, key, klen);
+				rc = json_map(r, &j, map, klen);
 			}
-			uint64_t at = j.i;
-			if ((rc = js_string(&j)))
-				goto out;
-			if ((rc = begin_entry(r, map, mlen)))
-				goto out;
-			r->entry_off = r->off + at;
-			if ((rc = json_keys(r, j.str, j.len)))
-				goto out;
-			if (!js_lit(&j, ':')) {
-				rc = js_bad(&j, "':' expected");
-				goto out;
-			}
-			size_t v = j.i;
-			if ((rc = js_skip(&j)))
-				goto out;
-			if ((rc = end_entry(r, j.s + v, j.i - v)))
-				goto out;
 		}
+		if (!rc && more < 0)
+			rc = more;
 	}
-	if (!js_lit(&j, '}'))
-		rc = js_bad(&j, "'}' expected at the end");
-	else if (js_ws(&j), j.i != j.n)
-		rc = js_bad(&j, "text after the message");
-out:
-	free(j.str);
+	if (!rc && more < 0)
+		rc = more;
+	if (!rc && !data)
+		rc = perfan__jread_err(&j, PERFAN_EFORMAT, 0,
+				       "no \"data\": { after the type");
+	if (!rc)
+		rc = perfan__jread_end(&j);
+	perfan__jread_fini(&j);
 	return rc;
 }
 

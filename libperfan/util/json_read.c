@@ -9,6 +9,7 @@
 
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/hex.h"
 #include "util/log.h"
 
 void perfan__jread_init(struct perfan__jread *j, const void *p, size_t len,
@@ -35,17 +36,19 @@ void perfan__jread_fini(struct perfan__jread *j)
 int perfan__jread_err(const struct perfan__jread *j, int code, size_t off,
 		      const char *fmt, ...)
 {
-	size_t line = 1;
+	uint64_t line = j->base_line ? j->base_line : 1;
 	if (off > j->len)
 		off = j->len;
 	for (const char *q = j->p, *e = j->p + off;
 	     q && (q = memchr(q, '\n', (size_t)(e - q))); q++)
 		line++;
+	char msg[512];
 	va_list ap;
 	va_start(ap, fmt);
-	int rc = perfan__verr_at(code, j->name, off, line, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return rc;
+	return perfan__err_at(code, j->name, j->base_off + off, line, "%s%s",
+			      j->prefix ? j->prefix : "", msg);
 }
 
 /* A byte as a message shows it. */
@@ -166,14 +169,8 @@ static int hex4(struct perfan__jread *j, size_t at, unsigned *v)
 	for (int i = 0; i < 4; i++) {
 		if (at + (size_t)i >= j->len)
 			return at_end(j, "inside a \\u escape");
-		int c = (unsigned char)j->p[at + (size_t)i], d;
-		if (c >= '0' && c <= '9')
-			d = c - '0';
-		else if (c >= 'a' && c <= 'f')
-			d = c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
-			d = c - 'A' + 10;
-		else
+		int d = perfan__hexval((unsigned char)j->p[at + (size_t)i]);
+		if (d < 0)
 			return perfan__jread_err(j, PERFAN_EFORMAT, at - 2,
 						 "a \\u escape needs four hex "
 						 "digits");

@@ -32,6 +32,12 @@ struct perfan__jread {
 	unsigned char first[PERFAN__JREAD_MAX_DEPTH + 1];
 	char *buf; /* the last string read, decoded, NUL-terminated */
 	size_t cap;
+	/* Set after init by a reader whose JSON is a part of a larger input
+	 * (bpftrace's one message a line): messages count offsets from
+	 * BASE_OFF and lines from BASE_LINE (0: 1), and start with PREFIX
+	 * (NULL: none) after the place. */
+	uint64_t base_off, base_line;
+	const char *prefix;
 };
 
 /* A place in the document where a value starts, to read it later (a key

@@ -582,12 +582,13 @@ static const struct {
 	 PERFAN_EFORMAT, "bpftrace output: the counts of @ pass 2^64-1"},
 	{"JSON: a string not closed",
 	 "{\"type\": \"map\", \"data\": {\"@\": {\"\\n    f+1\\n: 3}}}\n",
-	 PERFAN_EFORMAT,
-	 "offset 31 (line 1): bpftrace output: JSON: a string "
-	 "not closed"},
+	 PERFAN_ETRUNCATED,
+	 "offset 31 (line 1): bpftrace output: JSON: the string starting "
+	 "here is not closed"},
 	{"JSON: a bad escape",
 	 "{\"type\": \"map\", \"data\": {\"@\": {\"\\q\": 3}}}\n",
-	 PERFAN_EFORMAT, "bpftrace output: JSON: a bad escape"},
+	 PERFAN_EFORMAT,
+	 "offset 32 (line 1): bpftrace output: JSON: \\'q' is not an escape"},
 	{"JSON: a stack without its newline",
 	 "{\"type\": \"map\", \"data\": {\"@\": {\"\\n    f+1\": 3}}}\n",
 	 PERFAN_EFORMAT,
@@ -595,10 +596,14 @@ static const struct {
 	 "ended by a newline"},
 	{"JSON: no ':'",
 	 "{\"type\": \"map\", \"data\": {\"@\": {\"\\n    f+1\\n\" 3}}}\n",
-	 PERFAN_EFORMAT, "bpftrace output: JSON: ':' expected"},
+	 PERFAN_EFORMAT,
+	 "offset 45 (line 1): bpftrace output: JSON: '3' where ':' should "
+	 "follow the key"},
 	{"JSON: text after it",
 	 "{\"type\": \"map\", \"data\": {\"@\": {\"\\n    f+1\\n\": 3}}} x\n",
-	 PERFAN_EFORMAT, "bpftrace output: JSON: text after the message"},
+	 PERFAN_EFORMAT,
+	 "offset 51 (line 1): bpftrace output: JSON: 'x' after the end of the "
+	 "JSON value"},
 };
 
 START_TEST(test_damaged)
