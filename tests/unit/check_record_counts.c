@@ -511,9 +511,9 @@ START_TEST(test_peer_found)
 }
 END_TEST
 
-static Suite *stats_suite(void)
+static Suite *record_counts_suite(void)
 {
-	Suite *s = suite_create("stats");
+	Suite *s = suite_create("record_counts");
 	TCase *tc = tcase_create("testdata");
 	TCase *tp = tcase_create("peer");
 
@@ -534,4 +534,4 @@ static Suite *stats_suite(void)
 	return s;
 }
 
-PERFAN_TEST_MAIN(stats_suite)
+PERFAN_TEST_MAIN(record_counts_suite)
