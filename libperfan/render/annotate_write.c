@@ -242,7 +242,8 @@ int perfan_annotate_write(const perfan_annotate *a, FILE *fp,
 			  const struct perfan_annotate_write_opts *opts)
 {
 	struct perfan_annotate_write_opts o;
-	PERFAN__OPTS_COPY(o, opts);
+	if (PERFAN__OPTS_COPY(o, opts))
+		return PERFAN_EINVAL; /* named by perfan__opts_copy */
 	int format = o.format;
 	const struct perfan_annotate_result *r = perfan_annotate_result(a);
 	if (format == PERFAN_ANNOTATE_JSON)

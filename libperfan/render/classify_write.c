@@ -305,7 +305,8 @@ int perfan_classify_write(const perfan_classify *c, FILE *fp,
 			  const struct perfan_classify_write_opts *opts)
 {
 	struct perfan_classify_write_opts o;
-	PERFAN__OPTS_COPY(o, opts);
+	if (PERFAN__OPTS_COPY(o, opts))
+		return PERFAN_EINVAL; /* named by perfan__opts_copy */
 	int format = o.format;
 	if (format == PERFAN_CLASSIFY_JSON)
 		write_json(fp, c);

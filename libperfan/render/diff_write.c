@@ -377,7 +377,8 @@ int perfan_diff_write(const perfan_diff *d, FILE *fp,
 		      const struct perfan_diff_write_opts *opts)
 {
 	struct perfan_diff_write_opts o;
-	PERFAN__OPTS_COPY(o, opts);
+	if (PERFAN__OPTS_COPY(o, opts))
+		return PERFAN_EINVAL; /* named by perfan__opts_copy */
 	int format = o.format;
 	if (!d || !fp)
 		return perfan__err(PERFAN_EINVAL,

@@ -101,7 +101,8 @@ int perfan_python_hotspots_write(
 	const struct perfan_python_hotspots_write_opts *opts)
 {
 	struct perfan_python_hotspots_write_opts o;
-	PERFAN__OPTS_COPY(o, opts);
+	if (PERFAN__OPTS_COPY(o, opts))
+		return PERFAN_EINVAL; /* named by perfan__opts_copy */
 	int format = o.format;
 	if (!h || !fp)
 		return perfan__err(

@@ -537,7 +537,8 @@ int perfan_report_write(const perfan_report *r, FILE *fp,
 				   "perfan_report_write: %s is NULL",
 				   r ? "stream" : "report");
 	struct perfan_report_write_opts o;
-	PERFAN__OPTS_COPY(o, opts);
+	if (PERFAN__OPTS_COPY(o, opts))
+		return PERFAN_EINVAL; /* named by perfan__opts_copy */
 	int err = 0;
 	if (o.format == PERFAN_REPORT_JSON) {
 		err = o.threads || o.native_detail

@@ -293,7 +293,8 @@ int perfan_scaling_write(const perfan_scaling *s, FILE *fp,
 			 const struct perfan_scaling_write_opts *opts)
 {
 	struct perfan_scaling_write_opts o;
-	PERFAN__OPTS_COPY(o, opts);
+	if (PERFAN__OPTS_COPY(o, opts))
+		return PERFAN_EINVAL; /* named by perfan__opts_copy */
 	int format = o.format;
 	if (!s || !fp)
 		return perfan__err(PERFAN_EINVAL,

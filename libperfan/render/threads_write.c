@@ -231,7 +231,8 @@ int perfan_threads_write(const perfan_threads *t, FILE *fp,
 			 const struct perfan_threads_write_opts *opts)
 {
 	struct perfan_threads_write_opts o;
-	PERFAN__OPTS_COPY(o, opts);
+	if (PERFAN__OPTS_COPY(o, opts))
+		return PERFAN_EINVAL; /* named by perfan__opts_copy */
 	int format = o.format;
 	if (!t || !fp)
 		return perfan__err(PERFAN_EINVAL,

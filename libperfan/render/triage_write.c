@@ -10,7 +10,8 @@ int perfan_triage_write(const perfan_triage *t, FILE *fp,
 			const struct perfan_triage_write_opts *opts)
 {
 	struct perfan_triage_write_opts o;
-	PERFAN__OPTS_COPY(o, opts);
+	if (PERFAN__OPTS_COPY(o, opts))
+		return PERFAN_EINVAL; /* named by perfan__opts_copy */
 	int format = o.format;
 	if (!t || !fp)
 		return perfan__err(PERFAN_EINVAL,

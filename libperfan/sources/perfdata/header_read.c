@@ -11,7 +11,8 @@ int perfan_header_read(perfan_header **out, const char *path,
 		       const struct perfan_header_read_opts *opts)
 {
 	struct perfan_header_read_opts ro;
-	PERFAN__OPTS_COPY(ro, opts);
+	if (PERFAN__OPTS_COPY(ro, opts))
+		return PERFAN_EINVAL; /* named by perfan__opts_copy */
 	if (!out)
 		return perfan__err(PERFAN_EINVAL,
 				   "perfan_header_read: out is NULL");
