@@ -8,6 +8,7 @@
 #include <perfan/diff.h>
 
 #include "analysis/diff_result.h"
+#include "render/json.h"
 #include "util/error.h"
 #include "util/opts.h"
 #include <perfan/text.h>
@@ -252,125 +253,114 @@ static void write_text(const perfan_diff *d, FILE *fp)
 
 /* ---- JSON ----------------------------------------------------------------------- */
 
-static void json_num(FILE *fp, double v)
+static void json_runs(struct perfan__json *j, const char *key, const double *v,
+		      size_t from, size_t to)
 {
-	if (isnan(v))
-		fputs("null", fp);
-	else if (isinf(v))
-		fputs(v > 0 ? "\"inf\"" : "\"-inf\"", fp);
-	else
-		fprintf(fp, "%.10g", v);
+	perfan__json_open_tight(j, key, '[');
+	for (size_t i = from; i < to; i++)
+		perfan__json_g(j, NULL, v[i], 10);
+	perfan__json_close(j, ']');
 }
 
-static void json_runs(FILE *fp, const double *v, size_t from, size_t to)
+static void json_sides(struct perfan__json *j, const perfan_diff *d)
 {
-	fputc('[', fp);
-	for (size_t i = from; i < to; i++) {
-		if (i > from)
-			fputc(',', fp);
-		json_num(fp, v[i]);
+	for (int side = 0; side < 2; side++) {
+		size_t from = side ? d->nb : 0, to = side ? d->nr : d->nb;
+		perfan__json_open(j, side ? "after" : "before", '{');
+		perfan__json_open(j, "runs", '[');
+		for (size_t r = from; r < to; r++)
+			perfan__json_str(j, NULL,
+					 d->runname[r] ? d->runname[r] : "");
+		perfan__json_close(j, ']');
+		json_runs(j, "totals", d->run_total, from, to);
+		perfan__json_close(j, '}');
 	}
-	fputc(']', fp);
+}
+
+/* "amdahl": the bound on the whole from the functions that changed. */
+static void json_amdahl(struct perfan__json *j, const perfan_diff *d, double *k)
+{
+	struct perfan_diff_amdahl a;
+	perfan_diff_amdahl(d, &a);
+	const char *u = perfan_diff_unit(d, k);
+	double b = a.before_total * *k;
+	perfan__json_open(j, "amdahl", '{');
+	perfan__json_str(j, "unit", u ? u : "");
+	perfan__json_g(j, "before_total", b, 10);
+	perfan__json_g(j, "after_total", a.after_total * *k, 10);
+	perfan__json_g(j, "estimate_change",
+		       isinf(a.speedup_top) ? -b : b / a.speedup_top - b, 10);
+	perfan__json_g(j, "whole_change", a.after_total * *k - b, 10);
+	perfan__json_g(j, "speedup_top", a.speedup_top, 10);
+	perfan__json_g(j, "speedup_whole", a.speedup_whole, 10);
+	perfan__json_open(j, "top", '[');
+	for (size_t i = 0; i < a.nr_top; i++)
+		perfan__json_str(j, NULL, a.top[i]->name);
+	perfan__json_close(j, ']');
+	perfan__json_close(j, '}');
+}
+
+static void json_row(struct perfan__json *j, const perfan_diff *d,
+		     const struct perfan_diff_row *r, double k)
+{
+	const struct {
+		const char *k;
+		double v;
+	} f[] = {
+		{"before_self", r->before_self},
+		{"after_self", r->after_self},
+		{"self_change", r->self_change},
+		{"self_relative", r->self_relative},
+		{"before_total", r->before_total},
+		{"after_total", r->after_total},
+		{"total_change", r->total_change},
+		{"total_relative", r->total_relative},
+		{"p_self", r->p_self},
+		{"p_total", r->p_total},
+		{"self_noise", r->self_noise},
+		{"total_noise", r->total_noise},
+		{"before_amdahl", r->before_amdahl_weight * k},
+		{"after_amdahl", r->after_amdahl_weight * k},
+	};
+	perfan__json_open(j, NULL, '{');
+	perfan__json_str(j, "function", r->name ? r->name : "");
+	for (size_t i = 0; i < sizeof(f) / sizeof(*f); i++)
+		perfan__json_g(j, f[i].k, f[i].v, 10);
+	perfan__json_bool(j, "significant", r->significant);
+	perfan__json_bool(j, "new", r->is_new);
+	perfan__json_bool(j, "vanished", r->vanished);
+	perfan__json_bool(j, "tested", r->tested);
+	perfan__json_bool(j, "self_significant", r->self_significant);
+	perfan__json_bool(j, "total_significant", r->total_significant);
+	perfan__json_bool(j, "amdahl", r->amdahl);
+	json_runs(j, "runs_before_self", r->runs_self, 0, d->nb);
+	json_runs(j, "runs_after_self", r->runs_self, d->nb, d->nr);
+	json_runs(j, "runs_before_total", r->runs_total, 0, d->nb);
+	json_runs(j, "runs_after_total", r->runs_total, d->nb, d->nr);
+	perfan__json_close(j, '}');
 }
 
 static void write_json(const perfan_diff *d, FILE *fp)
 {
-	fprintf(fp,
-		"{\"absolute\": %s, \"alpha\": %g, \"tested\": %s, "
-		"\"noise_floor\": ",
-		d->o.absolute ? "true" : "false", d->o.alpha,
-		d->tested ? "true" : "false");
-	json_num(fp, d->noise);
-	for (int side = 0; side < 2; side++) {
-		size_t from = side ? d->nb : 0, to = side ? d->nr : d->nb;
-		fprintf(fp, ", \"%s\": {\"runs\": [",
-			side ? "after" : "before");
-		for (size_t r = from; r < to; r++) {
-			fputs(r > from ? ", " : "", fp);
-			perfan_json_string(fp,
-					   d->runname[r] ? d->runname[r] : "");
-		}
-		fputs("], \"totals\": ", fp);
-		json_runs(fp, d->run_total, from, to);
-		fputc('}', fp);
-	}
-	struct perfan_diff_amdahl a;
-	perfan_diff_amdahl(d, &a);
+	struct perfan__json j;
 	double k;
-	const char *u = perfan_diff_unit(d, &k);
-	double b = a.before_total * k;
-	fputs(", \"tested_functions\": ", fp);
-	json_num(fp, (double)d->nr_tested);
-	fputs(", \"amdahl\": {\"unit\": ", fp);
-	perfan_json_string(fp, u);
-	fputs(", \"before_total\": ", fp);
-	json_num(fp, b);
-	fputs(", \"after_total\": ", fp);
-	json_num(fp, a.after_total * k);
-	fputs(", \"estimate_change\": ", fp);
-	json_num(fp, isinf(a.speedup_top) ? -b : b / a.speedup_top - b);
-	fputs(", \"whole_change\": ", fp);
-	json_num(fp, a.after_total * k - b);
-	fputs(", \"speedup_top\": ", fp);
-	json_num(fp, a.speedup_top);
-	fputs(", \"speedup_whole\": ", fp);
-	json_num(fp, a.speedup_whole);
-	fputs(", \"top\": [", fp);
-	for (size_t i = 0; i < a.nr_top; i++) {
-		fputs(i ? ", " : "", fp);
-		perfan_json_string(fp, a.top[i]->name);
-	}
-	fputs("]}, \"rows\": [", fp);
-	for (size_t i = 0; i < d->nrows; i++) {
-		const struct perfan_diff_row *r = &d->rows[i];
-		fputs(i ? ",\n  {\"function\": " : "\n  {\"function\": ", fp);
-		perfan_json_string(fp, r->name);
-		const struct {
-			const char *k;
-			double v;
-		} f[] = {
-			{"before_self", r->before_self},
-			{"after_self", r->after_self},
-			{"self_change", r->self_change},
-			{"self_relative", r->self_relative},
-			{"before_total", r->before_total},
-			{"after_total", r->after_total},
-			{"total_change", r->total_change},
-			{"total_relative", r->total_relative},
-			{"p_self", r->p_self},
-			{"p_total", r->p_total},
-			{"self_noise", r->self_noise},
-			{"total_noise", r->total_noise},
-			{"before_amdahl", r->before_amdahl_weight * k},
-			{"after_amdahl", r->after_amdahl_weight * k},
-		};
-		for (size_t k = 0; k < sizeof(f) / sizeof(*f); k++) {
-			fprintf(fp, ", \"%s\": ", f[k].k);
-			json_num(fp, f[k].v);
-		}
-		fprintf(fp,
-			", \"significant\": %s, \"new\": %s, \"vanished\": %s",
-			r->significant ? "true" : "false",
-			r->is_new ? "true" : "false",
-			r->vanished ? "true" : "false");
-		fprintf(fp,
-			", \"tested\": %s, \"self_significant\": %s, "
-			"\"total_significant\": %s",
-			r->tested ? "true" : "false",
-			r->self_significant ? "true" : "false",
-			r->total_significant ? "true" : "false");
-		fprintf(fp, ", \"amdahl\": %s", r->amdahl ? "true" : "false");
-		fputs(", \"runs_before_self\": ", fp);
-		json_runs(fp, r->runs_self, 0, d->nb);
-		fputs(", \"runs_after_self\": ", fp);
-		json_runs(fp, r->runs_self, d->nb, d->nr);
-		fputs(", \"runs_before_total\": ", fp);
-		json_runs(fp, r->runs_total, 0, d->nb);
-		fputs(", \"runs_after_total\": ", fp);
-		json_runs(fp, r->runs_total, d->nb, d->nr);
-		fputc('}', fp);
-	}
-	fputs("\n]}\n", fp);
+	perfan__json_init(&j, fp, 0);
+	perfan__json_open(&j, NULL, '{');
+	perfan__json_bool(&j, "absolute", d->o.absolute);
+	perfan__json_g(&j, "alpha", d->o.alpha, 6);
+	perfan__json_bool(&j, "tested", d->tested);
+	perfan__json_g(&j, "noise_floor", d->noise, 10);
+	json_sides(&j, d);
+	perfan__json_g(&j, "tested_functions", (double)d->nr_tested, 10);
+	json_amdahl(&j, d, &k);
+	perfan__json_open_lines(&j, "rows", '[');
+	for (size_t i = 0; i < d->nrows; i++)
+		json_row(&j, d, &d->rows[i], k);
+	if (!d->nrows)
+		fputc('\n', fp); /* "[\n]" even when empty */
+	perfan__json_close(&j, ']');
+	perfan__json_close(&j, '}');
+	fputc('\n', fp);
 }
 
 int perfan_diff_write(const perfan_diff *d, FILE *fp,

@@ -33,6 +33,7 @@ void perfan__json_init(struct perfan__json *j, FILE *fp, int pretty)
 	j->pretty = pretty;
 	j->depth = 0;
 	j->lines = -1;
+	j->tight = -1;
 	set_first(j, 1);
 }
 
@@ -46,7 +47,7 @@ void perfan__json_item(struct perfan__json *j, const char *key)
 		} else if (j->depth == j->lines) {
 			fputs(first(j) ? "\n  " : ",\n  ", j->fp);
 		} else if (!first(j)) {
-			fputs(", ", j->fp);
+			fputs(j->depth == j->tight ? "," : ", ", j->fp);
 		}
 		set_first(j, 0);
 	}
@@ -70,9 +71,17 @@ void perfan__json_open_lines(struct perfan__json *j, const char *key, char c)
 	j->lines = j->depth;
 }
 
+void perfan__json_open_tight(struct perfan__json *j, const char *key, char c)
+{
+	perfan__json_open(j, key, c);
+	j->tight = j->depth;
+}
+
 void perfan__json_close(struct perfan__json *j, char c)
 {
 	int empty = first(j);
+	if (j->depth == j->tight)
+		j->tight = -1;
 	if (j->depth == j->lines) {
 		j->lines = -1;
 		if (!empty)
@@ -131,4 +140,16 @@ void perfan__json_f64(struct perfan__json *j, const char *key, double v,
 		fprintf(j->fp, "%.*f", digits, v);
 	else
 		fputs("null", j->fp);
+}
+
+void perfan__json_g(struct perfan__json *j, const char *key, double v,
+		    int digits)
+{
+	perfan__json_item(j, key);
+	if (isnan(v))
+		fputs("null", j->fp);
+	else if (isinf(v))
+		fputs(v > 0 ? "\"inf\"" : "\"-inf\"", j->fp);
+	else
+		fprintf(j->fp, "%.*g", digits, v);
 }

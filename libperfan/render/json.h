@@ -17,6 +17,7 @@ struct perfan__json {
 	int pretty; /* one item a line, indented; else all on one line */
 	int depth;
 	int lines; /* the depth of the container opened with _open_lines */
+	int tight; /* the depth of the container opened with _open_tight */
 	unsigned char first[PERFAN__JSON_DEPTH / 8]; /* a bit per level */
 };
 
@@ -29,6 +30,8 @@ void perfan__json_close(struct perfan__json *j, char c);
  * indented two spaces, and which closes on a line of its own (when not
  * empty); the items' insides stay on their line. One at a time. */
 void perfan__json_open_lines(struct perfan__json *j, const char *key, char c);
+/* A container whose items are separated by ',' alone. One at a time. */
+void perfan__json_open_tight(struct perfan__json *j, const char *key, char c);
 /* Values; a NULL string is null. */
 void perfan__json_str(struct perfan__json *j, const char *key, const char *v);
 void perfan__json_u64(struct perfan__json *j, const char *key, uint64_t v);
@@ -36,6 +39,10 @@ void perfan__json_i64(struct perfan__json *j, const char *key, int64_t v);
 /* A number with DIGITS decimals (a non-finite one is null). */
 void perfan__json_f64(struct perfan__json *j, const char *key, double v,
 		      int digits);
+/* A number as %.*g with DIGITS: NaN is null, infinities the strings
+ * "inf" and "-inf". */
+void perfan__json_g(struct perfan__json *j, const char *key, double v,
+		    int digits);
 void perfan__json_bool(struct perfan__json *j, const char *key, int v);
 void perfan__json_strs(struct perfan__json *j, const char *key,
 		       const char *const *v, size_t n);
