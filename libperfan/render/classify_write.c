@@ -7,6 +7,7 @@
 
 #include <perfan/classify.h>
 
+#include "render/json.h"
 #include "util/error.h"
 #include "util/opts.h"
 #include <perfan/text.h>
@@ -191,114 +192,97 @@ static void write_text(FILE *fp, const perfan_classify *c)
 	}
 }
 
-static void json_num(FILE *fp, double v)
+/* A number as %.15g; NaN and infinities are null. */
+static void json_num(struct perfan__json *j, const char *key, double v)
 {
-	if (isnan(v) || isinf(v))
-		fputs("null", fp);
-	else
-		fprintf(fp, "%.15g", v);
+	perfan__json_g(j, key, isinf(v) ? NAN : v, 15);
 }
 
+static void json_verdict(struct perfan__json *j,
+			 const struct perfan_classify_group *g)
+{
+	perfan__json_u64(j, "run", g->run);
+	perfan__json_bool(j, "combined", g->combined);
+	perfan__json_str(j, "command", g->command);
+	perfan__json_str(j, "pmu", g->pmu);
+	perfan__json_bool(j, "whole", g->whole);
+	json_num(j, "interval", g->interval >= 0 ? g->interval : NAN);
+	perfan__json_str(j, "aggr", g->aggr);
+	perfan__json_str(j, "verdict", perfan_verdict_name(g->verdict));
+	json_num(j, "confidence", g->confidence);
+	perfan__json_str(j, "reason", g->reason ? g->reason : "");
+	perfan__json_str(j, "warning", g->warning);
+	perfan__json_str(j, "next", g->next ? g->next : "");
+}
+
+/* The metrics, times, PMUs and evidence, each on a line of its own. */
+static void json_numbers(struct perfan__json *j,
+			 const struct perfan_classify_group *g)
+{
+	perfan__json_break(j, 3);
+	perfan__json_open(j, "metrics", '{');
+	for (size_t k = 0; k < sizeof(fields) / sizeof(fields[0]); k++)
+		if (!isnan(field(&g->m, k)))
+			json_num(j, fields[k].key, field(&g->m, k));
+	json_num(j, "min_running_pct", g->m.min_running_pct);
+	perfan__json_close(j, '}');
+	perfan__json_break(j, 3);
+	perfan__json_open(j, "time", '{');
+	for (size_t k = 0; k < sizeof(times) / sizeof(times[0]); k++) {
+		double v = time_field(&g->time, k);
+		if (!isnan(v) && !isinf(v))
+			json_num(j, times[k].key, v);
+	}
+	perfan__json_close(j, '}');
+	perfan__json_break(j, 3);
+	perfan__json_open(j, "pmus", '[');
+	for (size_t k = 0; k < g->nr_pmus; k++) {
+		perfan__json_open(j, NULL, '{');
+		perfan__json_str(j, "pmu",
+				 g->pmus[k].pmu ? g->pmus[k].pmu : "");
+		json_num(j, "cycles", g->pmus[k].cycles);
+		json_num(j, "instructions", g->pmus[k].instructions);
+		json_num(j, "ipc", g->pmus[k].ipc);
+		perfan__json_close(j, '}');
+	}
+	perfan__json_close(j, ']');
+	perfan__json_break(j, 3);
+	perfan__json_open(j, "evidence", '[');
+	for (size_t k = 0; k < g->nr_evidence; k++) {
+		const struct perfan_classify_evidence *e = &g->evidence[k];
+		perfan__json_break(j, 4);
+		perfan__json_open(j, NULL, '{');
+		perfan__json_str(j, "metric", e->metric ? e->metric : "");
+		json_num(j, "value", e->value);
+		perfan__json_str(j, "op", e->op ? e->op : "");
+		json_num(j, "threshold", e->threshold);
+		perfan__json_str(j, "rule", e->rule ? e->rule : "");
+		perfan__json_str(j, "source", e->source ? e->source : "");
+		perfan__json_close(j, '}');
+	}
+	perfan__json_close(j, ']');
+}
+
+/* {"groups": [ a group a line (its numbers on lines of their own) ]}. */
 static void write_json(FILE *fp, const perfan_classify *c)
 {
-	fputs("{\"groups\": [", fp);
+	struct perfan__json j;
+	perfan__json_init(&j, fp, 0);
+	perfan__json_open(&j, NULL, '{');
+	perfan__json_open_lines(&j, "groups", '[');
 	for (size_t i = 0; i < perfan_classify_nr_groups(c); i++) {
 		const struct perfan_classify_group *g =
 			perfan_classify_group(c, i);
-		fprintf(fp,
-			"%s\n  {\"run\": %u, \"combined\": %s, \"command\": ",
-			i ? "," : "", g->run, g->combined ? "true" : "false");
-		if (g->command)
-			perfan_json_string(fp, g->command);
-		else
-			fputs("null", fp);
-		fputs(", \"pmu\": ", fp);
-		if (g->pmu)
-			perfan_json_string(fp, g->pmu);
-		else
-			fputs("null", fp);
-		fprintf(fp, ", \"whole\": %s, \"interval\": ",
-			g->whole ? "true" : "false");
-		if (g->interval >= 0)
-			json_num(fp, g->interval);
-		else
-			fputs("null", fp);
-		fputs(", \"aggr\": ", fp);
-		if (g->aggr)
-			perfan_json_string(fp, g->aggr);
-		else
-			fputs("null", fp);
-		fputs(", \"verdict\": ", fp);
-		perfan_json_string(fp, perfan_verdict_name(g->verdict));
-		fputs(", \"confidence\": ", fp);
-		json_num(fp, g->confidence);
-		fputs(", \"reason\": ", fp);
-		perfan_json_string(fp, g->reason);
-		fputs(", \"warning\": ", fp);
-		if (g->warning)
-			perfan_json_string(fp, g->warning);
-		else
-			fputs("null", fp);
-		fputs(", \"next\": ", fp);
-		perfan_json_string(fp, g->next);
-		fputs(",\n   \"metrics\": {", fp);
-		int first = 1;
-		for (size_t k = 0; k < sizeof(fields) / sizeof(fields[0]);
-		     k++) {
-			double v = field(&g->m, k);
-			if (isnan(v))
-				continue;
-			fprintf(fp, "%s\"%s\": ", first ? "" : ", ",
-				fields[k].key);
-			json_num(fp, v);
-			first = 0;
-		}
-		fprintf(fp, "%s\"min_running_pct\": ", first ? "" : ", ");
-		json_num(fp, g->m.min_running_pct);
-		fputs("},\n   \"time\": {", fp);
-		first = 1;
-		for (size_t k = 0; k < sizeof(times) / sizeof(times[0]); k++) {
-			double v = time_field(&g->time, k);
-			if (isnan(v) || isinf(v))
-				continue;
-			fprintf(fp, "%s\"%s\": ", first ? "" : ", ",
-				times[k].key);
-			json_num(fp, v);
-			first = 0;
-		}
-		fputs("},\n   \"pmus\": [", fp);
-		for (size_t k = 0; k < g->nr_pmus; k++) {
-			fprintf(fp, "%s{\"pmu\": ", k ? ", " : "");
-			perfan_json_string(fp, g->pmus[k].pmu);
-			fputs(", \"cycles\": ", fp);
-			json_num(fp, g->pmus[k].cycles);
-			fputs(", \"instructions\": ", fp);
-			json_num(fp, g->pmus[k].instructions);
-			fputs(", \"ipc\": ", fp);
-			json_num(fp, g->pmus[k].ipc);
-			fputc('}', fp);
-		}
-		fputs("],\n   \"evidence\": [", fp);
-		for (size_t k = 0; k < g->nr_evidence; k++) {
-			const struct perfan_classify_evidence *e =
-				&g->evidence[k];
-			fprintf(fp, "%s\n    {\"metric\": ", k ? "," : "");
-			perfan_json_string(fp, e->metric);
-			fputs(", \"value\": ", fp);
-			json_num(fp, e->value);
-			fputs(", \"op\": ", fp);
-			perfan_json_string(fp, e->op);
-			fputs(", \"threshold\": ", fp);
-			json_num(fp, e->threshold);
-			fputs(", \"rule\": ", fp);
-			perfan_json_string(fp, e->rule);
-			fputs(", \"source\": ", fp);
-			perfan_json_string(fp, e->source);
-			fputc('}', fp);
-		}
-		fputs("]}", fp);
+		perfan__json_open(&j, NULL, '{');
+		json_verdict(&j, g);
+		json_numbers(&j, g);
+		perfan__json_close(&j, '}');
 	}
-	fputs("\n]}\n", fp);
+	if (!perfan_classify_nr_groups(c))
+		fputc('\n', fp); /* "[\n]" even when empty */
+	perfan__json_close(&j, ']');
+	perfan__json_close(&j, '}');
+	fputc('\n', fp);
 }
 
 int perfan_classify_write(const perfan_classify *c, FILE *fp,

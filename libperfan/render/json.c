@@ -34,6 +34,7 @@ void perfan__json_init(struct perfan__json *j, FILE *fp, int pretty)
 	j->depth = 0;
 	j->lines = -1;
 	j->tight = -1;
+	j->brk = 0;
 	set_first(j, 1);
 }
 
@@ -44,6 +45,11 @@ void perfan__json_item(struct perfan__json *j, const char *key)
 			fputs(first(j) ? "\n" : ",\n", j->fp);
 			for (int i = 0; i < j->depth; i++)
 				fputs("  ", j->fp);
+		} else if (j->brk) {
+			fputs(first(j) ? "\n" : ",\n", j->fp);
+			for (int i = 1; i < j->brk; i++)
+				fputc(' ', j->fp);
+			j->brk = 0;
 		} else if (j->depth == j->lines) {
 			fputs(first(j) ? "\n  " : ",\n  ", j->fp);
 		} else if (!first(j)) {
@@ -69,6 +75,11 @@ void perfan__json_open_lines(struct perfan__json *j, const char *key, char c)
 {
 	perfan__json_open(j, key, c);
 	j->lines = j->depth;
+}
+
+void perfan__json_break(struct perfan__json *j, int indent)
+{
+	j->brk = indent + 1;
 }
 
 void perfan__json_open_tight(struct perfan__json *j, const char *key, char c)

@@ -18,6 +18,7 @@ struct perfan__json {
 	int depth;
 	int lines; /* the depth of the container opened with _open_lines */
 	int tight; /* the depth of the container opened with _open_tight */
+	int brk;   /* perfan__json_break's indent, plus 1 */
 	unsigned char first[PERFAN__JSON_DEPTH / 8]; /* a bit per level */
 };
 
@@ -32,6 +33,9 @@ void perfan__json_close(struct perfan__json *j, char c);
 void perfan__json_open_lines(struct perfan__json *j, const char *key, char c);
 /* A container whose items are separated by ',' alone. One at a time. */
 void perfan__json_open_tight(struct perfan__json *j, const char *key, char c);
+/* In a one-line writer, the next item starts a new line indented INDENT
+ * spaces. */
+void perfan__json_break(struct perfan__json *j, int indent);
 /* Values; a NULL string is null. */
 void perfan__json_str(struct perfan__json *j, const char *key, const char *v);
 void perfan__json_u64(struct perfan__json *j, const char *key, uint64_t v);
