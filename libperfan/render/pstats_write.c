@@ -7,6 +7,7 @@
 
 #include <perfan/text.h>
 
+#include "render/json.h"
 #include "sources/pstats_result.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -168,8 +169,9 @@ static int note_of(const perfan_pstats *s, size_t i, double total,
 	return k;
 }
 
+/* The note of KIND on function I: to FP, or as "text" of J's object. */
 static void note_text(FILE *fp, const perfan_pstats *s, size_t i, int kind,
-		      double total, uint64_t calls, int json)
+		      double total, uint64_t calls, struct perfan__json *j)
 {
 	const struct perfan_pstats_func *f = &s->funcs[i];
 	char buf[640], rec[64] = "";
@@ -198,8 +200,8 @@ static void note_text(FILE *fp, const perfan_pstats *s, size_t i, int kind,
 			 100.0 * (double)f->nc / (double)calls,
 			 1e6 * f->ct / (double)(f->nc ? f->nc : 1),
 			 100.0 * f->ct / total);
-	if (json)
-		perfan_json_string(fp, buf);
+	if (j)
+		perfan__json_str(j, "text", buf);
 	else
 		fputs(buf, fp);
 }
@@ -275,7 +277,7 @@ static void write_text(const perfan_pstats *s, FILE *fp,
 			fputs("  ", fp);
 			perfan_text_escape(fp, s->labels[rows[i]]);
 			fputs(": ", fp);
-			note_text(fp, s, rows[i], b, total, calls, 0);
+			note_text(fp, s, rows[i], b, total, calls, NULL);
 			fputc('\n', fp);
 		}
 	}
@@ -293,25 +295,47 @@ static void write_text(const perfan_pstats *s, FILE *fp,
 	}
 }
 
-static void json_edges(FILE *fp, const perfan_pstats *s, size_t i, int callers)
+static void json_edges(struct perfan__json *j, const char *key,
+		       const perfan_pstats *s, size_t i, int callers)
 {
 	const size_t *ce = NULL;
 	size_t n = callers ? s->funcs[i].nr_callers
 			   : perfan_pstats_callees(s, i, &ce);
-	fputc('[', fp);
+	perfan__json_open(j, key, '[');
 	for (size_t k = 0; k < n; k++) {
 		const struct perfan_pstats_edge *e =
 			&s->edges[callers ? s->funcs[i].callers + k : ce[k]];
-		fputs(k ? ", {\"function\": " : "{\"function\": ", fp);
-		perfan_json_string(fp,
-				   s->labels[callers ? e->caller : e->callee]);
-		fprintf(fp,
-			", \"ncalls\": %llu, \"primitive_calls\": %llu, "
-			"\"tottime\": %.17g, \"cumtime\": %.17g}",
-			(unsigned long long)e->nc, (unsigned long long)e->cc,
-			e->tt, e->ct);
+		perfan__json_open(j, NULL, '{');
+		perfan__json_str(j, "function",
+				 s->labels[callers ? e->caller : e->callee]);
+		perfan__json_u64(j, "ncalls", e->nc);
+		perfan__json_u64(j, "primitive_calls", e->cc);
+		perfan__json_g(j, "tottime", e->tt, 17);
+		perfan__json_g(j, "cumtime", e->ct, 17);
+		perfan__json_close(j, '}');
 	}
-	fputc(']', fp);
+	perfan__json_close(j, ']');
+}
+
+static void json_func(struct perfan__json *j, const perfan_pstats *s,
+		      const struct perfan_pstats_write_opts *o, size_t i)
+{
+	const struct perfan_pstats_func *f = &s->funcs[i];
+	perfan__json_break(j, 2);
+	perfan__json_open(j, NULL, '{');
+	perfan__json_str(j, "function", s->labels[i]);
+	perfan__json_str(j, "file", f->file ? f->file : "");
+	perfan__json_u64(j, "line", f->line);
+	perfan__json_str(j, "name", f->name ? f->name : "");
+	perfan__json_u64(j, "ncalls", f->nc);
+	perfan__json_u64(j, "primitive_calls", f->cc);
+	perfan__json_g(j, "tottime", f->tt, 17);
+	perfan__json_g(j, "cumtime", f->ct, 17);
+	if (!o->no_callers)
+		json_edges(j, "callers", s, i, 1);
+	if (!o->no_callees)
+		json_edges(j, "callees", s, i, 0);
+	perfan__json_close(j, '}');
 }
 
 static void write_json(const perfan_pstats *s, FILE *fp,
@@ -319,54 +343,39 @@ static void write_json(const perfan_pstats *s, FILE *fp,
 		       const size_t *rows, size_t n, double total,
 		       uint64_t calls, uint64_t prim)
 {
-	size_t i;
-	int any = 0;
-	fprintf(fp,
-		"{\"format\": \"pstats\", \"total_calls\": %llu, "
-		"\"primitive_calls\": %llu, \"total_time\": %.17g, "
-		"\"sort\": \"%s\",\n \"functions\": [",
-		(unsigned long long)calls, (unsigned long long)prim, total,
-		sort_key(o->sort));
-	for (i = 0; i < n; i++) {
-		const struct perfan_pstats_func *f = &s->funcs[rows[i]];
-		fputs(i ? ",\n  {\"function\": " : "\n  {\"function\": ", fp);
-		perfan_json_string(fp, s->labels[rows[i]]);
-		fputs(", \"file\": ", fp);
-		perfan_json_string(fp, f->file);
-		fprintf(fp, ", \"line\": %u, \"name\": ", f->line);
-		perfan_json_string(fp, f->name);
-		fprintf(fp,
-			", \"ncalls\": %llu, \"primitive_calls\": %llu, "
-			"\"tottime\": %.17g, \"cumtime\": %.17g",
-			(unsigned long long)f->nc, (unsigned long long)f->cc,
-			f->tt, f->ct);
-		if (!o->no_callers) {
-			fputs(", \"callers\": ", fp);
-			json_edges(fp, s, rows[i], 1);
-		}
-		if (!o->no_callees) {
-			fputs(", \"callees\": ", fp);
-			json_edges(fp, s, rows[i], 0);
-		}
-		fputc('}', fp);
-	}
-	fputs("],\n \"notes\": [", fp);
-	for (i = 0; !o->no_notes && i < n && i < NOTE_ROWS; i++) {
+	struct perfan__json j;
+	perfan__json_init(&j, fp, 0);
+	perfan__json_open(&j, NULL, '{');
+	perfan__json_str(&j, "format", "pstats");
+	perfan__json_u64(&j, "total_calls", calls);
+	perfan__json_u64(&j, "primitive_calls", prim);
+	perfan__json_g(&j, "total_time", total, 17);
+	perfan__json_str(&j, "sort", sort_key(o->sort));
+	perfan__json_break(&j, 1);
+	perfan__json_open(&j, "functions", '[');
+	for (size_t i = 0; i < n; i++)
+		json_func(&j, s, o, rows[i]);
+	perfan__json_close(&j, ']');
+	perfan__json_break(&j, 1);
+	perfan__json_open(&j, "notes", '[');
+	for (size_t i = 0; !o->no_notes && i < n && i < NOTE_ROWS; i++) {
 		int k = note_of(s, rows[i], total, calls);
 		for (int b = NOTE_INLINE; b <= NOTE_OFTEN; b <<= 1) {
 			if (!(k & b))
 				continue;
-			fputs(any++ ? ",\n  {\"function\": "
-				    : "\n  {\"function\": ",
-			      fp);
-			perfan_json_string(fp, s->labels[rows[i]]);
-			fprintf(fp, ", \"kind\": \"%s\", \"text\": ",
-				b == NOTE_INLINE ? "inline-cost" : "too-often");
-			note_text(fp, s, rows[i], b, total, calls, 1);
-			fputc('}', fp);
+			perfan__json_break(&j, 2);
+			perfan__json_open(&j, NULL, '{');
+			perfan__json_str(&j, "function", s->labels[rows[i]]);
+			perfan__json_str(&j, "kind",
+					 b == NOTE_INLINE ? "inline-cost"
+							  : "too-often");
+			note_text(fp, s, rows[i], b, total, calls, &j);
+			perfan__json_close(&j, '}');
 		}
 	}
-	fputs("]}\n", fp);
+	perfan__json_close(&j, ']');
+	perfan__json_close(&j, '}');
+	fputc('\n', fp);
 }
 
 int perfan_pstats_write(const perfan_pstats *s, FILE *fp,
