@@ -8,8 +8,8 @@
 
 #include <perfan/perfan.h>
 
+#include "args.h"
 #include "cli.h"
-#include "load.h"
 #include "progress.h"
 
 #define CMD "annotate"
@@ -54,14 +54,14 @@ static const char usage_text[] =
 	"  -h, --help         show this help\n";
 
 enum {
-	O_SOURCE = CLI_LOAD_OPT_END + 1,
+	O_SOURCE = CLI_ARGS_OPT_END + 1,
 	O_JSON,
 	O_SOURCE_DIR,
 	O_NO_DEMANGLE,
 };
 
 struct args {
-	struct cli_load_opts load;
+	struct perfan_load_opts load;
 	struct perfan_annotate_opts ao;
 	const char **dirs;
 	size_t ndirs;
@@ -80,29 +80,29 @@ static int parse(struct args *a, int argc, char **argv)
 		{"no-demangle", no_argument, NULL, O_NO_DEMANGLE},
 		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
-		{"event", required_argument, NULL, CLI_LOAD_O_EVENT},
-		{"pid", required_argument, NULL, CLI_LOAD_O_PID},
-		{"tid", required_argument, NULL, CLI_LOAD_O_TID},
-		{"comm", required_argument, NULL, CLI_LOAD_O_COMM},
-		{"cpu", required_argument, NULL, CLI_LOAD_O_CPU},
-		{"time", required_argument, NULL, CLI_LOAD_O_TIME},
-		{"symfs", required_argument, NULL, CLI_LOAD_O_SYMFS},
-		{"debug-dir", required_argument, NULL, CLI_LOAD_O_DEBUG_DIR},
+		{"event", required_argument, NULL, CLI_ARGS_O_EVENT},
+		{"pid", required_argument, NULL, CLI_ARGS_O_PID},
+		{"tid", required_argument, NULL, CLI_ARGS_O_TID},
+		{"comm", required_argument, NULL, CLI_ARGS_O_COMM},
+		{"cpu", required_argument, NULL, CLI_ARGS_O_CPU},
+		{"time", required_argument, NULL, CLI_ARGS_O_TIME},
+		{"symfs", required_argument, NULL, CLI_ARGS_O_SYMFS},
+		{"debug-dir", required_argument, NULL, CLI_ARGS_O_DEBUG_DIR},
 		{"buildid-dir", required_argument, NULL,
-		 CLI_LOAD_O_BUILDID_DIR},
-		{"kallsyms", required_argument, NULL, CLI_LOAD_O_KALLSYMS},
+		 CLI_ARGS_O_BUILDID_DIR},
+		{"kallsyms", required_argument, NULL, CLI_ARGS_O_KALLSYMS},
 		{"perf-map-dir", required_argument, NULL,
-		 CLI_LOAD_O_PERF_MAP_DIR},
+		 CLI_ARGS_O_PERF_MAP_DIR},
 		{"jitdump-dir", required_argument, NULL,
-		 CLI_LOAD_O_JITDUMP_DIR},
-		{"threads", required_argument, NULL, CLI_LOAD_O_THREADS},
+		 CLI_ARGS_O_JITDUMP_DIR},
+		{"threads", required_argument, NULL, CLI_ARGS_O_THREADS},
 		{0},
 	};
 	int opt;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "n:M:o:h", longopts, NULL)) !=
 	       -1) {
-		int shared = cli_load_option(&a->load, opt, optarg, CMD);
+		int shared = cli_args_option(&a->load, opt, optarg, CMD);
 		if (shared < 0)
 			return 2;
 		if (shared)
@@ -173,7 +173,7 @@ int cmd_annotate(int argc, char **argv)
 {
 	struct args a;
 	memset(&a, 0, sizeof(a));
-	cli_load_init(&a.load);
+	cli_args_init(&a.load, CMD);
 	a.ao = PERFAN_OPTS_INIT(struct perfan_annotate_opts);
 	a.dirs = calloc((size_t)argc + 1, sizeof(*a.dirs));
 	if (!a.dirs) {
@@ -206,7 +206,7 @@ int cmd_annotate(int argc, char **argv)
 		return 1;
 	}
 	struct perfan_resolve_opts ro;
-	cli_load_resolve_opts(&ro, &a.load);
+	perfan_load_resolve_opts(&ro, &a.load);
 	ro.no_demangle = a.no_demangle;
 	perfan_annotate *an = NULL;
 	cli_progress_start(CMD, path, file_size(path));

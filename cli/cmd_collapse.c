@@ -11,8 +11,8 @@
 
 #include <perfan/perfan.h>
 
+#include "args.h"
 #include "cli.h"
-#include "load.h"
 
 #define CMD "collapse"
 
@@ -64,45 +64,27 @@ static const char usage_text[] =
 	"                     (default /tmp)\n"
 	"  --jitdump-dir DIR  (perf.data) look for jit-PID.dump in DIR first\n" CLI_THREADS_HELP
 	"  --lineno           (py-spy, speedscope) a frame per line, name\n"
-	"                     (file:line), not one per function\n" CLI_LOAD_PYTHON_HELP
-		CLI_LOAD_TIME_HELP
+	"                     (file:line), not one per function\n" CLI_ARGS_PYTHON_HELP
+		CLI_ARGS_TIME_HELP
 	"  -o, --output FILE  write to FILE (atomically) instead of stdout\n"
 	"  -h, --help         show this help\n";
 
 struct opts {
-	int pid, tid, kernel, jit, addrs, inline_frames, samples, compat;
-	struct perfan_filter filter; /* --pid=PID, --tid=TID, --comm, ... */
-	const char *symfs, *debug_dir, *buildid_dir, *kallsyms, *out;
-	const char *perf_map_dir, *jitdump_dir;
-	int python_view; /* -1: python when there are Python frames */
-	int time_view;   /* enum perfan_time_view, 0: samples */
-	int lineno;      /* py-spy: a frame per line */
-	int threads;     /* perf.data: --threads, 0: the default */
+	struct perfan_load_opts lo;
+	int pid, tid;
+	const char *out, *path;
 };
-
-static void on_log(enum perfan_log_level level, const char *msg, void *payload)
-{
-	(void)payload;
-	if (level <= PERFAN_LOG_WARN)
-		cli_warn(CMD, "%s", msg);
-}
-
-static unsigned annotations(const struct opts *o)
-{
-	return (o->kernel ? PERFAN_FOLDED_KERNEL : 0) |
-	       (o->jit ? PERFAN_FOLDED_JIT : 0);
-}
 
 /* The options that shape frames do nothing to folded stacks (a format
  * whose reader neither names frames nor reads records); other inputs take
  * them, or are read with what applies. */
-static void warn_options(const struct cli_load_opts *lo, unsigned caps,
-			 const char *name, const char *cmd)
+static int opened(const struct perfan_load_info *in, void *payload)
 {
-	(void)cmd;
+	const struct perfan_load_opts *lo = payload;
+	unsigned caps = in->caps;
 	if (lo->time_view || !caps ||
 	    (caps & (PERFAN_SOURCE_FRAMES | PERFAN_SOURCE_RECORDS)))
-		return; /* --off-cpu and --wall: the error says it */
+		return 0; /* --off-cpu and --wall: the error says it */
 	if ((lo->root != PERFAN_ROOT_COMM && !(caps & PERFAN_SOURCE_ROOTS)) ||
 	    lo->kernel || lo->jit || lo->addrs || lo->inline_frames ||
 	    lo->filter.event || lo->symfs || lo->debug_dir || lo->buildid_dir ||
@@ -111,247 +93,193 @@ static void warn_options(const struct cli_load_opts *lo, unsigned caps,
 			 "%s holds folded stacks: "
 			 "they are merged and sorted as they are, the options "
 			 "that shape frames do not apply",
-			 name);
+			 in->name);
+	return 0;
 }
 
-/* The shared loader's options, with collapse's own names for the root and
- * its --kernel, --jit, --addrs and --compat. */
-static void load_opts(struct cli_load_opts *lo, const struct opts *o)
-{
-	cli_load_init(lo);
-	lo->symfs = o->symfs;
-	lo->debug_dir = o->debug_dir;
-	lo->buildid_dir = o->buildid_dir;
-	lo->kallsyms = o->kallsyms;
-	lo->perf_map_dir = o->perf_map_dir;
-	lo->jitdump_dir = o->jitdump_dir;
-	lo->inline_frames = o->inline_frames;
-	lo->samples = o->samples;
-	lo->filter = o->filter;
-	lo->root = o->tid   ? PERFAN_ROOT_PID_TID
-		   : o->pid ? PERFAN_ROOT_PID
-			    : PERFAN_ROOT_COMM;
-	lo->kernel = o->kernel;
-	lo->jit = o->jit;
-	lo->addrs = o->addrs;
-	lo->compat = o->compat;
-	lo->time_view = o->time_view;
-	lo->lineno = o->lineno;
-	if (o->threads)
-		lo->threads = o->threads;
-	lo->folded_annotations = 0; /* names as they are */
-	lo->log = on_log;
-	lo->warn_options = warn_options;
-}
+enum {
+	O_PID = 256,
+	O_TID,
+	O_KERNEL,
+	O_JIT,
+	O_ALL,
+	O_ADDRS,
+	O_EVENT,
+	O_COMPAT,
+	O_PYTHON,
+	O_COMM,
+	O_CPU,
+	O_TIME,
+};
+static const struct option longopts[] = {
+	/* bare: stackcollapse-perf.pl's roots; =ID: the filter */
+	{"pid", optional_argument, NULL, O_PID},
+	{"tid", optional_argument, NULL, O_TID},
+	{"comm", required_argument, NULL, O_COMM},
+	{"cpu", required_argument, NULL, O_CPU},
+	{"time", required_argument, NULL, O_TIME},
+	{"kernel", no_argument, NULL, O_KERNEL},
+	{"jit", no_argument, NULL, O_JIT},
+	{"all", no_argument, NULL, O_ALL},
+	{"addrs", no_argument, NULL, O_ADDRS},
+	{"inline", no_argument, NULL, CLI_ARGS_O_INLINE},
+	{"event-filter", required_argument, NULL, O_EVENT},
+	{"event", required_argument, NULL, O_EVENT},
+	{"samples", no_argument, NULL, CLI_ARGS_O_SAMPLES},
+	{"period", no_argument, NULL, CLI_ARGS_O_PERIOD},
+	{"symfs", required_argument, NULL, CLI_ARGS_O_SYMFS},
+	{"debug-dir", required_argument, NULL, CLI_ARGS_O_DEBUG_DIR},
+	{"buildid-dir", required_argument, NULL, CLI_ARGS_O_BUILDID_DIR},
+	{"kallsyms", required_argument, NULL, CLI_ARGS_O_KALLSYMS},
+	{"perf-map-dir", required_argument, NULL, CLI_ARGS_O_PERF_MAP_DIR},
+	{"jitdump-dir", required_argument, NULL, CLI_ARGS_O_JITDUMP_DIR},
+	{"python", required_argument, NULL, O_PYTHON},
+	{"compat", required_argument, NULL, O_COMPAT},
+	{"off-cpu", no_argument, NULL, CLI_ARGS_O_OFFCPU},
+	{"wall", no_argument, NULL, CLI_ARGS_O_WALL},
+	{"lineno", no_argument, NULL, CLI_ARGS_O_LINENO},
+	{"threads", required_argument, NULL, CLI_ARGS_O_THREADS},
+	{"output", required_argument, NULL, 'o'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
 
-/* ---- the command ------------------------------------------------------------ */
-
-int cmd_collapse(int argc, char **argv)
+/* Collapse's own option OPT: stackcollapse-perf.pl's names for the root,
+ * frame names and the event. 0, or the exit status of a usage error. */
+static int option(void *payload, int opt, const char *arg)
 {
-	enum {
-		O_PID = 256,
-		O_TID,
-		O_KERNEL,
-		O_JIT,
-		O_ALL,
-		O_ADDRS,
-		O_INLINE,
-		O_EVENT,
-		O_SAMPLES,
-		O_PERIOD,
-		O_SYMFS,
-		O_DEBUG_DIR,
-		O_BUILDID_DIR,
-		O_KALLSYMS,
-		O_PERF_MAP_DIR,
-		O_JITDUMP_DIR,
-		O_PYTHON,
-		O_COMPAT,
-		O_OFFCPU,
-		O_WALL,
-		O_LINENO,
-		O_THREADS,
-		O_COMM,
-		O_CPU,
-		O_TIME,
-	};
-	static const struct option longopts[] = {
-		/* bare: stackcollapse-perf.pl's roots; =ID: the filter */
-		{"pid", optional_argument, NULL, O_PID},
-		{"tid", optional_argument, NULL, O_TID},
-		{"comm", required_argument, NULL, O_COMM},
-		{"cpu", required_argument, NULL, O_CPU},
-		{"time", required_argument, NULL, O_TIME},
-		{"kernel", no_argument, NULL, O_KERNEL},
-		{"jit", no_argument, NULL, O_JIT},
-		{"all", no_argument, NULL, O_ALL},
-		{"addrs", no_argument, NULL, O_ADDRS},
-		{"inline", no_argument, NULL, O_INLINE},
-		{"event-filter", required_argument, NULL, O_EVENT},
-		{"event", required_argument, NULL, O_EVENT},
-		{"samples", no_argument, NULL, O_SAMPLES},
-		{"period", no_argument, NULL, O_PERIOD},
-		{"symfs", required_argument, NULL, O_SYMFS},
-		{"debug-dir", required_argument, NULL, O_DEBUG_DIR},
-		{"buildid-dir", required_argument, NULL, O_BUILDID_DIR},
-		{"kallsyms", required_argument, NULL, O_KALLSYMS},
-		{"perf-map-dir", required_argument, NULL, O_PERF_MAP_DIR},
-		{"jitdump-dir", required_argument, NULL, O_JITDUMP_DIR},
-		{"python", required_argument, NULL, O_PYTHON},
-		{"compat", required_argument, NULL, O_COMPAT},
-		{"off-cpu", no_argument, NULL, O_OFFCPU},
-		{"wall", no_argument, NULL, O_WALL},
-		{"lineno", no_argument, NULL, O_LINENO},
-		{"threads", required_argument, NULL, O_THREADS},
-		{"output", required_argument, NULL, 'o'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	struct opts o;
-	memset(&o, 0, sizeof(o));
-	o.filter = PERFAN_FILTER_INIT;
-	o.python_view = -1;
-	int opt;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case O_PID:
-		case O_TID:
-			if (!optarg)
-				*(opt == O_PID ? &o.pid : &o.tid) = 1;
-			else if (cli_filter_set(&o.filter,
-						opt == O_PID ? "pid" : "tid",
-						optarg, CMD))
-				return 2;
-			break;
-		case O_COMM:
-		case O_CPU:
-		case O_TIME:
-			if (cli_filter_set(&o.filter,
-					   opt == O_COMM  ? "comm"
-					   : opt == O_CPU ? "cpu"
-							  : "time",
-					   optarg, CMD))
-				return 2;
-			break;
-		case O_KERNEL: o.kernel = 1; break;
-		case O_JIT: o.jit = 1; break;
-		case O_ALL: o.kernel = o.jit = 1; break;
-		case O_ADDRS: o.addrs = 1; break;
-		case O_INLINE: o.inline_frames = 1; break;
-		case O_EVENT:
-			cli_filter_set(&o.filter, "event", optarg, CMD);
-			break;
-		case O_SAMPLES: o.samples = 1; break;
-		case O_PERIOD: o.samples = 0; break;
-		case O_SYMFS: o.symfs = optarg; break;
-		case O_DEBUG_DIR: o.debug_dir = optarg; break;
-		case O_BUILDID_DIR: o.buildid_dir = optarg; break;
-		case O_KALLSYMS: o.kallsyms = optarg; break;
-		case O_PERF_MAP_DIR: o.perf_map_dir = optarg; break;
-		case O_JITDUMP_DIR: o.jitdump_dir = optarg; break;
-		case O_PYTHON:
-			o.python_view = perfan_python_view_parse(optarg);
-			if (o.python_view < 0)
-				return cli_usage_error(
-					CMD, usage_text,
-					"--python: '%s' is none of native, "
-					"mixed, python",
-					optarg);
-			break;
-		case O_COMPAT:
-			if (!strcmp(optarg, "flamegraph"))
-				o.compat = PERFAN_SCRIPT_COMPAT_FLAMEGRAPH;
-			else if (!strcmp(optarg, "none"))
-				o.compat = PERFAN_SCRIPT_COMPAT_NONE;
-			else
-				return cli_usage_error(
-					CMD, usage_text,
-					"--compat: '%s' is neither flamegraph "
-					"nor none",
-					optarg);
-			break;
-		case O_OFFCPU: o.time_view = PERFAN_VIEW_OFFCPU; break;
-		case O_WALL: o.time_view = PERFAN_VIEW_WALL; break;
-		case O_LINENO: o.lineno = 1; break;
-		case O_THREADS:
-			if (cli_parse_threads(optarg, &o.threads, CMD))
-				return 2;
-			break;
-		case 'o': o.out = optarg; break;
-		case 'h': fputs(usage_text, stdout); return 0;
-		default: fputs(usage_text, stderr); return 2;
-		}
+	struct opts *o = payload;
+	struct perfan_load_opts *lo = &o->lo;
+	switch (opt) {
+	case O_PID:
+	case O_TID:
+		if (!arg)
+			*(opt == O_PID ? &o->pid : &o->tid) = 1;
+		else if (cli_filter_set(&lo->filter,
+					opt == O_PID ? "pid" : "tid", arg, CMD))
+			return 2;
+		break;
+	case O_COMM:
+	case O_CPU:
+	case O_TIME:
+		if (cli_filter_set(&lo->filter,
+				   opt == O_COMM  ? "comm"
+				   : opt == O_CPU ? "cpu"
+						  : "time",
+				   arg, CMD))
+			return 2;
+		break;
+	case O_KERNEL: lo->kernel = 1; break;
+	case O_JIT: lo->jit = 1; break;
+	case O_ALL: lo->kernel = lo->jit = 1; break;
+	case O_ADDRS: lo->addrs = 1; break;
+	case O_EVENT: cli_filter_set(&lo->filter, "event", arg, CMD); break;
+	case O_PYTHON:
+		lo->python_view = perfan_python_view_parse(arg);
+		if (lo->python_view < 0)
+			return cli_usage_error(CMD, usage_text,
+					       "--python: '%s' is none of "
+					       "native, mixed, python",
+					       arg);
+		break;
+	case O_COMPAT:
+		if (!strcmp(arg, "flamegraph"))
+			lo->compat = PERFAN_SCRIPT_COMPAT_FLAMEGRAPH;
+		else if (!strcmp(arg, "none"))
+			lo->compat = PERFAN_SCRIPT_COMPAT_NONE;
+		else
+			return cli_usage_error(CMD, usage_text,
+					       "--compat: '%s' is neither "
+					       "flamegraph nor none",
+					       arg);
+		break;
+	case 'o': o->out = arg; break;
+	case 'h': fputs(usage_text, stdout); return -1;
+	default: fputs(usage_text, stderr); return 2;
 	}
+	return 0;
+}
+
+/* ARGV into O. -1 to go on, else the exit status. */
+static int parse(int argc, char **argv, struct opts *o)
+{
+	/* a bad --threads: its message alone */
+	int rc = cli_args_parse(argc, argv, "o:h", longopts, &o->lo, option, o,
+				NULL, CMD);
+	if (rc >= 0)
+		return rc;
 	if (optind + 1 < argc) {
 		fputs(usage_text, stderr);
 		return 2;
 	}
-	const char *path = optind < argc ? argv[optind] : "perf.data";
-	if (cli_output_guard(CMD, o.out, &path, 1))
+	o->lo.root = o->tid   ? PERFAN_ROOT_PID_TID
+		     : o->pid ? PERFAN_ROOT_PID
+			      : PERFAN_ROOT_COMM;
+	o->path = optind < argc ? argv[optind] : "perf.data";
+	return -1;
+}
+
+/* L's column COL as folded stacks to -o; after a read that ended with
+ * STATUS (-o keeps no file after an error). The exit status. */
+static int write_out(const perfan_load *l, size_t col, const struct opts *o,
+		     int status)
+{
+	struct cli_output out;
+	if (cli_output_open(&out, o->out)) {
+		cli_error(CMD, "cannot write %s: %s", o->out, strerror(errno));
 		return 1;
-	perfan_profile *p;
-	if (perfan_profile_new(&p, NULL)) {
+	}
+	struct perfan_folded_write_opts wo =
+		PERFAN_OPTS_INIT(struct perfan_folded_write_opts);
+	wo.column = col;
+	if (perfan_load_info(l)->caps & PERFAN_SOURCE_RECORDS)
+		/* the text readers name them themselves */
+		wo.annotate = (o->lo.kernel ? PERFAN_FOLDED_KERNEL : 0) |
+			      (o->lo.jit ? PERFAN_FOLDED_JIT : 0);
+	if (perfan_folded_write(perfan_load_profile(l), out.fp, &wo)) {
 		cli_error(CMD, "%s", perfan_error_last());
+		status = 1;
+	}
+	if (cli_output_close(&out, status == 0) && !status) {
+		cli_error(CMD, "cannot write %s",
+			  o->out ? o->out : "standard output");
+		status = 1;
+	}
+	return status;
+}
+
+int cmd_collapse(int argc, char **argv)
+{
+	struct opts o = {0};
+	cli_args_init(&o.lo, CMD);
+	o.lo.folded_annotations = 0;                  /* names as they are */
+	o.lo.quiet_advice = PERFAN_LOAD_QUIET_PYTHON; /* folded lines only */
+	o.lo.opened = opened;
+	o.lo.opened_payload = &o.lo;
+	int status = parse(argc, argv, &o);
+	if (status >= 0)
+		return status;
+	if (cli_output_guard(CMD, o.out, &o.path, 1))
+		return 1;
+	perfan_load *l;
+	status = cli_read(&l, o.path, &o.lo, CMD);
+	const struct perfan_load_info *in = perfan_load_info(l);
+	if (!in || !in->read) {
+		perfan_load_free(l);
 		return 1;
 	}
-	struct cli_load_opts lo;
-	load_opts(&lo, &o);
-	struct cli_load_result res;
-	int status = cli_load_one(p, path, &lo, CMD, &res);
-	if (!res.read) {
-		perfan_profile_free(p);
-		return 1;
-	}
-	if (!status && !res.sst.samples && !res.sst.samples_filtered &&
-	    res.sst.lines_unrecognized) {
+	if (!status && !in->script.samples && !in->script.samples_filtered &&
+	    in->script.lines_unrecognized) {
 		/* nothing in it was a sample: not an input we know */
 		cli_error(CMD,
 			  "%s: neither perf.data, perf script "
 			  "text nor folded stacks (no line of it is a sample)",
-			  res.name);
+			  in->name);
 		status = 1;
 	}
-	size_t col =
-		cli_load_pick_column(p, o.filter.event, NULL, res.name, CMD);
-	/* Python functions in place of the interpreter frames that ran
-	 * them, unless asked for perf's native frames */
-	if (o.python_view != PERFAN_PY_NATIVE && perfan_python_present(p)) {
-		perfan_profile *v;
-		if (perfan_python_view(&v, p,
-				       o.python_view < 0 ? PERFAN_PY_PYTHON
-							 : o.python_view)) {
-			cli_error(CMD, "%s", perfan_error_last());
-			status = 1;
-		} else {
-			perfan_profile_free(p);
-			p = v;
-		}
-	}
-
 	/* what was read is written even after an error, as perf script
-	 * prints the samples before a damaged record; -o keeps no file then */
-	struct cli_output out;
-	if (cli_output_open(&out, o.out)) {
-		cli_error(CMD, "cannot write %s: %s", o.out, strerror(errno));
-		status = 1;
-	} else {
-		struct perfan_folded_write_opts wo =
-			PERFAN_OPTS_INIT(struct perfan_folded_write_opts);
-		wo.column = col;
-		if (res.caps & PERFAN_SOURCE_RECORDS)
-			wo.annotate = annotations(&o); /* the text readers
-							  name them themselves */
-		if (perfan_folded_write(p, out.fp, &wo)) {
-			cli_error(CMD, "%s", perfan_error_last());
-			status = 1;
-		}
-		if (cli_output_close(&out, status == 0) && !status) {
-			cli_error(CMD, "cannot write %s",
-				  o.out ? o.out : "standard output");
-			status = 1;
-		}
-	}
-	perfan_profile_free(p);
+	 * prints the samples before a damaged record */
+	status = write_out(l, perfan_load_column(l, NULL, NULL), &o, status);
+	perfan_load_free(l);
 	return status;
 }

@@ -9,8 +9,8 @@
 
 #include <perfan/perfan.h>
 
+#include "args.h"
 #include "cli.h"
-#include "load.h"
 
 #define CMD "convert"
 
@@ -32,7 +32,7 @@ static const char usage_text[] =
 	"  -o, --output OUT   write to OUT (atomically); '-': standard output\n"
 	"                     (needs --to)\n"
 	"  --to FORMAT        pprof, speedscope or folded, whatever OUT is\n"
-	"                     called\n" CLI_LOAD_HELP
+	"                     called\n" CLI_ARGS_HELP
 	"  -h, --help         show this help\n";
 
 enum format { F_NONE, F_PPROF, F_FOLDED, F_SPEEDSCOPE };
@@ -105,22 +105,22 @@ static int write_out(const perfan_profile *p, enum format f, size_t col,
 
 int cmd_convert(int argc, char **argv)
 {
-	enum { O_TO = CLI_LOAD_OPT_END };
+	enum { O_TO = CLI_ARGS_OPT_END };
 	static const struct option longopts[] = {
-		CLI_LOAD_LONGOPTS,
+		CLI_ARGS_LONGOPTS,
 		{"to", required_argument, NULL, O_TO},
 		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	struct cli_load_opts lo;
-	cli_load_init(&lo);
+	struct perfan_load_opts lo;
+	cli_args_init(&lo, CMD);
 	const char *out = NULL;
 	enum format to = F_NONE;
 	int opt;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		int shared = cli_load_option(&lo, opt, optarg, CMD);
+		int shared = cli_args_option(&lo, opt, optarg, CMD);
 		if (shared < 0)
 			return 2;
 		if (shared)
@@ -162,31 +162,23 @@ int cmd_convert(int argc, char **argv)
 	lo.root = PERFAN_ROOT_PID_TID;
 	lo.folded_process_root = 1;
 	/* speedscope shows samples in time order: keep them */
-	struct perfan_profile_opts po =
-		PERFAN_OPTS_INIT(struct perfan_profile_opts);
-	po.keep_samples = to == F_SPEEDSCOPE;
-	perfan_profile *p = NULL;
-	if (perfan_profile_new(&p, &po)) {
-		cli_error(CMD, "%s", perfan_error_last());
-		return 1;
-	}
-	struct cli_load_result res;
-	if (cli_load(&p, path, &lo, CMD, &res)) {
+	lo.keep_samples = to == F_SPEEDSCOPE;
+	perfan_load *l = NULL;
+	if (cli_read(&l, path, &lo, CMD)) {
 		/* a convert is all or nothing: no half profile goes out */
-		perfan_offcpu_free(res.offcpu);
-		perfan_profile_free(p);
+		perfan_load_free(l);
 		return 1;
 	}
-	perfan_offcpu_free(res.offcpu);
-	size_t col = cli_load_pick_column(p, lo.filter.event, NULL, res.name, CMD);
-
+	const perfan_profile *p = perfan_load_profile(l);
+	const char *name = perfan_load_info(l)->name;
+	size_t col = perfan_load_column(l, NULL, NULL);
 	int status = 0;
 	struct cli_output o;
 	if (cli_output_open(&o, out)) {
 		cli_error(CMD, "cannot write %s: %s", out, strerror(errno));
 		status = 1;
 	} else {
-		if (write_out(p, to, col, path, res.name, o.fp)) {
+		if (write_out(p, to, col, path, name, o.fp)) {
 			cli_error(CMD, "%s", perfan_error_last());
 			status = 1;
 		}
@@ -195,6 +187,6 @@ int cmd_convert(int argc, char **argv)
 			status = 1;
 		}
 	}
-	perfan_profile_free(p);
+	perfan_load_free(l);
 	return status;
 }

@@ -10,8 +10,8 @@
 
 #include <perfan/perfan.h>
 
+#include "args.h"
 #include "cli.h"
-#include "load.h"
 
 #define CMD "diff"
 
@@ -63,7 +63,7 @@ static const char usage_text[] =
 	"  --negate           (--svg) swap red and blue\n"
 	"  --title TEXT       (--svg) the title\n"
 	"  --minwidth PX|PCT% (--svg) merge narrower frames into \"(other)\"\n"
-	"  --width PX         (--svg) image width (default 1200)\n" CLI_LOAD_HELP
+	"  --width PX         (--svg) image width (default 1200)\n" CLI_ARGS_HELP
 	"  -o, --output FILE  write to FILE (atomically) instead of stdout\n"
 	"  -h, --help         show this help\n";
 
@@ -117,6 +117,37 @@ static const struct option *long_option(const struct option *lo,
 	return found;
 }
 
+/* Where argument S of the command line goes: TO (the side a -b or -a
+ * starts, VAL its file in the same argument), or REST, with the next
+ * argument too when SKIP_NEXT (the value of an option). */
+static void classify(char *s, const struct option *longopts,
+		     struct list *before, struct list *after, struct list **to,
+		     char **val, int *skip_next)
+{
+	*to = NULL;
+	*val = NULL;
+	*skip_next = 0;
+	if (s[1] == '-') {
+		char *eq = strchr(s, '=');
+		size_t len = eq ? (size_t)(eq - s - 2) : strlen(s + 2);
+		const struct option *o = long_option(longopts, s + 2, len);
+		if (o && (o->val == 'b' || o->val == 'a')) {
+			*to = o->val == 'b' ? before : after;
+			*val = eq ? eq + 1 : NULL;
+		} else
+			*skip_next = o && o->has_arg == required_argument &&
+				     !eq;
+	} else if (s[1] == 'b' || s[1] == 'a') {
+		*to = s[1] == 'b' ? before : after;
+		*val = s[2] ? s + 2 : NULL;
+	} else {
+		/* a cluster of short options: -o takes the rest of it, or the
+		 * next argument */
+		char *o = strchr(s + 1, 'o');
+		*skip_next = o && !o[1];
+	}
+}
+
 /* Take the runs of -b and -a out of ARGV: each takes the files after it up
  * to the next option, as a shell's glob or braces give them (getopt would
  * take only the first); --before=FILE and -bFILE too, and commas. The
@@ -142,11 +173,11 @@ static int take_runs(int argc, char **argv, const struct option *longopts,
 		if (!s)
 			break;
 		if (!is_opt) {
-			if (side) {
-				if (list_add(side, s))
-					return 1;
+			if (side && list_add(side, s))
+				return 1;
+			if (side)
 				got++;
-			} else
+			else
 				rest[n++] = s;
 			continue;
 		}
@@ -157,30 +188,10 @@ static int take_runs(int argc, char **argv, const struct option *longopts,
 				rest[n++] = argv[i++];
 			break;
 		}
-		struct list *to = NULL;
-		char *val = NULL;
-		int skip_next = 0;
-		if (s[1] == '-') {
-			char *eq = strchr(s, '=');
-			size_t len = eq ? (size_t)(eq - s - 2) : strlen(s + 2);
-			const struct option *o =
-				long_option(longopts, s + 2, len);
-			if (o && (o->val == 'b' || o->val == 'a')) {
-				to = o->val == 'b' ? before : after;
-				val = eq ? eq + 1 : NULL;
-			} else
-				skip_next = o &&
-					    o->has_arg == required_argument &&
-					    !eq;
-		} else if (s[1] == 'b' || s[1] == 'a') {
-			to = s[1] == 'b' ? before : after;
-			val = s[2] ? s + 2 : NULL;
-		} else {
-			/* a cluster of short options: -o takes the rest of
-			 * it, or the next argument */
-			char *o = strchr(s + 1, 'o');
-			skip_next = o && !o[1];
-		}
+		struct list *to;
+		char *val;
+		int skip_next;
+		classify(s, longopts, before, after, &to, &val, &skip_next);
 		if (!to) {
 			rest[n++] = s;
 			if (skip_next && i + 1 < argc)
@@ -189,47 +200,26 @@ static int take_runs(int argc, char **argv, const struct option *longopts,
 		}
 		side = to;
 		opt = s;
-		got = 0;
-		if (val) {
-			size_t before_n = to->n;
-			if (list_add(to, val))
-				return 1;
-			got = to->n - before_n;
-		}
+		size_t before_n = to->n;
+		if (val && list_add(to, val))
+			return 1;
+		got = to->n - before_n;
 	}
 	*nrest = n;
 	return 0;
 }
 
 struct side {
-	perfan_profile **runs;
+	perfan_load **runs;
 	size_t *cols;
 	size_t n;
-	perfan_profile *sum; /* all runs in one column (for --folded, --svg) */
-	int sum_col;
-	int counts;    /* every weight is a sample count */
-	double *nsamp; /* samples behind each run's column, 0 unknown */
+	perfan_load *sum; /* all runs in one column (for --folded, --svg) */
+	int counts;       /* every weight is a sample count */
+	double *nsamp;    /* samples behind each run's column, 0 unknown */
 };
 
-/* The samples behind column COL of P as read (RES): known when the column
- * holds periods and is the only one with weight (the reader counts the
- * samples of all events). */
-static double samples_behind(const perfan_profile *p, size_t col,
-			     const struct cli_load_result *res)
-{
-	const char *unit = perfan_profile_column_unit(p, col);
-	size_t with_weight = 0;
-	for (size_t c = 0; c < perfan_profile_nr_columns(p); c++)
-		with_weight += perfan_profile_total(p, c) > 0;
-	if (!unit || strcmp(unit, "period") || with_weight != 1)
-		return 0;
-	if (res->rst.samples)
-		return (double)(res->rst.samples - res->rst.samples_filtered);
-	return (double)res->sst.samples;
-}
-
 static int load_side(struct side *s, const struct list *files,
-		     const struct cli_load_opts *lo, int need_sum)
+		     const struct perfan_load_opts *lo, int need_sum)
 {
 	s->runs = calloc(files->n, sizeof(*s->runs));
 	s->cols = calloc(files->n, sizeof(*s->cols));
@@ -241,36 +231,23 @@ static int load_side(struct side *s, const struct list *files,
 	int status = 0;
 	s->counts = 1;
 	for (size_t i = 0; i < files->n; i++) {
-		if (perfan_profile_new(&s->runs[i], NULL)) {
-			cli_error(CMD, "%s", perfan_error_last());
+		status |= cli_read(&s->runs[i], files->v[i], lo, CMD);
+		if (!s->runs[i])
 			return 1;
-		}
-		struct cli_load_result res;
-		memset(&res, 0, sizeof(res));
-		status |= cli_load(&s->runs[i], files->v[i], lo, CMD, &res);
-		s->counts &= lo->samples || (res.caps & PERFAN_SOURCE_COUNTED);
-		s->cols[i] = cli_load_pick_column(s->runs[i], lo->filter.event, NULL,
-						  res.name, CMD);
-		s->nsamp[i] = samples_behind(s->runs[i], s->cols[i], &res);
 		s->n++;
-		if (perfan_profile_nr_columns(s->runs[i]) == 0 ||
-		    !perfan_profile_total(s->runs[i], s->cols[i]))
-			cli_warn(CMD, "no samples in %s", res.name);
+		const struct perfan_load_info *in =
+			perfan_load_info(s->runs[i]);
+		s->counts &= lo->count_samples ||
+			     (in->caps & PERFAN_SOURCE_COUNTED);
+		s->cols[i] = perfan_load_column(s->runs[i], NULL, NULL);
+		s->nsamp[i] = perfan_load_nr_samples(s->runs[i], s->cols[i]);
+		if (!perfan_load_total(s->runs[i], s->cols[i]))
+			cli_warn(CMD, "no samples in %s", in->name);
 	}
-	if (need_sum && !status) {
-		if (perfan_profile_new(&s->sum, NULL) ||
-		    (s->sum_col = perfan_profile_add_column(s->sum, "samples",
-							    "samples")) < 0) {
-			cli_error(CMD, "%s", perfan_error_last());
-			return 1;
-		}
-		for (size_t i = 0; i < s->n; i++)
-			if (perfan_profile_nr_columns(s->runs[i]) &&
-			    perfan_profile_merge(s->sum, (size_t)s->sum_col,
-						 s->runs[i], s->cols[i])) {
-				cli_error(CMD, "%s", perfan_error_last());
-				return 1;
-			}
+	if (need_sum && !status &&
+	    perfan_load_sum(&s->sum, s->runs, s->cols, s->n)) {
+		cli_error(CMD, "%s", perfan_error_last());
+		return 1;
 	}
 	return status;
 }
@@ -278,37 +255,11 @@ static int load_side(struct side *s, const struct list *files,
 static void free_side(struct side *s)
 {
 	for (size_t i = 0; i < s->n; i++)
-		perfan_profile_free(s->runs[i]);
+		perfan_load_free(s->runs[i]);
 	free(s->runs);
 	free(s->cols);
 	free(s->nsamp);
-	perfan_profile_free(s->sum);
-}
-
-/* The differential flame graph: BEFORE and AFTER summed into one profile,
- * AFTER in column 0. */
-static int write_svg(struct side *b, struct side *a,
-		     struct perfan_flamegraph_opts *fo, FILE *fp)
-{
-	perfan_profile *p;
-	int rc = perfan_profile_new(&p, NULL);
-	int ca = rc ? -1 : perfan_profile_add_column(p, "after", "samples");
-	int cb = rc ? -1 : perfan_profile_add_column(p, "before", "samples");
-	if (!rc && (ca < 0 || cb < 0))
-		rc = ca < 0 ? ca : cb;
-	if (!rc)
-		rc = perfan_profile_merge(p, (size_t)ca, a->sum,
-					  (size_t)a->sum_col);
-	if (!rc)
-		rc = perfan_profile_merge(p, (size_t)cb, b->sum,
-					  (size_t)b->sum_col);
-	if (!rc) {
-		fo->column = (size_t)ca;
-		fo->base_column = (size_t)cb;
-		rc = perfan_flamegraph_write(p, fp, fo);
-	}
-	perfan_profile_free(p);
-	return rc;
+	perfan_load_free(s->sum);
 }
 
 enum {
@@ -348,109 +299,111 @@ static const struct option longopts[] = {
 	{"shares", no_argument, NULL, O_SHARES},
 	{"min-share", required_argument, NULL, O_MIN_SHARE},
 	{"view", required_argument, NULL, O_VIEW},
-	CLI_LOAD_LONGOPTS,
+	CLI_ARGS_LONGOPTS,
 	{"output", required_argument, NULL, 'o'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
-/* perfan diff once the runs of -b and -a are taken out of ARGV. */
-static int run(int argc, char **argv, struct list *before, struct list *after)
+
+struct opts {
+	struct perfan_diff_opts dopts;
+	struct perfan_flamegraph_opts fo;
+	struct perfan_load_opts lo;
+	const char *out;
+	int json, folded, svg;
+	struct list *before, *after;
+};
+
+/* The options of the comparison's statistics: 0, -1 when OPT is none of
+ * them, or the exit status of a usage error. */
+static int stats_option(struct perfan_diff_opts *d, int opt, const char *arg)
 {
-	struct perfan_diff_opts dopts =
-		PERFAN_OPTS_INIT(struct perfan_diff_opts);
-	struct perfan_flamegraph_opts fo = PERFAN_FG_OPTS_INIT;
-	struct cli_load_opts lo;
-	cli_load_init(&lo);
-	/* functions matter, not which program ran them: two builds named
-	 * apart still share their stacks */
-	lo.root = PERFAN_ROOT_NONE;
-	const char *out_path = NULL;
-	int json = 0, folded = 0, svg = 0, status = 0;
-	int opt, sides_given = before->n || after->n;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "b:a:o:h", longopts, NULL)) !=
-	       -1) {
-		int shared = cli_load_option(&lo, opt, optarg, CMD);
-		if (shared < 0) {
-			fprintf(stderr, "\n%s", usage_text);
-			return 2;
-		}
-		if (shared)
-			continue;
-		switch (opt) {
-		case 'b':
-		case 'a':
-			if (list_add(opt == 'b' ? before : after, optarg)) {
-				cli_error(CMD, "out of memory");
-				return 1;
-			}
-			break;
-		case O_ABSOLUTE: dopts.absolute = 1; break;
-		case O_SORT:
-			dopts.sort = perfan_diff_sort_parse(optarg);
-			if (dopts.sort < 0)
-				return usage_error("--sort: '%s' is none of "
-						   "self, total, relative, "
-						   "before, after, name",
-						   optarg);
-			break;
-		case O_LIMIT:
-			if (cli_parse_count(optarg, &dopts.limit))
-				return usage_error("--limit: '%s' is not a "
-						   "count",
-						   optarg);
-			break;
-		case O_ALL: dopts.all = 1; break;
-		case O_SHARES: dopts.shares_only = 1; break;
-		case O_MIN_SHARE: {
-			char *end;
-			double v = strtod(optarg, &end);
-			if (end == optarg || *end || !(v > 0) || !(v <= 100))
-				return usage_error("--min-share: '%s' is not a "
-						   "percentage above 0",
-						   optarg);
-			dopts.min_share = v / 100;
-			break;
-		}
-		case O_ALPHA: {
-			char *end;
-			dopts.alpha = strtod(optarg, &end);
-			if (end == optarg || *end || !(dopts.alpha > 0) ||
-			    !(dopts.alpha < 1))
-				return usage_error("--alpha: '%s' is not a "
-						   "level between 0 and 1",
-						   optarg);
-			break;
-		}
-		case O_JSON: json = 1; break;
-		case O_FOLDED: folded = 1; break;
-		case O_SVG: svg = 1; break;
-		case O_TOTAL: fo.color_total = 1; break;
-		case O_NEGATE: fo.negate = 1; break;
-		case O_TITLE: fo.title = optarg; break;
-		case O_MINWIDTH:
-			if (cli_parse_minwidth(optarg, &fo))
-				return usage_error("--minwidth: '%s' is not "
-						   "pixels or a percentage",
-						   optarg);
-			break;
-		case O_WIDTH:
-			/* more than the 10 px margins on either side */
-			if (cli_parse_positive(optarg, 1e6, &fo.width) ||
-			    fo.width <= 20)
-				return usage_error("--width: '%s' is not a "
-						   "width in pixels",
-						   optarg);
-			break;
-		case O_VIEW:
-			if (cli_parse_view(CMD, usage_text, optarg, &fo))
-				return 2;
-			break;
-		case 'o': out_path = optarg; break;
-		case 'h': fputs(usage_text, stdout); return 0;
-		default: fputs(usage_text, stderr); return 2;
-		}
+	char *end;
+	double v;
+	switch (opt) {
+	case O_ABSOLUTE: d->absolute = 1; return 0;
+	case O_SORT:
+		d->sort = perfan_diff_sort_parse(arg);
+		return d->sort < 0 ? usage_error("--sort: '%s' is none of "
+						 "self, total, relative, "
+						 "before, after, name",
+						 arg)
+				   : 0;
+	case O_LIMIT:
+		return cli_parse_count(arg, &d->limit)
+			       ? usage_error("--limit: '%s' is not a count",
+					     arg)
+			       : 0;
+	case O_ALL: d->all = 1; return 0;
+	case O_SHARES: d->shares_only = 1; return 0;
+	case O_MIN_SHARE:
+		v = strtod(arg, &end);
+		if (end == arg || *end || !(v > 0) || !(v <= 100))
+			return usage_error("--min-share: '%s' is not a "
+					   "percentage above 0",
+					   arg);
+		d->min_share = v / 100;
+		return 0;
+	case O_ALPHA:
+		d->alpha = strtod(arg, &end);
+		if (end == arg || *end || !(d->alpha > 0) || !(d->alpha < 1))
+			return usage_error("--alpha: '%s' is not a level "
+					   "between 0 and 1",
+					   arg);
+		return 0;
 	}
+	return -1;
+}
+
+/* The other options: 0, -1 after --help, or an exit status. */
+static int option(void *payload, int opt, const char *arg)
+{
+	struct opts *o = payload;
+	int rc = stats_option(&o->dopts, opt, arg);
+	if (rc >= 0)
+		return rc;
+	switch (opt) {
+	case 'b':
+	case 'a':
+		if (list_add(opt == 'b' ? o->before : o->after, (char *)arg)) {
+			cli_error(CMD, "out of memory");
+			return 1;
+		}
+		break;
+	case O_JSON: o->json = 1; break;
+	case O_FOLDED: o->folded = 1; break;
+	case O_SVG: o->svg = 1; break;
+	case O_TOTAL: o->fo.color_total = 1; break;
+	case O_NEGATE: o->fo.negate = 1; break;
+	case O_TITLE: o->fo.title = arg; break;
+	case O_MINWIDTH:
+		if (cli_parse_minwidth(arg, &o->fo))
+			return usage_error("--minwidth: '%s' is not pixels or "
+					   "a percentage",
+					   arg);
+		break;
+	case O_WIDTH:
+		/* more than the 10 px margins on either side */
+		if (cli_parse_positive(arg, 1e6, &o->fo.width) ||
+		    o->fo.width <= 20)
+			return usage_error("--width: '%s' is not a width in "
+					   "pixels",
+					   arg);
+		break;
+	case O_VIEW:
+		return cli_parse_view(CMD, usage_text, arg, &o->fo) ? 2 : 0;
+	case 'o': o->out = arg; break;
+	case 'h': fputs(usage_text, stdout); return -1;
+	default: fputs(usage_text, stderr); return 2;
+	}
+	return 0;
+}
+
+/* The runs of each side, from -b and -a or BEFORE AFTER. -1 to go on, or
+ * the exit status of a usage error. */
+static int sides(struct opts *o, int argc, char **argv, int sides_given)
+{
+	struct list *before = o->before, *after = o->after;
 	sides_given |= before->n || after->n;
 	if (!sides_given && argc - optind == 2) {
 		list_add(before, argv[optind]);
@@ -469,115 +422,158 @@ static int run(int argc, char **argv, struct list *before, struct list *after)
 			       "AFTER...";
 		return usage_error(what, arg);
 	}
-	if (cli_output_guard(CMD, out_path, (const char *const *)before->v,
+	if (cli_output_guard(CMD, o->out, (const char *const *)before->v,
 			     before->n) ||
-	    cli_output_guard(CMD, out_path, (const char *const *)after->v,
-			     after->n)) {
+	    cli_output_guard(CMD, o->out, (const char *const *)after->v,
+			     after->n))
 		return 1;
-	}
-	if (json + folded + svg > 1) {
+	if (o->json + o->folded + o->svg > 1)
 		return usage_error("%s", "--json, --folded and --svg exclude "
 					 "each other");
-	}
+	return -1;
+}
 
-	/* one folded file a side: read together, pruned, in bounded
-	 * memory, as perfan flamegraph --diff does */
-	if (svg && before->n == 1 && after->n == 1) {
-		perfan_profile *p = NULL;
-		struct cli_load_opts pl = lo;
-		pl.folded_prune = cli_load_prune_for(&fo);
-		int rc = cli_load_folded_pair(&p, before->v[0], after->v[0],
-					      &pl, CMD);
-		if (rc >= 0) {
-			fo.column = 0;
-			fo.base_column = 1;
-			fo.noise_sigmas = 2; /* folded counts are samples */
-			if (!rc)
-				rc = cli_write_flamegraph(CMD, p, &fo, out_path,
-							  0);
-			perfan_profile_free(p);
-			return rc;
-		}
+/* ARGV into O. -1 to go on, else the exit status. */
+static int parse(int argc, char **argv, struct opts *o)
+{
+	int sides_given = o->before->n || o->after->n;
+	int rc = cli_args_parse(argc, argv, "b:a:o:h", longopts, &o->lo, option,
+				o, usage_text, CMD);
+	if (rc >= 0)
+		return rc;
+	return sides(o, argc, argv, sides_given);
+}
+
+/* One folded file a side: read together, pruned, in bounded memory, as
+ * perfan flamegraph --diff does. -1 when they are not, else the exit
+ * status. */
+static int folded_svg(struct opts *o)
+{
+	struct perfan_load_opts pl = o->lo;
+	pl.folded_prune = perfan_flamegraph_prune_fraction(&o->fo);
+	perfan_load *l = NULL;
+	int rc = perfan_load_pair(&l, o->before->v[0], o->after->v[0], &pl,
+				  PERFAN_LOAD_PAIR_FOLDED_ONLY);
+	if (rc == PERFAN_LOAD_NOT_PAIR)
+		return -1;
+	if (rc < 0)
+		cli_error(CMD, "%s", perfan_error_last());
+	o->fo.column = 0;
+	o->fo.base_column = 1;
+	o->fo.noise_sigmas = 2; /* folded counts are samples */
+	int status = rc ? 1
+			: cli_write_flamegraph(CMD, perfan_load_profile(l),
+					       &o->fo, o->out, 0);
+	perfan_load_free(l);
+	return status;
+}
+
+/* The comparison of the runs of B and A into *D. The exit status. */
+static int compare(perfan_diff **d, struct side *b, struct side *a,
+		   struct opts *o)
+{
+	size_t n = b->n + a->n;
+	struct perfan_diff_run *runs = calloc(n, sizeof(*runs));
+	double *nsamp = calloc(n, sizeof(*nsamp));
+	int status = 0;
+	if (!runs || !nsamp) {
+		cli_error(CMD, "out of memory");
+		status = 1;
 	}
+	for (size_t i = 0; !status && i < n; i++) {
+		struct side *s = i < b->n ? b : a;
+		size_t k = i < b->n ? i : i - b->n;
+		perfan_load_ensure_column(s->runs[k]);
+		runs[i] = (struct perfan_diff_run){
+			perfan_load_profile(s->runs[k]), s->cols[k],
+			(i < b->n ? o->before : o->after)->v[k]};
+		nsamp[i] = s->nsamp[k];
+	}
+	o->dopts.nr_samples = nsamp;
+	if (!status &&
+	    perfan_diff_new(d, runs, b->n, runs + b->n, a->n, &o->dopts)) {
+		cli_error(CMD, "%s", perfan_error_last());
+		status = 1;
+	}
+	free(runs);
+	free(nsamp);
+	o->dopts.nr_samples = NULL;
+	return status;
+}
+
+/* The differential flame graph: BEFORE and AFTER summed into one profile,
+ * AFTER in column 0. */
+static int write_svg(const struct side *b, const struct side *a,
+		     const perfan_diff *d, struct perfan_flamegraph_opts *fo,
+		     FILE *fp)
+{
+	/* only real changes are coloured: the diff's significant rows when
+	 * there are several runs a side, else what is beyond the sampling
+	 * noise of sample counts */
+	if (perfan_diff_tested(d))
+		fo->diff = d;
+	else if (b->counts && a->counts)
+		fo->noise_sigmas = 2;
+	perfan_load *l;
+	int rc = perfan_load_pair_merge(&l, b->sum, 0, a->sum, 0);
+	if (!rc) {
+		fo->column = 0;
+		fo->base_column = 1;
+		rc = perfan_flamegraph_write(perfan_load_profile(l), fp, fo);
+	}
+	perfan_load_free(l);
+	return rc;
+}
+
+struct job {
+	const struct side *b, *a;
+	const perfan_diff *d;
+	struct opts *o;
+};
+
+/* The result O asks for: --folded, --svg, or the comparison's table. */
+static int write_job(const void *arg, FILE *fp)
+{
+	const struct job *j = arg;
+	if (j->o->folded)
+		return perfan_diff_write_folded(perfan_load_profile(j->b->sum),
+						0,
+						perfan_load_profile(j->a->sum),
+						0, j->o->dopts.absolute, fp);
+	if (j->o->svg)
+		return write_svg(j->b, j->a, j->d, &j->o->fo, fp);
+	struct perfan_diff_write_opts wo = {
+		sizeof(wo), j->o->json ? PERFAN_DIFF_JSON : PERFAN_DIFF_TEXT};
+	return perfan_diff_write(j->d, fp, &wo);
+}
+
+/* perfan diff once the runs of -b and -a are taken out of ARGV. */
+static int run(int argc, char **argv, struct list *before, struct list *after)
+{
+	struct opts o = {.dopts = PERFAN_OPTS_INIT(struct perfan_diff_opts),
+			 .fo = PERFAN_FG_OPTS_INIT,
+			 .before = before,
+			 .after = after};
+	cli_args_init(&o.lo, CMD);
+	/* functions matter, not which program ran them: two builds named
+	 * apart still share their stacks */
+	o.lo.root = PERFAN_ROOT_NONE;
+	int status = parse(argc, argv, &o);
+	if (status >= 0)
+		return status;
+	if (o.svg && before->n == 1 && after->n == 1 &&
+	    (status = folded_svg(&o)) >= 0)
+		return status;
 	struct side b = {0}, a = {0};
-	status |= load_side(&b, before, &lo, folded || svg);
+	status = load_side(&b, before, &o.lo, o.folded || o.svg);
 	if (!status)
-		status |= load_side(&a, after, &lo, folded || svg);
+		status |= load_side(&a, after, &o.lo, o.folded || o.svg);
 	perfan_diff *d = NULL;
-	if (!status && !folded) {
-		struct perfan_diff_run *runs = calloc(b.n + a.n, sizeof(*runs));
-		if (!runs) {
-			cli_error(CMD, "out of memory");
-			status = 1;
-		}
-		for (size_t i = 0; runs && i < b.n + a.n; i++) {
-			struct side *s = i < b.n ? &b : &a;
-			size_t k = i < b.n ? i : i - b.n;
-			runs[i] = (struct perfan_diff_run){
-				s->runs[k], s->cols[k],
-				(i < b.n ? before : after)->v[k]};
-			if (!perfan_profile_nr_columns(s->runs[k]))
-				perfan_profile_add_column(s->runs[k], "samples",
-							  "samples");
-		}
-		double *nsamp = calloc(b.n + a.n, sizeof(*nsamp));
-		for (size_t i = 0; nsamp && i < b.n + a.n; i++)
-			nsamp[i] = i < b.n ? b.nsamp[i] : a.nsamp[i - b.n];
-		dopts.nr_samples = nsamp;
-		if (runs && !nsamp) {
-			cli_error(CMD, "out of memory");
-			status = 1;
-		} else if (runs && perfan_diff_new(&d, runs, b.n, runs + b.n,
-						   a.n, &dopts)) {
-			cli_error(CMD, "%s", perfan_error_last());
-			status = 1;
-		}
-		free(runs);
-		free(nsamp);
-		dopts.nr_samples = NULL;
-	}
-	if (!status) {
-		struct cli_output out;
-		if (cli_output_open(&out, out_path)) {
-			cli_error(CMD, "cannot write %s: %s", out_path,
-				  strerror(errno));
-			status = 1;
-		} else {
-			int rc;
-			if (folded)
-				rc = perfan_diff_write_folded(
-					b.sum, (size_t)b.sum_col, a.sum,
-					(size_t)a.sum_col, dopts.absolute,
-					out.fp);
-			else if (svg) {
-				/* only real changes are coloured: the
-				 * diff's significant rows when there are
-				 * several runs a side, else what is beyond
-				 * the sampling noise of sample counts */
-				if (perfan_diff_tested(d))
-					fo.diff = d;
-				else if (b.counts && a.counts)
-					fo.noise_sigmas = 2;
-				rc = write_svg(&b, &a, &fo, out.fp);
-			} else
-				rc = perfan_diff_write(
-					d, out.fp,
-					&(struct perfan_diff_write_opts){
-						sizeof(struct perfan_diff_write_opts),
-						json ? PERFAN_DIFF_JSON
-						     : PERFAN_DIFF_TEXT});
-			if (rc) {
-				cli_error(CMD, "%s", perfan_error_last());
-				status = 1;
-			}
-			if (cli_output_close(&out, status == 0) && !status) {
-				cli_error(CMD, "cannot write %s",
-					  out_path ? out_path
-						   : "standard output");
-				status = 1;
-			}
-		}
-	}
+	if (!status && !o.folded)
+		status = compare(&d, &b, &a, &o);
+	struct job j = {&b, &a, d, &o};
+	if (!status)
+		status = cli_write_result(CMD, o.out, write_job, &j);
 	perfan_diff_free(d);
 	free_side(&b);
 	free_side(&a);

@@ -10,8 +10,8 @@
 
 #include <perfan/perfan.h>
 
+#include "args.h"
 #include "cli.h"
-#include "load.h"
 
 #define CMD "flamegraph"
 #define BEFORE "before" /* the column of two-count folded lines */
@@ -69,7 +69,7 @@ static const char usage_text[] =
 	"                     points neutral\n"
 	"  --noise-sigmas K   differential: draw changes under K standard\n"
 	"                     deviations of sampling noise neutral (weights\n"
-	"                     that are sample counts)\n" CLI_LOAD_HELP
+	"                     that are sample counts)\n" CLI_ARGS_HELP
 	"  -o, --output FILE  write to FILE (atomically) instead of stdout\n"
 	"  -h, --help         show this help\n";
 
@@ -78,318 +78,284 @@ static int usage_error(const char *fmt, const char *arg)
 	return cli_usage_error(CMD, usage_text, fmt, arg);
 }
 
-static int find_column(const perfan_profile *p, const char *name)
+struct opts {
+	struct perfan_flamegraph_opts fo;
+	struct perfan_load_opts lo;
+	const char *out;
+	int diff;
+};
+
+enum {
+	O_TITLE = 256,
+	O_SUBTITLE,
+	O_WIDTH,
+	O_HEIGHT,
+	O_MINWIDTH,
+	O_FONTTYPE,
+	O_FONTSIZE,
+	O_COLORS,
+	O_HASH,
+	O_BGCOLORS,
+	O_INVERTED,
+	O_REVERSE,
+	O_FLAMECHART,
+	O_COUNTNAME,
+	O_NAMETYPE,
+	O_NOTES,
+	O_NEGATE,
+	O_DIFF,
+	O_TOTAL,
+	O_NOISE_FLOOR,
+	O_NOISE_SIGMAS,
+	O_VIEW,
+};
+static const struct option longopts[] = {
+	{"title", required_argument, NULL, O_TITLE},
+	{"subtitle", required_argument, NULL, O_SUBTITLE},
+	{"width", required_argument, NULL, O_WIDTH},
+	{"height", required_argument, NULL, O_HEIGHT},
+	{"minwidth", required_argument, NULL, O_MINWIDTH},
+	{"fonttype", required_argument, NULL, O_FONTTYPE},
+	{"fontsize", required_argument, NULL, O_FONTSIZE},
+	{"colors", required_argument, NULL, O_COLORS},
+	{"color", required_argument, NULL, O_COLORS},
+	{"hash", no_argument, NULL, O_HASH},
+	{"bgcolors", required_argument, NULL, O_BGCOLORS},
+	{"inverted", no_argument, NULL, O_INVERTED},
+	{"reverse", no_argument, NULL, O_REVERSE},
+	{"flamechart", no_argument, NULL, O_FLAMECHART},
+	{"countname", required_argument, NULL, O_COUNTNAME},
+	{"nametype", required_argument, NULL, O_NAMETYPE},
+	{"notes", required_argument, NULL, O_NOTES},
+	{"negate", no_argument, NULL, O_NEGATE},
+	{"diff", no_argument, NULL, O_DIFF},
+	{"total", no_argument, NULL, O_TOTAL},
+	{"noise-floor", required_argument, NULL, O_NOISE_FLOOR},
+	{"noise-sigmas", required_argument, NULL, O_NOISE_SIGMAS},
+	{"view", required_argument, NULL, O_VIEW},
+	CLI_ARGS_LONGOPTS,
+	{"output", required_argument, NULL, 'o'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+/* The options with a number or a choice for a value. 0, -1 when OPT is
+ * none of them, or the exit status of a usage error. */
+static int value_option(struct perfan_flamegraph_opts *fo, int opt,
+			const char *arg)
 {
-	for (size_t i = 0; i < perfan_profile_nr_columns(p); i++)
-		if (!strcmp(perfan_profile_column_name(p, i), name))
-			return (int)i;
+	double v;
+	switch (opt) {
+	case O_WIDTH:
+		/* more than the 10 px margins on either side */
+		if (cli_parse_positive(arg, 1e6, &fo->width) || fo->width <= 20)
+			return usage_error("--width: '%s' is not a width in "
+					   "pixels",
+					   arg);
+		return 0;
+	case O_HEIGHT:
+		if (cli_parse_positive(arg, 1e4, &fo->frame_height))
+			return usage_error("--height: '%s' is not a height in "
+					   "pixels",
+					   arg);
+		fo->max_height = -1; /* as high as asked: not lowered to fit */
+		return 0;
+	case O_VIEW: return cli_parse_view(CMD, usage_text, arg, fo) ? 2 : 0;
+	case O_MINWIDTH:
+		return cli_parse_minwidth(arg, fo)
+			       ? usage_error("--minwidth: '%s' is not pixels "
+					     "or a percentage",
+					     arg)
+			       : 0;
+	case O_FONTSIZE:
+		return cli_parse_positive(arg, 1e3, &fo->fontsize)
+			       ? usage_error("--fontsize: '%s' is not a size "
+					     "in pixels",
+					     arg)
+			       : 0;
+	case O_COLORS:
+		fo->palette = perfan_fg_palette_parse(arg);
+		return fo->palette < 0 ? usage_error("--colors: '%s' is not a "
+						     "palette",
+						     arg)
+				       : 0;
+	case O_NOISE_FLOOR:
+	case O_NOISE_SIGMAS:
+		if (cli_parse_positive(arg, 100, &v))
+			return usage_error(opt == O_NOISE_FLOOR
+						   ? "--noise-floor: '%s' is "
+						     "not percentage points"
+						   : "--noise-sigmas: '%s' is "
+						     "not a number",
+					   arg);
+		if (opt == O_NOISE_FLOOR)
+			fo->noise_floor = v / 100;
+		else
+			fo->noise_sigmas = v;
+		return 0;
+	}
 	return -1;
 }
 
-/* --diff: PATHS[0] (before) and PATHS[1] (after) into one new profile
- * *P with the columns after (0) and before (1): two folded files read
- * together, anything else each on its own and merged. *COUNTNAME gets the
- * unit of weights by period (the event's name), to be freed. Returns 0 or
- * 1 (printed); *P is NULL when nothing could be read. */
-static int load_diff(perfan_profile **p, char **paths,
-		     const struct cli_load_opts *lo, char **countname)
+static int bgcolors(struct perfan_flamegraph_opts *fo, const char *arg)
 {
-	int rc = cli_load_folded_pair(p, paths[0], paths[1], lo, CMD);
+	size_t n = strlen(arg);
+	int hex = n == 7 && arg[0] == '#' &&
+		  strspn(arg + 1, "0123456789abcdefABCDEF") == 6;
+	if (!hex && strcmp(arg, "yellow") && strcmp(arg, "blue") &&
+	    strcmp(arg, "green") && strcmp(arg, "grey") && strcmp(arg, "gray"))
+		return usage_error("--bgcolors: '%s' is none of yellow, blue, "
+				   "green, grey, #rrggbb",
+				   arg);
+	fo->bgcolors = arg;
+	return 0;
+}
+
+/* Option OPT of the graph: 0, -1 after --help, or the exit status of a
+ * usage error. */
+static int option(void *payload, int opt, const char *arg)
+{
+	struct opts *o = payload;
+	struct perfan_flamegraph_opts *fo = &o->fo;
+	int rc = value_option(fo, opt, arg);
 	if (rc >= 0)
 		return rc;
-	/* each side on its own, whole: a side pruned alone could lose what
-	 * is wide on the other */
-	struct cli_load_opts one = *lo;
-	one.folded_prune = 0;
-	perfan_profile *side[2] = {NULL, NULL}, *np = NULL;
-	int status = 0, read_both = 1;
-	size_t col[2] = {0, 0};
-	for (int i = 0; i < 2 && read_both; i++) {
-		struct cli_load_result res;
-		if (perfan_profile_new(&side[i], NULL)) {
-			cli_error(CMD, "%s", perfan_error_last());
-			status = 1;
-			read_both = 0;
-			break;
-		}
-		status |= cli_load(&side[i], paths[i], &one, CMD, &res);
-		read_both &= res.format != NULL || !status;
-		col[i] = cli_load_pick_column(side[i], lo->filter.event, BEFORE,
-					      res.name, CMD);
+	switch (opt) {
+	case O_TITLE: fo->title = arg; break;
+	case O_SUBTITLE: fo->subtitle = arg; break;
+	case O_FONTTYPE: fo->fonttype = arg; break;
+	case O_HASH: fo->hash = 1; break;
+	case O_BGCOLORS: return bgcolors(fo, arg);
+	case O_INVERTED: fo->inverted = 1; break;
+	case O_REVERSE: fo->reverse = 1; break;
+	case O_FLAMECHART: fo->flamechart = 1; break;
+	case O_COUNTNAME: fo->countname = arg; break;
+	case O_NAMETYPE: fo->nametype = arg; break;
+	case O_NOTES: fo->notes = arg; break;
+	case O_NEGATE: fo->negate = 1; break;
+	case O_DIFF: o->diff = 1; break;
+	case O_TOTAL: fo->color_total = 1; break;
+	case 'o': o->out = arg; break;
+	case 'h': fputs(usage_text, stdout); return -1;
+	default: fputs(usage_text, stderr); return 2;
 	}
-	/* what was read, after an error in one too; after first: column 0 */
-	for (int i = 1; i >= 0 && read_both; i--) {
-		int has = perfan_profile_nr_columns(side[i]) > 0;
-		const char *unit =
-			has ? perfan_profile_column_unit(side[i], col[i])
-			    : "samples";
-		if ((!np && perfan_profile_new(&np, NULL)) ||
-		    perfan_profile_add_column(
-			    np, i ? CLI_LOAD_AFTER : CLI_LOAD_BEFORE, unit) <
-			    0 ||
-		    (has &&
-		     perfan_profile_merge(np, i ? 0 : 1, side[i], col[i]))) {
-			cli_error(CMD, "%s", perfan_error_last());
-			status = 1;
-			break;
-		}
+	return 0;
+}
+
+/* ARGV into O. -1 to go on, else the exit status. */
+static int parse(int argc, char **argv, struct opts *o)
+{
+	return cli_args_parse(argc, argv, "o:h", longopts, &o->lo, option, o,
+			      usage_text, CMD);
+}
+
+/* What --diff needs: two inputs, and no flame chart. -1 or 2. */
+static int check_diff(const struct opts *o, int ninputs)
+{
+	if (o->diff && ninputs != 2)
+		return usage_error("--diff takes two inputs, BEFORE and AFTER, "
+				   "not %s",
+				   ninputs < 2 ? "fewer" : "more");
+	if (o->diff && o->fo.flamechart)
+		return usage_error("%s", "--diff cannot make a flame chart "
+					 "(--flamechart)");
+	return -1;
+}
+
+/* --diff: PATHS[0] (before) and PATHS[1] (after) as one profile with the
+ * columns after (0) and before (1). The exit status so far; *L is NULL
+ * when nothing could be read. */
+static int load_diff(perfan_load **l, char **paths, struct opts *o)
+{
+	int rc = perfan_load_pair(l, paths[0], paths[1], &o->lo, 0);
+	if (rc < 0)
+		cli_error(CMD, "%s", perfan_error_last());
+	if (*l && !o->fo.countname) /* weights by period: the event's unit */
+		o->fo.countname = perfan_load_info(*l)->period_event;
+	if (*l) {
+		o->fo.column = 0; /* after */
+		o->fo.base_column = 1;
+		if (!perfan_load_total(*l, 1))
+			cli_warn(CMD, "no samples in %s", paths[0]);
 	}
-	/* weights by period read best in the event's own unit */
-	if (np && perfan_profile_nr_columns(side[1]) &&
-	    !strcmp(perfan_profile_column_unit(side[1], col[1]), "period"))
-		*countname =
-			strdup(perfan_profile_column_name(side[1], col[1]));
-	perfan_profile_free(side[0]);
-	perfan_profile_free(side[1]);
-	perfan_profile_free(*p);
-	*p = np;
+	return rc ? 1 : 0;
+}
+
+/* The NPATHS PATHS into one profile. The exit status so far; *L is NULL
+ * when nothing could be read. */
+static int load_all(perfan_load **l, char **paths, int npaths, struct opts *o)
+{
+	if (perfan_load_new(l, &o->lo)) {
+		cli_error(CMD, "%s", perfan_error_last());
+		return 1;
+	}
+	int status = 0, read_any = 0;
+	for (int i = 0; i < npaths; i++) {
+		status |= cli_read_more(*l, paths[i], CMD);
+		const struct perfan_load_info *in = perfan_load_info(*l);
+		read_any |= in->format != NULL;
+		if ((in->caps & PERFAN_SOURCE_ESTIMATED) && !o->fo.subtitle)
+			o->fo.subtitle = "estimated from cProfile's caller "
+					 "edges, as flameprof does: an "
+					 "approximation";
+	}
+	if (!read_any && status) {
+		perfan_load_free(*l);
+		*l = NULL;
+		return 1;
+	}
+	const char *name = npaths == 1 ? perfan_load_info(*l)->name
+				       : "the input";
+	o->fo.column = perfan_load_column(*l, BEFORE, name);
+	int before = perfan_load_base_column(*l);
+	if (before >= 0 && o->fo.flamechart) {
+		cli_error(CMD, "two-count (differential) input cannot make a "
+			       "flame chart");
+		perfan_load_free(*l);
+		*l = NULL;
+		return 1;
+	}
+	if (before >= 0)
+		o->fo.base_column = (size_t)before;
 	return status;
 }
 
 int cmd_flamegraph(int argc, char **argv)
 {
-	enum {
-		O_TITLE = 256,
-		O_SUBTITLE,
-		O_WIDTH,
-		O_HEIGHT,
-		O_MINWIDTH,
-		O_FONTTYPE,
-		O_FONTSIZE,
-		O_COLORS,
-		O_HASH,
-		O_BGCOLORS,
-		O_INVERTED,
-		O_REVERSE,
-		O_FLAMECHART,
-		O_COUNTNAME,
-		O_NAMETYPE,
-		O_NOTES,
-		O_NEGATE,
-		O_DIFF,
-		O_TOTAL,
-		O_NOISE_FLOOR,
-		O_NOISE_SIGMAS,
-		O_VIEW,
-	};
-	static const struct option longopts[] = {
-		{"title", required_argument, NULL, O_TITLE},
-		{"subtitle", required_argument, NULL, O_SUBTITLE},
-		{"width", required_argument, NULL, O_WIDTH},
-		{"height", required_argument, NULL, O_HEIGHT},
-		{"minwidth", required_argument, NULL, O_MINWIDTH},
-		{"fonttype", required_argument, NULL, O_FONTTYPE},
-		{"fontsize", required_argument, NULL, O_FONTSIZE},
-		{"colors", required_argument, NULL, O_COLORS},
-		{"color", required_argument, NULL, O_COLORS},
-		{"hash", no_argument, NULL, O_HASH},
-		{"bgcolors", required_argument, NULL, O_BGCOLORS},
-		{"inverted", no_argument, NULL, O_INVERTED},
-		{"reverse", no_argument, NULL, O_REVERSE},
-		{"flamechart", no_argument, NULL, O_FLAMECHART},
-		{"countname", required_argument, NULL, O_COUNTNAME},
-		{"nametype", required_argument, NULL, O_NAMETYPE},
-		{"notes", required_argument, NULL, O_NOTES},
-		{"negate", no_argument, NULL, O_NEGATE},
-		{"diff", no_argument, NULL, O_DIFF},
-		{"total", no_argument, NULL, O_TOTAL},
-		{"noise-floor", required_argument, NULL, O_NOISE_FLOOR},
-		{"noise-sigmas", required_argument, NULL, O_NOISE_SIGMAS},
-		{"view", required_argument, NULL, O_VIEW},
-		CLI_LOAD_LONGOPTS,
-		{"output", required_argument, NULL, 'o'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	struct perfan_flamegraph_opts fo = PERFAN_FG_OPTS_INIT;
-	struct cli_load_opts lo;
-	cli_load_init(&lo);
-	const char *out_path = NULL;
-	int opt, diff = 0;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		int shared = cli_load_option(&lo, opt, optarg, CMD);
-		if (shared < 0) {
-			fprintf(stderr, "\n%s", usage_text);
-			return 2;
-		}
-		if (shared)
-			continue;
-		switch (opt) {
-		case O_TITLE: fo.title = optarg; break;
-		case O_SUBTITLE: fo.subtitle = optarg; break;
-		case O_WIDTH:
-			/* more than the 10 px margins on either side */
-			if (cli_parse_positive(optarg, 1e6, &fo.width) ||
-			    fo.width <= 20)
-				return usage_error("--width: '%s' is not a "
-						   "width in pixels",
-						   optarg);
-			break;
-		case O_HEIGHT:
-			if (cli_parse_positive(optarg, 1e4, &fo.frame_height))
-				return usage_error("--height: '%s' is not a "
-						   "height in pixels",
-						   optarg);
-			/* frames as high as asked: not lowered to fit */
-			fo.max_height = -1;
-			break;
-		case O_VIEW:
-			if (cli_parse_view(CMD, usage_text, optarg, &fo))
-				return 2;
-			break;
-		case O_MINWIDTH:
-			if (cli_parse_minwidth(optarg, &fo))
-				return usage_error("--minwidth: '%s' is not "
-						   "pixels or a percentage",
-						   optarg);
-			break;
-		case O_FONTTYPE: fo.fonttype = optarg; break;
-		case O_FONTSIZE:
-			if (cli_parse_positive(optarg, 1e3, &fo.fontsize))
-				return usage_error("--fontsize: '%s' is not a "
-						   "size in pixels",
-						   optarg);
-			break;
-		case O_COLORS:
-			fo.palette = perfan_fg_palette_parse(optarg);
-			if (fo.palette < 0)
-				return usage_error("--colors: '%s' is not a "
-						   "palette",
-						   optarg);
-			break;
-		case O_HASH: fo.hash = 1; break;
-		case O_BGCOLORS: {
-			size_t n = strlen(optarg);
-			int hex = n == 7 && optarg[0] == '#' &&
-				  strspn(optarg + 1,
-					 "0123456789abcdefABCDEF") == 6;
-			if (!hex && strcmp(optarg, "yellow") &&
-			    strcmp(optarg, "blue") && strcmp(optarg, "green") &&
-			    strcmp(optarg, "grey") && strcmp(optarg, "gray"))
-				return usage_error("--bgcolors: '%s' is none "
-						   "of yellow, blue, green, "
-						   "grey, #rrggbb",
-						   optarg);
-			fo.bgcolors = optarg;
-			break;
-		}
-		case O_INVERTED: fo.inverted = 1; break;
-		case O_REVERSE: fo.reverse = 1; break;
-		case O_FLAMECHART: fo.flamechart = 1; break;
-		case O_COUNTNAME: fo.countname = optarg; break;
-		case O_NAMETYPE: fo.nametype = optarg; break;
-		case O_NOTES: fo.notes = optarg; break;
-		case O_NEGATE: fo.negate = 1; break;
-		case O_DIFF: diff = 1; break;
-		case O_TOTAL: fo.color_total = 1; break;
-		case O_NOISE_FLOOR:
-		case O_NOISE_SIGMAS: {
-			double v;
-			if (cli_parse_positive(optarg, 100, &v))
-				return usage_error(
-					opt == O_NOISE_FLOOR
-						? "--noise-floor: '%s' "
-						  "is not percentage "
-						  "points"
-						: "--noise-sigmas: '%s' "
-						  "is not a number",
-					optarg);
-			if (opt == O_NOISE_FLOOR)
-				fo.noise_floor = v / 100;
-			else
-				fo.noise_sigmas = v;
-			break;
-		}
-		case 'o': out_path = optarg; break;
-		case 'h': fputs(usage_text, stdout); return 0;
-		default: fputs(usage_text, stderr); return 2;
-		}
-	}
+	struct opts o = {.fo = PERFAN_FG_OPTS_INIT};
+	cli_args_init(&o.lo, CMD);
+	int status = parse(argc, argv, &o);
+	if (status >= 0)
+		return status;
 	char *dflt[] = {"perf.data"};
 	char **paths = optind < argc ? argv + optind : dflt;
 	int npaths = optind < argc ? argc - optind : 1;
-	if (cli_output_guard(CMD, out_path, (const char *const *)paths,
+	if (cli_output_guard(CMD, o.out, (const char *const *)paths,
 			     (size_t)npaths))
 		return 1;
-	if (diff && argc - optind != 2)
-		return usage_error("--diff takes two inputs, BEFORE and AFTER, "
-				   "not %s",
-				   argc - optind < 2 ? "fewer" : "more");
-	if (diff && fo.flamechart)
-		return usage_error("%s", "--diff cannot make a flame chart "
-					 "(--flamechart)");
+	if ((status = check_diff(&o, argc - optind)) >= 0)
+		return status;
 	/* each input of --diff is one side: one count per folded line */
-	lo.before_column = diff ? NULL : BEFORE;
+	o.lo.before_column = o.diff ? NULL : BEFORE;
 	/* One large sorted folded file, or a --diff pair of them, is read
 	 * with bounded memory: what would be narrower than the minimum width
 	 * (on both sides) folds into "(other)" as it goes. Not across the
-	 * files of one graph (together a stack may be wide), nor for
-	 * reversed stacks or flame charts, which need every stack. */
-	if (npaths == 1 || diff)
-		lo.folded_prune = cli_load_prune_for(&fo);
-
-	struct perfan_profile_opts po =
-		PERFAN_OPTS_INIT(struct perfan_profile_opts);
-	po.keep_samples = fo.flamechart;
-	perfan_profile *p = NULL;
-	if (perfan_profile_new(&p, &po)) {
-		cli_error(CMD, "%s", perfan_error_last());
+	 * files of one graph (together a stack may be wide). */
+	if (npaths == 1 || o.diff)
+		o.lo.folded_prune = perfan_flamegraph_prune_fraction(&o.fo);
+	o.lo.keep_samples = o.fo.flamechart;
+	perfan_load *l = NULL;
+	status = o.diff ? load_diff(&l, paths, &o)
+			: load_all(&l, paths, npaths, &o);
+	if (!l)
 		return 1;
-	}
-	int status = 0, read_any = 0;
-	const char *name = paths[0];
-	char *countname = NULL;
-	if (diff) {
-		status = load_diff(&p, paths, &lo, &countname);
-		read_any = p && perfan_profile_nr_columns(p) == 2;
-		npaths = 0;
-		if (!fo.countname)
-			fo.countname = countname;
-	}
-	for (int i = 0; i < npaths; i++) {
-		struct cli_load_result res;
-		status |= cli_load(&p, paths[i], &lo, CMD, &res);
-		read_any |= res.format != NULL;
-		if ((res.caps & PERFAN_SOURCE_ESTIMATED) && !fo.subtitle)
-			fo.subtitle = "estimated from cProfile's caller "
-				      "edges, as flameprof does: an "
-				      "approximation";
-		name = res.name;
-	}
-	if (!read_any && (status || diff)) {
-		perfan_profile_free(p);
-		free(countname);
-		return 1;
-	}
-	if (diff) {
-		fo.column = 0; /* after */
-		fo.base_column = 1;
-		if (!perfan_profile_total(p, 1))
-			cli_warn(CMD, "no samples in %s", paths[0]);
-		name = paths[1];
-	} else
-		fo.column = cli_load_pick_column(
-			p, lo.filter.event, BEFORE, npaths == 1 ? name : "the input",
-			CMD);
-	int before = diff ? -1 : find_column(p, BEFORE);
-	if (before >= 0 && perfan_profile_total(p, (size_t)before)) {
-		if (fo.flamechart) {
-			cli_error(CMD, "two-count (differential) input cannot "
-				       "make a flame chart");
-			perfan_profile_free(p);
-			free(countname);
-			return 1;
-		}
-		fo.base_column = (size_t)before;
-	}
-	if (!perfan_profile_nr_columns(p) ||
-	    !perfan_profile_total(p, fo.column))
-		cli_warn(CMD, "no samples in %s",
-			 npaths == 1 || diff ? name : "the input");
-
-	status = cli_write_flamegraph(CMD, p, &fo, out_path, status);
-	perfan_profile_free(p);
-	free(countname);
+	const char *name = o.diff        ? paths[1]
+			   : npaths == 1 ? perfan_load_info(l)->name
+					 : "the input";
+	if (!perfan_load_total(l, o.fo.column))
+		cli_warn(CMD, "no samples in %s", name);
+	status = cli_write_flamegraph(CMD, perfan_load_profile(l), &o.fo, o.out,
+				      status);
+	perfan_load_free(l);
 	return status;
 }

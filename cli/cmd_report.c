@@ -10,8 +10,8 @@
 
 #include <perfan/perfan.h>
 
+#include "args.h"
 #include "cli.h"
-#include "load.h"
 #include "pstats.h"
 
 #define CMD "report"
@@ -48,7 +48,7 @@ static const char usage_text[] =
 	"  --native-detail    (Python) after the rows, under each Python\n"
 	"                     function the native functions its self time\n"
 	"                     ran in (list_contains, PyObject_RichCompare, ...)\n"
-	"  --json             print JSON instead of text\n" CLI_LOAD_HELP
+	"  --json             print JSON instead of text\n" CLI_ARGS_HELP
 	"  --dso DSOS         only frames of these modules (comma-separated)\n"
 	"                     make rows, as perf report --dsos\n"
 	"  -o, --output FILE  write to FILE (atomically) instead of stdout\n"
@@ -59,7 +59,7 @@ struct opts {
 	int no_children, graph, json, no_speedup, native_detail;
 	double percent_limit;
 	size_t limit;
-	struct cli_load_opts load;
+	struct perfan_load_opts load;
 };
 
 static int parse_int(const char *s, int64_t min, int64_t *out)
@@ -182,19 +182,19 @@ int cmd_report(int argc, char **argv)
 		{"native-detail", no_argument, NULL, O_NATIVE_DETAIL},
 		{"dso", required_argument, NULL, O_DSO},
 		{"dsos", required_argument, NULL, O_DSO},
-		CLI_LOAD_LONGOPTS,
+		CLI_ARGS_LONGOPTS,
 		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	struct opts o;
 	memset(&o, 0, sizeof(o));
-	cli_load_init(&o.load);
+	cli_args_init(&o.load, CMD);
 	int opt;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "s:g:o:h", longopts, NULL)) !=
 	       -1) {
-		int shared = cli_load_option(&o.load, opt, optarg, CMD);
+		int shared = cli_args_option(&o.load, opt, optarg, CMD);
 		if (shared < 0) {
 			fprintf(stderr, "\n%s", usage_text);
 			return 2;
@@ -267,7 +267,6 @@ int cmd_report(int argc, char **argv)
 	if (o.load.time_view) {
 		/* a root per thread, for the call sites of each */
 		rep.root_format = PERFAN_ROOT_PID_TID;
-		o.load.keep_offcpu = 1;
 	}
 	o.load.root = rep.root_format;
 	o.load.folded_process_root = 1; /* stackcollapse-perf.pl's comm */
@@ -278,42 +277,39 @@ int cmd_report(int argc, char **argv)
 	if (rc)
 		return rc;
 
-	perfan_profile *p = NULL;
-	if (perfan_profile_new(&p, NULL)) {
-		cli_error(CMD, "%s", perfan_error_last());
-		return 1;
-	}
 	/* what was read is still reported after an error, as perf report
 	 * shows the samples before a damaged record */
-	struct cli_load_result res;
-	perfan_pstats *dump = NULL;
-	perfan_profile *native = NULL;
-	o.load.calls = &dump;
-	if (o.native_detail)
-		o.load.native = &native;
-	int status = cli_load(&p, path, &o.load, CMD, &res);
-	if (dump || (res.caps & PERFAN_SOURCE_CALLS)) {
+	o.load.want_calls = 1;
+	o.load.keep_native = o.native_detail;
+	perfan_load *l = NULL;
+	int status = cli_read(&l, path, &o.load, CMD);
+	if (!l) {
+		free(bad_sort);
+		return 1;
+	}
+	const struct perfan_load_info *res = perfan_load_info(l);
+	perfan_profile *p = perfan_load_profile(l);
+	perfan_profile *native = perfan_load_native(l);
+	perfan_pstats *dump = perfan_load_calls(l);
+	if (dump || (res->caps & PERFAN_SOURCE_CALLS)) {
 		/* a cProfile dump has its own report, with its own --sort */
 		if (dump)
-			status = cli_pstats_report(dump, res.name, o.sort,
+			status = cli_pstats_report(dump, res->name, o.sort,
 						   o.limit, o.json, o.graph_arg,
 						   o.out, CMD);
-		perfan_pstats_free(dump);
-		perfan_profile_free(p);
-		perfan_profile_free(native);
+		perfan_load_free(l);
 		free(bad_sort);
 		return status;
 	}
 	if (bad_sort) {
 		int rc = usage_error("--sort: %s", bad_sort);
 		free(bad_sort);
-		perfan_profile_free(p);
-		perfan_profile_free(native);
+		perfan_load_free(l);
 		return rc;
 	}
 	/* a root frame named in text: comm, or comm-PID/TID when asked */
-	if (res.format && !(res.caps & PERFAN_SOURCE_RECORDS) &&
-	    (!(res.caps & (PERFAN_SOURCE_FRAMES | PERFAN_SOURCE_ROOTS)) ||
+	if (res->format && !(res->caps & PERFAN_SOURCE_RECORDS) &&
+	    (!(res->caps & (PERFAN_SOURCE_FRAMES | PERFAN_SOURCE_ROOTS)) ||
 	     !pid_key))
 		rep.root_format = PERFAN_ROOT_COMM;
 
@@ -321,30 +317,31 @@ int cmd_report(int argc, char **argv)
 	for (size_t c = 0; c < perfan_profile_nr_columns(p); c++)
 		have_samples |= perfan_profile_total(p, c) != 0;
 	if (!have_samples && !status)
-		cli_warn(CMD, "no samples in %s", res.name);
+		cli_warn(CMD, "no samples in %s", res->name);
 	/* nothing to show for an input that could not be opened or is none
 	 * of the three */
-	if (status && !res.format) {
-		perfan_profile_free(p);
-		perfan_profile_free(native);
+	if (status && !res->format) {
+		perfan_load_free(l);
 		return 1;
 	}
 	if (o.native_detail && !perfan_python_present(native ? native : p))
 		cli_warn(CMD,
 			 "--native-detail: %s has no Python function (python "
 			 "3.12+ -X perf)",
-			 res.name);
+			 res->name);
 	perfan_report *r = NULL;
 	if (perfan_report_new(&r, p, &rep)) {
 		cli_error(CMD, "%s", perfan_error_last());
 		status = 1;
 	}
 	perfan_threads *th = NULL;
-	if (res.offcpu) {
+	if (perfan_load_offcpu(l)) {
 		struct perfan_threads_opts to = PERFAN_THREADS_OPTS_INIT;
 		to.skip_idle = 1;
 		if (perfan_threads_new(
-			    &th, p, perfan_offcpu_summary(res.offcpu), &to)) {
+			    &th, p,
+			    perfan_offcpu_summary(perfan_load_offcpu(l)),
+			    &to)) {
 			cli_error(CMD, "%s", perfan_error_last());
 			status = 1;
 		}
@@ -358,9 +355,9 @@ int cmd_report(int argc, char **argv)
 		struct perfan_report_write_opts wo =
 			PERFAN_OPTS_INIT(struct perfan_report_write_opts);
 		wo.format = o.json ? PERFAN_REPORT_JSON : PERFAN_REPORT_TEXT;
-		wo.name = res.name;
-		if (res.caps & PERFAN_SOURCE_RECORDS)
-			wo.stats = &res.rst;
+		wo.name = res->name;
+		if (res->caps & PERFAN_SOURCE_RECORDS)
+			wo.stats = &res->resolve;
 		wo.threads = th;
 		wo.wall = o.load.time_view == PERFAN_VIEW_WALL;
 		wo.native_detail =
@@ -371,8 +368,6 @@ int cmd_report(int argc, char **argv)
 	free_detail(detail, nr_detail);
 	perfan_report_free(r);
 	perfan_threads_free(th);
-	perfan_offcpu_free(res.offcpu);
-	perfan_profile_free(p);
-	perfan_profile_free(native);
+	perfan_load_free(l);
 	return status;
 }

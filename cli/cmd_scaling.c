@@ -10,8 +10,8 @@
 
 #include <perfan/perfan.h>
 
+#include "args.h"
 #include "cli.h"
-#include "load.h"
 
 #define CMD "scaling"
 
@@ -38,7 +38,7 @@ static const char usage_text[] =
 	"                     runs' totals on average (default 1; 0: none)\n"
 	"  --level L          confidence level of the intervals, between 0\n"
 	"                     and 1 (default 0.95)\n"
-	"  --json             print JSON (every function, per-run weights)\n" CLI_LOAD_HELP
+	"  --json             print JSON (every function, per-run weights)\n" CLI_ARGS_HELP
 	"  -o, --output FILE  write to FILE (atomically) instead of stdout\n"
 	"  -h, --help         show this help\n";
 
@@ -107,137 +107,148 @@ static int write_result(const void *arg, FILE *fp)
 	return perfan_scaling_write(r->sc, fp, &wo);
 }
 
-int cmd_scaling(int argc, char **argv)
+enum {
+	O_SORT = 256,
+	O_LIMIT,
+	O_MIN_SHARE,
+	O_LEVEL,
+	O_JSON,
+};
+static const struct option longopts[] = {
+	{"sort", required_argument, NULL, O_SORT},
+	{"limit", required_argument, NULL, O_LIMIT},
+	{"min-share", required_argument, NULL, O_MIN_SHARE},
+	{"level", required_argument, NULL, O_LEVEL},
+	{"json", no_argument, NULL, O_JSON},
+	CLI_ARGS_LONGOPTS,
+	{"output", required_argument, NULL, 'o'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+struct opts {
+	struct perfan_scaling_opts so;
+	struct perfan_load_opts lo;
+	const char *out;
+	int json;
+};
+
+/* Scaling's own option OPT: 0, -1 after --help, or an exit status. */
+static int option(void *payload, int opt, const char *arg)
 {
-	enum {
-		O_SORT = 256,
-		O_LIMIT,
-		O_MIN_SHARE,
-		O_LEVEL,
-		O_JSON,
-	};
-	static const struct option longopts[] = {
-		{"sort", required_argument, NULL, O_SORT},
-		{"limit", required_argument, NULL, O_LIMIT},
-		{"min-share", required_argument, NULL, O_MIN_SHARE},
-		{"level", required_argument, NULL, O_LEVEL},
-		{"json", no_argument, NULL, O_JSON},
-		CLI_LOAD_LONGOPTS,
-		{"output", required_argument, NULL, 'o'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	struct perfan_scaling_opts so =
-		PERFAN_OPTS_INIT(struct perfan_scaling_opts);
-	struct cli_load_opts lo;
-	cli_load_init(&lo);
-	/* functions matter, not which process ran them */
-	lo.root = PERFAN_ROOT_NONE;
-	const char *out_path = NULL;
-	int json = 0, opt;
+	struct opts *o = payload;
+	double v;
+	switch (opt) {
+	case O_SORT:
+		o->so.sort = perfan_scaling_sort_parse(arg);
+		if (o->so.sort < 0)
+			return usage_error("--sort: '%s' is none of exponent, "
+					   "time, name",
+					   arg);
+		break;
+	case O_LIMIT:
+		if (cli_parse_count(arg, &o->so.limit))
+			return usage_error("--limit: '%s' is not a count", arg);
+		break;
+	case O_MIN_SHARE:
+		if (!strcmp(arg, "0"))
+			o->so.min_share = -1; /* none left out */
+		else if (cli_parse_positive(arg, 100, &v))
+			return usage_error("--min-share: '%s' is not a "
+					   "percentage",
+					   arg);
+		else
+			o->so.min_share = v / 100;
+		break;
+	case O_LEVEL:
+		if (cli_parse_positive(arg, 1, &o->so.level) ||
+		    o->so.level >= 1)
+			return usage_error("--level: '%s' is not a level "
+					   "between 0 and 1",
+					   arg);
+		break;
+	case O_JSON: o->json = 1; break;
+	case 'o': o->out = arg; break;
+	case 'h': fputs(usage_text, stdout); return -1;
+	default: fputs(usage_text, stderr); return 2;
+	}
+	return 0;
+}
+
+/* ARGV into O. -1 to go on, else the exit status. */
+static int parse(int argc, char **argv, struct opts *o)
+{
 	/* getopt would take "-5:FILE" for options: say what is wrong */
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		if (argv[i][0] == '-' && strchr("0123456789.", argv[i][1]) &&
 		    argv[i][1] && strchr(argv[i], ':'))
 			return usage_error("'%s': the size must be positive",
 					   argv[i]);
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		int shared = cli_load_option(&lo, opt, optarg, CMD);
-		if (shared < 0) {
-			fprintf(stderr, "\n%s", usage_text);
-			return 2;
-		}
-		if (shared)
-			continue;
-		switch (opt) {
-		case O_SORT:
-			so.sort = perfan_scaling_sort_parse(optarg);
-			if (so.sort < 0)
-				return usage_error("--sort: '%s' is none of "
-						   "exponent, time, name",
-						   optarg);
-			break;
-		case O_LIMIT:
-			if (cli_parse_count(optarg, &so.limit))
-				return usage_error("--limit: '%s' is not a "
-						   "count",
-						   optarg);
-			break;
-		case O_MIN_SHARE: {
-			double v;
-			if (!strcmp(optarg, "0"))
-				so.min_share = -1; /* none left out */
-			else if (cli_parse_positive(optarg, 100, &v))
-				return usage_error("--min-share: '%s' is not "
-						   "a percentage",
-						   optarg);
-			else
-				so.min_share = v / 100;
-			break;
-		}
-		case O_LEVEL:
-			if (cli_parse_positive(optarg, 1, &so.level) ||
-			    so.level >= 1)
-				return usage_error("--level: '%s' is not a "
-						   "level between 0 and 1",
-						   optarg);
-			break;
-		case O_JSON: json = 1; break;
-		case 'o': out_path = optarg; break;
-		case 'h': fputs(usage_text, stdout); return 0;
-		default: fputs(usage_text, stderr); return 2;
-		}
-	}
-	int n = argc - optind;
-	if (n < 1)
+	int rc = cli_args_parse(argc, argv, "o:h", longopts, &o->lo, option, o,
+				usage_text, CMD);
+	if (rc >= 0)
+		return rc;
+	if (argc - optind < 1)
 		return usage_error("%s", "give SIZE:FILE runs at two sizes or "
 					 "more");
-	struct perfan_scaling_run *runs = calloc((size_t)n, sizeof(*runs));
-	const char **files = calloc((size_t)n, sizeof(*files));
-	perfan_profile **profiles = calloc((size_t)n, sizeof(*profiles));
-	if (!runs || !files || !profiles) {
-		free(runs);
-		free(files);
-		free(profiles);
-		cli_error(CMD, "out of memory");
-		return 1;
-	}
-	int status = parse_args(n, argv + optind, runs, files);
-	if (!status && cli_output_guard(CMD, out_path,
-					(const char *const *)files, (size_t)n))
-		status = 1;
-	for (int i = 0; i < n && !status; i++) {
-		struct cli_load_result res;
-		if (perfan_profile_new(&profiles[i], NULL)) {
-			cli_error(CMD, "%s", perfan_error_last());
-			status = 1;
-			break;
-		}
-		status = cli_load(&profiles[i], files[i], &lo, CMD, &res);
-		if (!status && !perfan_profile_nr_columns(profiles[i])) {
-			cli_error(CMD, "no samples in %s", res.name);
+	return -1;
+}
+
+/* The N FILES into LOADS, for RUNS. The exit status. */
+static int load_runs(struct perfan_scaling_run *runs, const char **files,
+		     perfan_load **loads, int n, const struct opts *o)
+{
+	for (int i = 0; i < n; i++) {
+		int status = cli_read(&loads[i], files[i], &o->lo, CMD);
+		const char *name = loads[i] ? perfan_load_info(loads[i])->name
+					    : files[i];
+		if (!status && !perfan_load_nr_columns(loads[i])) {
+			cli_error(CMD, "no samples in %s", name);
 			status = 1;
 		}
 		if (status)
-			break;
-		runs[i].profile = profiles[i];
-		runs[i].column = cli_load_pick_column(profiles[i], lo.filter.event,
-						      NULL, res.name, CMD);
+			return status;
+		runs[i].profile = perfan_load_profile(loads[i]);
+		runs[i].column = perfan_load_column(loads[i], NULL, NULL);
 	}
+	return 0;
+}
+
+int cmd_scaling(int argc, char **argv)
+{
+	struct opts o = {.so = PERFAN_OPTS_INIT(struct perfan_scaling_opts)};
+	cli_args_init(&o.lo, CMD);
+	o.lo.root = PERFAN_ROOT_NONE; /* functions matter, not processes */
+	int status = parse(argc, argv, &o), n = argc - optind;
+	if (status >= 0)
+		return status;
+	struct perfan_scaling_run *runs = calloc((size_t)n, sizeof(*runs));
+	const char **files = calloc((size_t)n, sizeof(*files));
+	perfan_load **loads = calloc((size_t)n, sizeof(*loads));
+	if (!runs || !files || !loads) {
+		cli_error(CMD, "out of memory");
+		status = 1;
+	} else {
+		status = parse_args(n, argv + optind, runs, files);
+	}
+	if (!status &&
+	    cli_output_guard(CMD, o.out, (const char *const *)files, (size_t)n))
+		status = 1;
+	if (!status)
+		status = load_runs(runs, files, loads, n, &o);
 	perfan_scaling *sc = NULL;
-	if (!status && perfan_scaling_new(&sc, runs, (size_t)n, &so)) {
+	if (!status && perfan_scaling_new(&sc, runs, (size_t)n, &o.so)) {
 		cli_error(CMD, "%s", perfan_error_last());
 		status = 1;
 	}
 	if (!status) {
-		struct result res = {sc, json};
-		status = cli_write_result(CMD, out_path, write_result, &res);
+		struct result res = {sc, o.json};
+		status = cli_write_result(CMD, o.out, write_result, &res);
 	}
 	perfan_scaling_free(sc);
-	for (int i = 0; i < n; i++)
-		perfan_profile_free(profiles[i]);
-	free(profiles);
+	for (int i = 0; loads && i < n; i++)
+		perfan_load_free(loads[i]);
+	free(loads);
 	free(runs);
 	free(files);
 	return status;

@@ -11,8 +11,8 @@
 
 #include <perfan/perfan.h>
 
+#include "args.h"
 #include "cli.h"
-#include "load.h"
 
 #define CMD "triage"
 
@@ -34,7 +34,7 @@ static const char usage_text[] =
 	"  --before FILE      a recording of a run before (may be repeated):\n"
 	"                     what changed, as perfan diff -b FILE... -a FILE\n"
 	"  --text             print the findings for a terminal instead of\n"
-	"                     the HTML page\n" CLI_LOAD_HELP
+	"                     the HTML page\n" CLI_ARGS_HELP
 	"  -o, --output FILE  write to FILE (atomically) instead of stdout\n"
 	"  -h, --help         show this help\n";
 
@@ -43,63 +43,53 @@ struct opts {
 	const char **before;
 	size_t nbefore;
 	int text;
-	struct cli_load_opts load;
+	struct perfan_load_opts load;
 };
 
 /* What the inputs gave, freed by done(). */
 struct inputs {
-	perfan_profile *cpu, *wait;
-	perfan_profile **before;
+	perfan_load *cpu, *wait;
+	perfan_load **before;
 	struct perfan_diff_run *runs;
 	perfan_report *plateaus;
 	perfan_threads *threads;
-	perfan_offcpu *offcpu;
+	const perfan_offcpu *offcpu;
 	perfan_stat *stat;
 	perfan_classify *classify;
 	perfan_diff *diff;
-	struct cli_load_result res;
+	const struct perfan_load_info *res;
 };
 
 static void done(struct inputs *in, size_t nbefore)
 {
 	perfan_diff_free(in->diff);
 	for (size_t i = 0; in->before && i < nbefore; i++)
-		perfan_profile_free(in->before[i]);
+		perfan_load_free(in->before[i]);
 	free(in->before);
 	free(in->runs);
 	perfan_classify_free(in->classify);
 	perfan_stat_free(in->stat);
 	perfan_threads_free(in->threads);
-	perfan_offcpu_free(in->offcpu);
 	perfan_report_free(in->plateaus);
-	perfan_profile_free(in->wait);
-	perfan_profile_free(in->cpu);
-}
-
-static int new_profile(perfan_profile **p)
-{
-	if (perfan_profile_new(p, NULL)) {
-		cli_error(CMD, "%s", perfan_error_last());
-		return 1;
-	}
-	return 0;
+	perfan_load_free(in->wait);
+	perfan_load_free(in->cpu);
 }
 
 /* The on-CPU profile and its plateaus. */
 static int load_cpu(struct inputs *in, const char *path, struct opts *o)
 {
-	struct cli_load_opts lo = o->load;
+	struct perfan_load_opts lo = o->load;
 	lo.root = PERFAN_ROOT_COMM;
-	if (new_profile(&in->cpu))
-		return 1;
-	int status = cli_load(&in->cpu, path, &lo, CMD, &in->res);
-	if (status && !in->res.format)
+	int status = cli_read(&in->cpu, path, &lo, CMD);
+	in->res = perfan_load_info(in->cpu);
+	if (status && (!in->res || !in->res->format))
 		return 1;
 	struct perfan_report_opts ro =
 		PERFAN_OPTS_INIT(struct perfan_report_opts);
 	ro.sort = "dso,sym";
 	ro.no_children = 1;
-	if (perfan_report_new(&in->plateaus, in->cpu, &ro)) {
+	if (perfan_report_new(&in->plateaus, perfan_load_profile(in->cpu),
+			      &ro)) {
 		cli_error(CMD, "%s", perfan_error_last());
 		return 1;
 	}
@@ -144,19 +134,19 @@ static int records_switches(const char *path)
  * what it lacks either way. */
 static int load_wait(struct inputs *in, const char *path, struct opts *o)
 {
-	if (!(in->res.caps & PERFAN_SOURCE_RECORDS) || !records_switches(path))
+	if (!(in->res->caps & PERFAN_SOURCE_RECORDS) || !records_switches(path))
 		return 0; /* nothing to read it from: the triage says so */
-	struct cli_load_opts lo = o->load;
+	struct perfan_load_opts lo = o->load;
 	lo.time_view = PERFAN_VIEW_OFFCPU;
-	lo.keep_offcpu = 1;
 	lo.root = PERFAN_ROOT_PID_TID;
 	lo.log = quiet_log;
-	lo.quiet_advice = 1;
-	struct cli_load_result res = {0};
-	if (new_profile(&in->wait))
+	lo.quiet_advice = PERFAN_LOAD_QUIET_VIEW;
+	if (perfan_load_new(&in->wait, &lo)) {
+		cli_error(CMD, "%s", perfan_error_last());
 		return 1;
-	int rc = cli_load(&in->wait, path, &lo, CMD, &res);
-	in->offcpu = res.offcpu;
+	}
+	int rc = cli_read_more(in->wait, path, CMD);
+	in->offcpu = perfan_load_offcpu(in->wait);
 	if (rc || !in->offcpu)
 		return 0; /* the triage says what is missing */
 	const struct perfan_offcpu_summary *s =
@@ -165,7 +155,8 @@ static int load_wait(struct inputs *in, const char *path, struct opts *o)
 		return 0;
 	struct perfan_threads_opts to = PERFAN_THREADS_OPTS_INIT;
 	to.skip_idle = 1;
-	if (perfan_threads_new(&in->threads, in->wait, s, &to)) {
+	if (perfan_threads_new(&in->threads, perfan_load_profile(in->wait), s,
+			       &to)) {
 		cli_error(CMD, "%s", perfan_error_last());
 		return 1;
 	}
@@ -195,7 +186,7 @@ static int load_stat(struct inputs *in, const char *path)
 	return 0;
 }
 
-static size_t cpu_column(const perfan_profile *p, const struct opts *o,
+static size_t cpu_column(const perfan_load *l, const struct opts *o,
 			 const char *name);
 
 static int load_before(struct inputs *in, struct opts *o, const char *path)
@@ -206,22 +197,19 @@ static int load_before(struct inputs *in, struct opts *o, const char *path)
 		cli_error(CMD, "out of memory");
 		return 1;
 	}
-	struct cli_load_opts lo = o->load;
+	struct perfan_load_opts lo = o->load;
 	lo.root = PERFAN_ROOT_COMM;
 	for (size_t i = 0; i < o->nbefore; i++) {
-		struct cli_load_result res;
-		if (new_profile(&in->before[i]) ||
-		    cli_load(&in->before[i], o->before[i], &lo, CMD, &res))
+		if (cli_read(&in->before[i], o->before[i], &lo, CMD))
 			return 1;
 		in->runs[i] = (struct perfan_diff_run){
-			in->before[i],
-			cli_load_pick_column(in->before[i], lo.filter.event, NULL,
-					     res.name, CMD),
+			perfan_load_profile(in->before[i]),
+			perfan_load_column(in->before[i], NULL, NULL),
 			o->before[i]};
 	}
 	in->runs[o->nbefore] = (struct perfan_diff_run){
-		in->cpu,
-		cli_load_pick_column(in->cpu, lo.filter.event, NULL, path, CMD), path};
+		perfan_load_profile(in->cpu),
+		perfan_load_column(in->cpu, NULL, path), path};
 	struct perfan_diff_opts dopts =
 		PERFAN_OPTS_INIT(struct perfan_diff_opts);
 	for (size_t i = 0; i <= o->nbefore; i++)
@@ -241,14 +229,15 @@ static int load_before(struct inputs *in, struct opts *o, const char *path)
 /* The column of on-CPU time: a CPU clock or cycles, else the first of
  * another event that is no tracepoint (instructions, cache misses);
  * SIZE_MAX when there is none (a recording of sched_switch alone). */
-static size_t cpu_column(const perfan_profile *p, const struct opts *o,
+static size_t cpu_column(const perfan_load *l, const struct opts *o,
 			 const char *name)
 {
+	const perfan_profile *p = perfan_load_profile(l);
 	static const char *const clocks[] = {"cpu-clock", "task-clock",
 					     "cycles"};
 	size_t n = perfan_profile_nr_columns(p);
 	if (o->load.filter.event)
-		return cli_load_pick_column(p, o->load.filter.event, NULL, name, CMD);
+		return perfan_load_column(l, NULL, name);
 	for (size_t k = 0; k < sizeof(clocks) / sizeof(*clocks); k++)
 		for (size_t c = 0; c < n; c++) {
 			const char *cn = perfan_profile_column_name(p, c);
@@ -296,14 +285,14 @@ int cmd_triage(int argc, char **argv)
 		{"stat", required_argument, NULL, O_STAT},
 		{"before", required_argument, NULL, O_BEFORE},
 		{"text", no_argument, NULL, O_TEXT},
-		CLI_LOAD_LONGOPTS,
+		CLI_ARGS_LONGOPTS,
 		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	struct opts o;
 	memset(&o, 0, sizeof(o));
-	cli_load_init(&o.load);
+	cli_args_init(&o.load, CMD);
 	o.before = calloc((size_t)argc + 1, sizeof(*o.before));
 	if (!o.before) {
 		cli_error(CMD, "out of memory");
@@ -312,7 +301,7 @@ int cmd_triage(int argc, char **argv)
 	int opt, status = 0;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		int shared = cli_load_option(&o.load, opt, optarg, CMD);
+		int shared = cli_args_option(&o.load, opt, optarg, CMD);
 		if (shared < 0) {
 			fprintf(stderr, "\n%s", usage_text);
 			free(o.before);
@@ -358,10 +347,10 @@ int cmd_triage(int argc, char **argv)
 	if (!status) {
 		struct perfan_triage_in ti =
 			PERFAN_OPTS_INIT(struct perfan_triage_in);
-		ti.name = in.res.name ? in.res.name : path;
+		ti.name = in.res->name ? in.res->name : path;
 		ti.plateaus = in.plateaus;
-		ti.cpu = in.cpu;
-		ti.wait = in.wait;
+		ti.cpu = perfan_load_profile(in.cpu);
+		ti.wait = perfan_load_profile(in.wait);
 		ti.column = cpu_column(in.cpu, &o, ti.name);
 		ti.has_cpu = ti.column != SIZE_MAX;
 		ti.threads = in.threads;
@@ -369,10 +358,10 @@ int cmd_triage(int argc, char **argv)
 		ti.classify = in.classify;
 		ti.diff = in.diff;
 		ti.callchains = has_callers(in.plateaus, ti.column);
-		ti.frames = in.res.rst.frames;
-		ti.frames_unresolved = in.res.rst.frames_unresolved;
-		ti.python_functions = perfan_python_present(in.cpu);
-		ti.python_interpreter = has_interpreter(in.cpu);
+		ti.frames = in.res->resolve.frames;
+		ti.frames_unresolved = in.res->resolve.frames_unresolved;
+		ti.python_functions = perfan_python_present(ti.cpu);
+		ti.python_interpreter = has_interpreter(ti.cpu);
 		if (perfan_triage_new(&t, &ti, NULL)) {
 			cli_error(CMD, "%s", perfan_error_last());
 			status = 1;

@@ -220,6 +220,14 @@ PERFAN_API int
 perfan_flamegraph_write(const perfan_profile *p, FILE *fp,
 			const struct perfan_flamegraph_opts *opts);
 
+/* The share of a column's total below which the graph of OPTS merges a
+ * frame into "(other)" (its minimum width over the width of the frames),
+ * so that a reader may fold such stacks as it reads and draw the same
+ * graph (perfan_load_opts.folded_prune); 0 for reversed stacks and flame
+ * charts, which need every stack. */
+PERFAN_API double
+perfan_flamegraph_prune_fraction(const struct perfan_flamegraph_opts *opts);
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,6 +12,7 @@
 #include <perfan/folded.h>
 #include <perfan/header.h>
 #include <perfan/host.h>
+#include <perfan/load.h>
 #include <perfan/offcpu.h>
 #include <perfan/perfdata.h>
 #include <perfan/pprof.h>

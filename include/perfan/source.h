@@ -146,7 +146,9 @@ PERFAN_API uint64_t perfan_source_size(const perfan_source *s);
 PERFAN_API int perfan_source_empty(const perfan_source *s);
 
 /* Read S into P with the options given at open: text formats as their
- * readers read them, a perf.data through the resolver. An input read
+ * readers read them, a perf.data through the resolver (this one function
+ * is defined in load/, which runs the fold; perfan_load reads any input
+ * with the filters, views and advice). An input read
  * once cannot be loaded again. STATS may be NULL. Returns 0 (an empty
  * input adds nothing), PERFAN_EFORMAT "NAME: neither perf.data, perf
  * script output nor folded stacks" for an input of no known format, or

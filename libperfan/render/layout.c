@@ -56,14 +56,26 @@ static int emit_open(perfan_fg_layout *l, const struct perfan_fg_frame *f,
 	return rc;
 }
 
-/* The weight below which a frame is merged into "(other)". */
-static double threshold(const struct perfan_flamegraph_opts *o, uint64_t total)
+/* The share of the total below which a frame is merged into "(other)". */
+static double fraction(const struct perfan_flamegraph_opts *o)
 {
 	double mw = o->minwidth < 0 ? PERFAN__FG_MINWIDTH : o->minwidth;
 	if (o->minwidth_percent)
-		return mw / 100.0 * (double)total;
+		return mw / 100.0;
 	double px = perfan__fg_width(o) - 2 * PERFAN__FG_XPAD;
-	return px > 0 ? mw / px * (double)total : 0;
+	return px > 0 ? mw / px : 0;
+}
+
+/* The weight below which a frame is merged into "(other)". */
+static double threshold(const struct perfan_flamegraph_opts *o, uint64_t total)
+{
+	return fraction(o) * (double)total;
+}
+
+double perfan_flamegraph_prune_fraction(const struct perfan_flamegraph_opts *o)
+{
+	/* reversed stacks and flame charts need every stack */
+	return o->reverse || o->flamechart ? 0 : fraction(o);
 }
 
 /* ---- reversed stacks --------------------------------------------------------- */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sources/read.h"
 #include "util/error.h"
 
 /* In the order detection asks: the most specific first (a perf.data has a
@@ -52,8 +53,8 @@ static const char *format_list(char *list, size_t cap)
 	return list;
 }
 
-int perfan_source_load(perfan_source *s, perfan_profile *p,
-		       struct perfan_source_stats *stats)
+int perfan__source_read(perfan_source *s, perfan_profile *p,
+			struct perfan_source_stats *stats)
 {
 	if (!s || !p)
 		return perfan__err(PERFAN_EINVAL,
@@ -70,6 +71,10 @@ int perfan_source_load(perfan_source *s, perfan_profile *p,
 				   "format perfan reads (%s)",
 				   s->name, format_list(list, sizeof(list)));
 	}
+	if (!s->fmt->load)
+		return perfan__err(PERFAN_EINVAL,
+				   "%s: a %s is read by load/ (perfan_load)",
+				   s->name, s->fmt->name);
 	if (s->used)
 		return perfan__err(PERFAN_EINVAL, "%s was read already",
 				   s->name);

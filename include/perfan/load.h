@@ -1,0 +1,254 @@
+/* perfan/load.h: the library's one door from inputs to a profile: any
+ * format of the registry (perfan/source.h), folded through the resolver or
+ * taken as the off-CPU or wall-clock time view, the Python view, the
+ * filters, a sorted folded file read pruned (and read again whole when it
+ * is not sorted), two inputs as one differential profile, the column to
+ * show; what the recording cannot answer goes to an advice callback. */
+#ifndef PERFAN_LOAD_H
+#define PERFAN_LOAD_H
+
+#include <stdint.h>
+
+#include <perfan/common.h>
+#include <perfan/filter.h>
+#include <perfan/host.h>
+#include <perfan/offcpu.h>
+#include <perfan/profile.h>
+#include <perfan/pstats.h>
+#include <perfan/resolve.h>
+#include <perfan/script.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct perfan_load perfan_load;
+
+/* What the progress callback is told (perfan_load_opts.progress). */
+enum perfan_load_progress {
+	PERFAN_LOAD_START = 1, /* NAME is read; VALUE: its size (0: unknown) */
+	PERFAN_LOAD_READ = 2,  /* VALUE more bytes were read (text inputs) */
+	PERFAN_LOAD_AT = 3,    /* the perf.data reader is at offset VALUE */
+	PERFAN_LOAD_END = 4,   /* reading ended */
+};
+
+/* What perfan_load_read found for the last input read; borrowed from the
+ * handle, valid until the next read or perfan_load_free. */
+struct perfan_load_info {
+	const char *format; /* perfan_source_format; NULL: none (or unread) */
+	unsigned caps;      /* enum perfan_source_cap bits */
+	int read;           /* the input was opened and read (maybe in part) */
+	const char *name;   /* as messages name it ("<stdin>" for "-") */
+	uint64_t size;      /* of a regular file, else 0 */
+	struct perfan_resolve_stats resolve; /* perf.data */
+	struct perfan_script_stats script;   /* perf script text */
+	size_t inputs;                       /* inputs read into the handle */
+	/* a pair whose AFTER side is weighed by period: the event's name
+	 * (its unit reads best so); else NULL */
+	const char *period_event;
+};
+
+struct perfan_load_opts {
+	size_t sz;
+	/* Which samples are kept (sz 0: every one). */
+	struct perfan_filter filter;
+	/* Weigh every sample as 1 instead of by its period. */
+	int count_samples;
+	/* Where symbols are found (perf.data), as perfan_resolve_opts. */
+	const char *symfs, *debug_dir, *buildid_dir, *kallsyms;
+	const char *perf_map_dir, *jitdump_dir;
+	int inline_frames;
+	const struct perfan_host *host; /* NULL: the running machine */
+	/* enum perfan_python_view, or PERFAN_LOAD_PY_AUTO: python when
+	 * Python frames are present */
+	int python_view;
+	/* enum perfan_time_view (perf.data): the off-CPU analysis's time
+	 * profile instead of samples; 0: samples */
+	int time_view;
+	/* enum perfan_process_root (perf.data, perf script text, py-spy) */
+	int root;
+	/* perf script text and perf.data: as perfan_source_opts */
+	int kernel, jit, addrs, compat;
+	/* folded stacks: as perfan_source_opts (folded_annotations 1: "_[k]"
+	 * and the like give frame kinds) */
+	int folded_process_root, folded_annotations;
+	const char *before_column;
+	/* folded stacks: fold what would be narrower than this fraction of
+	 * the total into "(other)" while reading (a flame graph's is
+	 * perfan_flamegraph_prune_fraction); 0: keep everything */
+	double folded_prune;
+	int lineno;  /* py-spy raw, speedscope: a frame per line */
+	int threads; /* perf.data, pruned folded: perfan_source_opts' */
+	/* the profile keeps each sample in order (flame charts) */
+	int keep_samples;
+	/* keep the profile as it was before the Python view
+	 * (perfan_load_native) */
+	int keep_native;
+	/* an input of call counts (PERFAN_SOURCE_CALLS, a cProfile dump) is
+	 * read into perfan_load_calls, not the profile */
+	int want_calls;
+	/* advice not given: enum perfan_load_quiet bits */
+	unsigned quiet_advice;
+	/* The readers' warnings. */
+	perfan_log_fn log;
+	void *log_payload;
+	/* What the inputs cannot answer, worst first as enum
+	 * perfan_advice_level: an option that does not apply to the input's
+	 * format, a time view the recording lacks the records of, stacks
+	 * estimated or missing Python functions. NULL: not given. */
+	int (*advice)(int level, const char *msg, void *payload);
+	void *advice_payload;
+	/* Reading's progress: enum perfan_load_progress WHAT, with NAME and
+	 * VALUE as it says. */
+	void (*progress)(int what, const char *name, uint64_t value,
+			 void *payload);
+	void *progress_payload;
+	/* Called when an input is opened, before it is read, INFO telling its
+	 * format; a non-zero return stops the read with that value. When it
+	 * is set, the advice on options that do not apply to the format is
+	 * the caller's to give. */
+	int (*opened)(const struct perfan_load_info *info, void *payload);
+	void *opened_payload;
+};
+
+#define PERFAN_LOAD_PY_AUTO (-1)
+
+/* Advice a caller does without (perfan_load_opts.quiet_advice). */
+enum perfan_load_quiet {
+	/* the time view's (the caller says it from perfan_load_offcpu's
+	 * summary itself) */
+	PERFAN_LOAD_QUIET_VIEW = 1 << 0,
+	/* whether a Python recording shows Python functions */
+	PERFAN_LOAD_QUIET_PYTHON = 1 << 1,
+};
+
+/* Defaults: every sample by period, roots named by comm, the Python view
+ * when there are Python frames, folded frame kinds from "_[k]". */
+#define PERFAN_LOAD_OPTS_INIT                                                  \
+	((struct perfan_load_opts){.sz = sizeof(struct perfan_load_opts),      \
+				   .filter = PERFAN_FILTER_INIT,               \
+				   .python_view = PERFAN_LOAD_PY_AUTO,         \
+				   .root = PERFAN_ROOT_COMM,                   \
+				   .folded_annotations = 1})
+
+/* perfan_load_read's return when the input was read but the recording
+ * cannot answer what was asked (a time view without switches): the
+ * reasons went to the advice callback as PERFAN_ADVICE_ERROR; what was
+ * read is in the profile. */
+#define PERFAN_LOAD_ADVISED 1
+
+/* A new handle with an empty profile, and OPTS (NULL: defaults) copied;
+ * the strings it points to must outlive the handle. Returns 0 or
+ * PERFAN_ENOMEM, PERFAN_EINVAL (*OUT NULL then). */
+PERFAN_API int perfan_load_new(perfan_load **out,
+			       const struct perfan_load_opts *opts);
+
+/* Add PATH ("-": standard input) to L's profile: opened through the
+ * registry, read as its format reads (a pruned folded read of an unsorted
+ * regular file starts again whole, in a new profile), then the Python
+ * view. Returns 0, PERFAN_LOAD_ADVISED, or a negative error
+ * (perfan_error_last says why; what was read before it stays in the
+ * profile). */
+PERFAN_API int perfan_load_read(perfan_load *l, const char *path);
+
+/* perfan_load_new and perfan_load_read of PATH in one; *OUT is the handle
+ * after a read error too (NULL only when it could not be made). */
+PERFAN_API int perfan_load_open(perfan_load **out, const char *path,
+				const struct perfan_load_opts *opts);
+
+/* Flags of perfan_load_pair. */
+enum {
+	/* only two folded files read together; else PERFAN_LOAD_NOT_PAIR */
+	PERFAN_LOAD_PAIR_FOLDED_ONLY = 1 << 0,
+};
+#define PERFAN_LOAD_NOT_PAIR 2
+
+/* The columns of a differential profile. */
+#define PERFAN_LOAD_AFTER "after"   /* column 0 */
+#define PERFAN_LOAD_BEFORE "before" /* column 1 */
+
+/* BEFORE and AFTER as one differential profile in a new handle *OUT:
+ * AFTER's weights in column 0 (PERFAN_LOAD_AFTER), BEFORE's in column 1
+ * (PERFAN_LOAD_BEFORE). Two folded files (regular files) are read
+ * together, pruned by OPTS->folded_prune, and again whole when pruning
+ * meets lines out of order; other inputs are read each whole on its own
+ * (a side pruned alone could lose what is wide on the other), their
+ * columns picked as perfan_load_column does, and merged; errors of a side
+ * go to the advice callback as they happen (the return is then
+ * PERFAN_LOAD_ADVISED). With PERFAN_LOAD_PAIR_FOLDED_ONLY, inputs that
+ * are not two folded files are not read: PERFAN_LOAD_NOT_PAIR, *OUT NULL.
+ * *OUT is NULL when nothing could be read. */
+PERFAN_API int perfan_load_pair(perfan_load **out, const char *before,
+				const char *after,
+				const struct perfan_load_opts *opts,
+				unsigned flags);
+
+/* A new handle *OUT whose profile is the differential profile of two
+ * loaded ones: AFTER's column ACOL in column 0 (PERFAN_LOAD_AFTER),
+ * BEFORE's column BCOL in column 1 (PERFAN_LOAD_BEFORE), each in its
+ * unit (a side without columns adds an empty column of "samples").
+ * Returns 0 or a negative error (*OUT NULL). */
+PERFAN_API int perfan_load_pair_merge(perfan_load **out,
+				      const perfan_load *before, size_t bcol,
+				      const perfan_load *after, size_t acol);
+
+/* A new handle *OUT whose profile sums the N loaded RUNS, each its column
+ * COLS[i], in one column "samples". Returns 0 or a negative error. */
+PERFAN_API int perfan_load_sum(perfan_load **out, perfan_load *const *runs,
+			       const size_t *cols, size_t n);
+
+/* Give L's profile an empty column ("samples") when it has none, for
+ * analyses that compare columns. Returns 0 or a negative error. */
+PERFAN_API int perfan_load_ensure_column(perfan_load *l);
+
+/* L's profile (NULL: L is NULL), owned by L. */
+PERFAN_API perfan_profile *perfan_load_profile(const perfan_load *l);
+/* With opts.keep_native: the profile before the Python view, when one was
+ * taken; else NULL. Owned by L. */
+PERFAN_API perfan_profile *perfan_load_native(const perfan_load *l);
+/* With opts.want_calls: the call counts of an input of them, else NULL.
+ * Owned by L. */
+PERFAN_API perfan_pstats *perfan_load_calls(const perfan_load *l);
+/* With opts.time_view: the off-CPU analysis (its summary says what the
+ * recording holds), else NULL. Owned by L. */
+PERFAN_API perfan_offcpu *perfan_load_offcpu(const perfan_load *l);
+/* What the last read found. */
+PERFAN_API const struct perfan_load_info *
+perfan_load_info(const perfan_load *l);
+
+/* The column of L's profile to show: the one named opts.filter.event,
+ * else the first with weight (not counting one named SKIP, which may be
+ * NULL), with the advice (warning) "NAME has samples of N events; these
+ * are of EVENT (--event NAME for another)" when there are several. 0 when
+ * there is none. NAME names the input (NULL: the last one read). */
+PERFAN_API size_t perfan_load_column(const perfan_load *l, const char *skip,
+				     const char *name);
+
+/* The number of columns of L's profile. */
+PERFAN_API size_t perfan_load_nr_columns(const perfan_load *l);
+
+/* The total weight of column COL of L's profile; 0 when there is no such
+ * column. */
+PERFAN_API uint64_t perfan_load_total(const perfan_load *l, size_t col);
+
+/* The samples behind column COL as read: known when the column holds
+ * periods and is the only one with weight (the readers count the samples
+ * of all events); else 0. */
+PERFAN_API double perfan_load_nr_samples(const perfan_load *l, size_t col);
+
+/* The column named opts.before_column (two-count folded lines) when it
+ * has weight, else -1. */
+PERFAN_API int perfan_load_base_column(const perfan_load *l);
+
+/* The resolver's options that OPTS stand for (filters, weight, symbols,
+ * root, log), for those who read a perf.data themselves (annotate). */
+PERFAN_API void perfan_load_resolve_opts(struct perfan_resolve_opts *ro,
+					 const struct perfan_load_opts *opts);
+
+/* Free L and all it owns; NULL is fine. */
+PERFAN_API void perfan_load_free(perfan_load *l);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

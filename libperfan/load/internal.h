@@ -1,0 +1,44 @@
+/* load/internal.h: what the files of load/ share: the handle, and advice
+ * given through the caller's callback. */
+#ifndef PERFAN_LOAD_INTERNAL_H
+#define PERFAN_LOAD_INTERNAL_H
+
+#include <perfan/load.h>
+#include <perfan/source.h>
+
+struct perfan_load {
+	struct perfan_load_opts o;
+	perfan_profile *p;
+	perfan_profile *native; /* before the Python view (keep_native) */
+	perfan_pstats *calls;   /* want_calls */
+	perfan_offcpu *offcpu;  /* time_view */
+	struct perfan_load_info info;
+	char *period_event; /* info.period_event's storage */
+	int advice_errors;  /* PERFAN_ADVICE_ERROR given during this read */
+};
+
+/* The formatted message to L's advice callback at LEVEL (enum
+ * perfan_advice_level); errors are counted in L->advice_errors. */
+void perfan__load_advise(perfan_load *l, int level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* The source's options for L's, with PRUNE for the folded pruning. */
+void perfan__load_source_opts(struct perfan_source_opts *so,
+			      const perfan_load *l,
+			      const struct perfan_resolve_opts *ro,
+			      double prune);
+
+/* L's options that do not apply to an input of CAPS named NAME, as advice
+ * (or L's opened callback with INFO). Returns its non-zero return, or 0. */
+int perfan__load_opened(perfan_load *l, const struct perfan_load_info *info);
+
+/* A new empty profile for L (its keep_samples). */
+int perfan__load_profile_new(const perfan_load *l, perfan_profile **out);
+
+/* Say so when a Python recording cannot show Python functions. */
+void perfan__load_python_check(perfan_load *l);
+
+/* The Python view L's options ask for, in place of L's profile. */
+int perfan__load_python_view(perfan_load *l);
+
+#endif

@@ -1,0 +1,352 @@
+/* load/load.c: perfan_load: one input after another into a profile through
+ * the registry of sources: the fold of a perf.data through the resolver or
+ * its time view (off-CPU, wall), text formats as their readers read them,
+ * an unsorted folded file read pruned started again whole, the Python
+ * view; what the input cannot answer goes to the caller's advice
+ * callback. */
+#include "load/internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <perfan/offcpu.h>
+#include <perfan/threads.h>
+
+#include "util/error.h"
+#include "util/opts.h"
+
+/* ---- options ------------------------------------------------------------- */
+
+void perfan_load_resolve_opts(struct perfan_resolve_opts *ro,
+			      const struct perfan_load_opts *o)
+{
+	*ro = PERFAN_RESOLVE_OPTS_INIT;
+	ro->symfs = o->symfs;
+	ro->debug_dir = o->debug_dir;
+	ro->buildid_dir = o->buildid_dir;
+	ro->kallsyms = o->kallsyms;
+	ro->perf_map_dir = o->perf_map_dir;
+	ro->jitdump_dir = o->jitdump_dir;
+	ro->inline_frames = o->inline_frames;
+	ro->root = o->root;
+	ro->weight = o->count_samples ? PERFAN_WEIGHT_SAMPLES
+				      : PERFAN_WEIGHT_PERIOD;
+	/* the filter: the stream applies it, for the fold and the time view */
+	if (o->filter.sz)
+		ro->filter = o->filter;
+	ro->addrs = o->addrs;
+	ro->log = o->log;
+	ro->log_payload = o->log_payload;
+	ro->host = o->host;
+}
+
+static void on_read(uint64_t n, void *payload)
+{
+	const perfan_load *l = payload;
+	if (l->o.progress)
+		l->o.progress(PERFAN_LOAD_READ, l->info.name, n,
+			      l->o.progress_payload);
+}
+
+static void on_offset(uint64_t off, void *payload)
+{
+	const perfan_load *l = payload;
+	if (l->o.progress)
+		l->o.progress(PERFAN_LOAD_AT, l->info.name, off,
+			      l->o.progress_payload);
+}
+
+static void progress(const perfan_load *l, int what, uint64_t value)
+{
+	if (l->o.progress)
+		l->o.progress(what, l->info.name, value, l->o.progress_payload);
+}
+
+void perfan__load_source_opts(struct perfan_source_opts *so,
+			      const perfan_load *l,
+			      const struct perfan_resolve_opts *ro,
+			      double prune)
+{
+	const struct perfan_load_opts *o = &l->o;
+	*so = PERFAN_OPTS_INIT(struct perfan_source_opts);
+	so->root = o->root;
+	so->count_samples = o->count_samples;
+	so->event = ro->filter.event;
+	so->log = ro->log;
+	so->log_payload = ro->log_payload;
+	so->on_read = on_read;
+	so->read_payload = (void *)l;
+	so->script.kernel = o->kernel;
+	so->script.jit = o->jit;
+	so->script.addrs = o->addrs;
+	so->script.compat = o->compat;
+	so->folded.process_root = o->folded_process_root;
+	so->folded.annotations = o->folded_annotations;
+	so->folded.before_column = o->before_column;
+	so->folded.prune = prune;
+	so->pyspy.lineno = o->lineno;
+	so->threads = o->threads;
+	so->perfdata.resolve = ro;
+}
+
+/* ---- the handle ------------------------------------------------------------ */
+
+int perfan__load_profile_new(const perfan_load *l, perfan_profile **out)
+{
+	struct perfan_profile_opts po =
+		PERFAN_OPTS_INIT(struct perfan_profile_opts);
+	po.keep_samples = l->o.keep_samples;
+	return perfan_profile_new(out, &po);
+}
+
+int perfan_load_new(perfan_load **out, const struct perfan_load_opts *opts)
+{
+	if (!out)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_load_new: out is NULL");
+	*out = NULL;
+	perfan_load *l = calloc(1, sizeof(*l));
+	if (!l)
+		return perfan__err(PERFAN_ENOMEM, "out of memory");
+	int rc = 0;
+	if (opts)
+		rc = PERFAN__OPTS_COPY(l->o, opts);
+	else
+		l->o = PERFAN_LOAD_OPTS_INIT;
+	if (!l->o.filter.sz)
+		l->o.filter = PERFAN_FILTER_INIT;
+	if (!rc)
+		rc = perfan__load_profile_new(l, &l->p);
+	if (rc) {
+		free(l);
+		return rc;
+	}
+	*out = l;
+	return 0;
+}
+
+void perfan_load_free(perfan_load *l)
+{
+	if (!l)
+		return;
+	perfan_profile_free(l->p);
+	perfan_profile_free(l->native);
+	perfan_pstats_free(l->calls);
+	perfan_offcpu_free(l->offcpu);
+	free(l->period_event);
+	free(l);
+}
+
+perfan_profile *perfan_load_profile(const perfan_load *l)
+{
+	return l ? l->p : NULL;
+}
+
+perfan_profile *perfan_load_native(const perfan_load *l)
+{
+	return l ? l->native : NULL;
+}
+
+perfan_pstats *perfan_load_calls(const perfan_load *l)
+{
+	return l ? l->calls : NULL;
+}
+
+perfan_offcpu *perfan_load_offcpu(const perfan_load *l)
+{
+	return l ? l->offcpu : NULL;
+}
+
+const struct perfan_load_info *perfan_load_info(const perfan_load *l)
+{
+	return l ? &l->info : NULL;
+}
+
+/* ---- off-CPU and wall-clock time ------------------------------------------- */
+
+static int forward_advice(int level, const char *msg, void *payload)
+{
+	perfan_load *l = payload;
+	perfan__load_advise(l, level, "%s", msg);
+	return 0;
+}
+
+/* PD's time profile into P, and what the recording cannot answer. */
+static int time_view(perfan_load *l, perfan_profile *p, perfan_perfdata *pd,
+		     const struct perfan_resolve_opts *ro)
+{
+	struct perfan_offcpu_opts oo =
+		PERFAN_OPTS_INIT(struct perfan_offcpu_opts);
+	perfan_offcpu *an = NULL;
+	int view = l->o.time_view;
+	if (ro->weight == PERFAN_WEIGHT_SAMPLES)
+		perfan__load_advise(l, PERFAN_ADVICE_WARN,
+				    "--samples does not apply to --off-cpu and "
+				    "--wall: their weights are ns");
+	int rc = perfan_offcpu_profile(p, pd, ro, view, &oo, &an,
+				       &l->info.resolve);
+	const struct perfan_offcpu_summary *s = an ? perfan_offcpu_summary(an)
+						   : NULL;
+	int errors = l->advice_errors;
+	if (!rc && s && !(l->o.quiet_advice & PERFAN_LOAD_QUIET_VIEW))
+		perfan_threads_advice(s, view, forward_advice, l);
+	perfan_offcpu_free(l->offcpu);
+	l->offcpu = an;
+	return rc ? rc : l->advice_errors > errors ? PERFAN_LOAD_ADVISED : 0;
+}
+
+/* SRC's records as the time view. */
+static int from_records(perfan_load *l, perfan_profile *p, perfan_source *src,
+			const struct perfan_resolve_opts *ro)
+{
+	struct perfan_perfdata_opts po =
+		PERFAN_OPTS_INIT(struct perfan_perfdata_opts);
+	po.log = ro->log;
+	po.log_payload = ro->log_payload;
+	po.threads = l->o.threads;
+	perfan_perfdata *pd = NULL;
+	int rc = perfan_source_perfdata(src, &pd, &po);
+	if (!rc)
+		rc = time_view(l, p, pd, ro);
+	perfan_perfdata_free(pd);
+	return rc;
+}
+
+/* ---- one input --------------------------------------------------------------- */
+
+int perfan__load_opened(perfan_load *l, const struct perfan_load_info *info)
+{
+	const struct perfan_load_opts *o = &l->o;
+	if (o->opened)
+		return o->opened(info, o->opened_payload);
+	const struct perfan_filter *f = &o->filter;
+	unsigned caps = info->caps;
+	if (!(caps & PERFAN_SOURCE_RECORDS) &&
+	    (f->pid >= 0 || f->tid >= 0 || f->cpu >= 0 || f->comm ||
+	     f->time_start || f->time_end || o->inline_frames || o->symfs ||
+	     o->debug_dir || o->buildid_dir || o->kallsyms ||
+	     (f->event && !(caps & PERFAN_SOURCE_EVENTS))))
+		perfan__load_advise(
+			l, PERFAN_ADVICE_WARN,
+			"%s is not a perf.data: --pid, "
+			"--tid, --comm, --cpu, --time, --inline, --symfs, "
+			"--debug-dir, --buildid-dir and --kallsyms (and "
+			"--event, but for perf script text) do not apply",
+			info->name);
+	return 0;
+}
+
+/* PATH into P, folded pruned by PRUNE; L->info says what it was. */
+static int read_one(perfan_load *l, perfan_profile *p, const char *path,
+		    double prune)
+{
+	struct perfan_load_info *in = &l->info;
+	size_t inputs = in->inputs;
+	memset(in, 0, sizeof(*in));
+	in->inputs = inputs;
+	in->name = strcmp(path, "-") ? path : "<stdin>";
+	struct perfan_resolve_opts ro;
+	perfan_load_resolve_opts(&ro, &l->o);
+	ro.progress = on_offset;
+	ro.progress_payload = l;
+	struct perfan_source_opts so;
+	perfan__load_source_opts(&so, l, &ro, prune);
+	perfan_source *src;
+	int rc = perfan_source_open(&src, path, &so);
+	if (rc)
+		return rc;
+	in->size = perfan_source_size(src);
+	in->format = perfan_source_format(src);
+	unsigned caps = in->caps = perfan_source_caps(src);
+	rc = perfan__load_opened(l, in);
+	if (!rc && l->o.time_view && !(caps & PERFAN_SOURCE_RECORDS))
+		rc = perfan__err(PERFAN_EINVAL,
+				 "%s is not a perf.data: --off-cpu and --wall "
+				 "read the switches perf record writes there "
+				 "(perf record -e sched:sched_switch -e "
+				 "sched:sched_wakeup -e cpu-clock/freq=999/ "
+				 "-g)",
+				 in->name);
+	if (rc) {
+		perfan_source_free(src);
+		return rc;
+	}
+	in->read = 1;
+	in->inputs++;
+	progress(l, PERFAN_LOAD_START, in->size);
+	struct perfan_source_stats st;
+	memset(&st, 0, sizeof(st));
+	if (l->o.time_view) {
+		rc = from_records(l, p, src, &ro);
+	} else if (l->o.want_calls && (caps & PERFAN_SOURCE_CALLS)) {
+		perfan_pstats_free(l->calls);
+		l->calls = NULL;
+		rc = perfan_source_pstats(src, &l->calls);
+	} else {
+		rc = perfan_source_load(src, p, &st);
+	}
+	if (!rc && !l->o.want_calls && (caps & PERFAN_SOURCE_ESTIMATED))
+		perfan__load_advise(
+			l, PERFAN_ADVICE_NOTE,
+			"%s is a cProfile dump, which keeps call counts and "
+			"times per caller, not stacks: the stacks shown are "
+			"estimated as flameprof does, each function's time "
+			"split over its callers by their cumulative time (an "
+			"approximation)",
+			in->name);
+	if (!l->o.time_view) {
+		in->resolve = st.resolve;
+		in->script = st.script;
+	}
+	progress(l, PERFAN_LOAD_END, 0);
+	perfan_source_free(src);
+	return rc;
+}
+
+/* PATH into L's profile; a pruned read that met an unsorted file starts
+ * again whole, in a new profile. */
+static int read_whole(perfan_load *l, const char *path)
+{
+	double prune = l->o.folded_prune;
+	int rc = read_one(l, l->p, path, prune);
+	if (rc != PERFAN_EUNSUPPORTED ||
+	    !(l->info.caps & PERFAN_SOURCE_PRUNED) || !(prune > 0))
+		return rc;
+	if (!strcmp(path, "-"))
+		return rc;            /* a stream cannot be read again */
+	if (l->info.size >= 64 << 20) /* worth knowing when it is large */
+		perfan__load_advise(l, PERFAN_ADVICE_WARN,
+				    "%s is not sorted: read again whole "
+				    "(sorted with LC_ALL=C sort it takes less "
+				    "memory)",
+				    l->info.name);
+	perfan_profile *fresh;
+	rc = perfan__load_profile_new(l, &fresh);
+	if (rc)
+		return rc;
+	perfan_profile_free(l->p);
+	l->p = fresh;
+	l->info.inputs--;
+	return read_one(l, l->p, path, 0);
+}
+
+int perfan_load_read(perfan_load *l, const char *path)
+{
+	if (!l || !path)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_load_read: an argument is NULL");
+	int rc = read_whole(l, path);
+	if ((l->info.caps & PERFAN_SOURCE_RECORDS) &&
+	    !(l->o.quiet_advice & PERFAN_LOAD_QUIET_PYTHON))
+		perfan__load_python_check(l);
+	int vrc = perfan__load_python_view(l);
+	return vrc ? vrc : rc;
+}
+
+int perfan_load_open(perfan_load **out, const char *path,
+		     const struct perfan_load_opts *opts)
+{
+	int rc = perfan_load_new(out, opts);
+	return rc ? rc : perfan_load_read(*out, path);
+}

@@ -1,0 +1,25 @@
+/* sources/read.h: how load/ reads an opened source: a format read by its
+ * own reader into a profile, or a perf.data's reader with the resolver's
+ * options the source was opened with (load/ runs the fold: the registry
+ * does not call the resolver, which comes after it). */
+#ifndef PERFAN_SOURCES_READ_H
+#define PERFAN_SOURCES_READ_H
+
+#include <perfan/resolve.h>
+#include <perfan/source.h>
+
+/* S into P as its format's reader reads it (PERFAN_EINVAL for a format of
+ * records, perf.data, which has none), with perfan_source_load's checks:
+ * an input of no format, one read already. */
+int perfan__source_read(perfan_source *s, perfan_profile *p,
+			struct perfan_source_stats *stats);
+
+/* S's perf.data reader from its first byte (S's log and threads), which S
+ * keeps (perfan_source_reader: do not free it), and in *RO the resolver's
+ * options S was opened with (its resolve options, its root, weight, event
+ * and log over them); S counts as read. Returns 0, PERFAN_EINVAL for
+ * another format or a second read, or the reader's error. */
+int perfan__source_records(perfan_source *s, perfan_perfdata **pd,
+			   struct perfan_resolve_opts *ro);
+
+#endif
