@@ -524,9 +524,7 @@ int perfan_pprof_write(const perfan_profile *p, FILE *out,
 	if (!p || !out)
 		return perfan__err(PERFAN_EINVAL,
 				   "pprof: no profile or output");
-	struct writer w;
-	memset(&w, 0, sizeof(w));
-	w.p = p;
+	struct writer w = {.p = p};
 	int rc = PERFAN__OPTS_COPY(w.o, o);
 	if (rc)
 		return rc;

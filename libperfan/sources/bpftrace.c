@@ -952,8 +952,7 @@ static int load(perfan_source *s, perfan_profile *p,
 	(void)st;
 	FILE *fp = perfan__input_text(s);
 	if (!fp)
-		return perfan__err(PERFAN_EIO, "%s: %s", s->name,
-				   strerror(errno));
+		return PERFAN_EIO; /* named by perfan__input_text */
 	return perfan__bpftrace_read(p, fp, s->name, &s->o);
 }
 

@@ -19,8 +19,7 @@ static int read_dump(perfan_source *s, perfan_pstats **out)
 	*out = NULL;
 	FILE *fp = perfan__input_text(s);
 	if (!fp)
-		return perfan__err(PERFAN_EIO, "%s: %s", s->name,
-				   strerror(errno));
+		return PERFAN_EIO; /* named by perfan__input_text */
 	struct perfan_pstats_opts o =
 		PERFAN_OPTS_INIT(struct perfan_pstats_opts);
 	o.name = s->name;

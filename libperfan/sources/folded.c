@@ -26,19 +26,11 @@ static struct perfan_folded_read_opts read_opts(const perfan_source *s)
 	return fo;
 }
 
-static FILE *text(perfan_source *s)
-{
-	FILE *fp = perfan__input_text(s);
-	if (!fp)
-		perfan__err(PERFAN_EIO, "%s: %s", s->name, strerror(errno));
-	return fp;
-}
-
 static int load(perfan_source *s, perfan_profile *p,
 		struct perfan_source_stats *st)
 {
 	(void)st;
-	FILE *fp = text(s);
+	FILE *fp = perfan__input_text(s);
 	if (!fp)
 		return PERFAN_EIO;
 	struct perfan_folded_read_opts fo = read_opts(s);
@@ -49,7 +41,8 @@ static int load_pair(perfan_profile *p, perfan_source *before,
 		     perfan_source *after, const char *before_column,
 		     const char *after_column)
 {
-	FILE *fb = text(before), *fa = fb ? text(after) : NULL;
+	FILE *fb = perfan__input_text(before),
+	     *fa = fb ? perfan__input_text(after) : NULL;
 	if (!fa)
 		return PERFAN_EIO;
 	struct perfan_folded_read_opts fo = read_opts(before);

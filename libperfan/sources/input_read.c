@@ -52,8 +52,8 @@ static ssize_t text_read(void *cookie, char *buf, size_t size)
 FILE *perfan__input_text(perfan_source *s)
 {
 	cookie_io_functions_t io = {.read = text_read};
-	if (!s->text)
-		s->text = fopencookie(s, "r", io);
+	if (!s->text && !(s->text = fopencookie(s, "r", io)))
+		perfan__err(PERFAN_EIO, "%s: %s", s->name, strerror(errno));
 	return s->text;
 }
 

@@ -89,8 +89,9 @@ size_t perfan__tidy_generic(const char *b, size_t n);
 /* input_read.c: read(2) of up to N bytes, again after EINTR. */
 ssize_t perfan__read_some(int fd, void *buf, size_t n);
 
-/* input_read.c: the input from its first byte as a text stream (NULL and errno on
- * failure); closed by perfan_source_free. */
+/* input_read.c: the input from its first byte as a text stream, closed by
+ * perfan_source_free; NULL when it cannot be made, the last error then
+ * PERFAN_EIO naming the input. */
 FILE *perfan__input_text(perfan_source *s);
 
 /* input_read.c: the perf.data reader of S from its first byte (OPTS NULL: S's log),

@@ -512,8 +512,7 @@ static int read_into(perfan_source *s, perfan_profile *p, const char *column)
 {
 	FILE *fp = perfan__input_text(s);
 	if (!fp)
-		return perfan__err(PERFAN_EIO, "%s: %s", s->name,
-				   strerror(errno));
+		return PERFAN_EIO; /* named by perfan__input_text */
 	struct reader r;
 	memset(&r, 0, sizeof(r));
 	r.p = p;

@@ -17,8 +17,7 @@ static int load(perfan_source *s, perfan_profile *p,
 {
 	FILE *fp = perfan__input_text(s);
 	if (!fp)
-		return perfan__err(PERFAN_EIO, "%s: %s", s->name,
-				   strerror(errno));
+		return PERFAN_EIO; /* named by perfan__input_text */
 	struct perfan_script_opts so =
 		PERFAN_OPTS_INIT(struct perfan_script_opts);
 	so.pid = s->o.root == PERFAN_ROOT_PID;

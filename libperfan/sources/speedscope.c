@@ -970,8 +970,7 @@ static int slurp(perfan_source *s, char **out, size_t *len)
 	char *buf = NULL;
 	size_t n = 0, cap = 0;
 	if (!fp)
-		return perfan__err(PERFAN_EIO, "%s: %s", s->name,
-				   strerror(errno));
+		return PERFAN_EIO; /* named by perfan__input_text */
 	for (;;) {
 		if (perfan__grow((void **)&buf, &cap, n + 65536, 1)) {
 			free(buf);
