@@ -21,13 +21,24 @@ enum perfan_frame_kind {
 	PERFAN_FRAME_PYTHON = 2,  /* a Python function */
 	PERFAN_FRAME_JIT = 3,     /* JIT code (perf map, jitdump) */
 	PERFAN_FRAME_INLINED = 4, /* a function inlined into its caller */
-	PERFAN_FRAME_PROCESS = 5, /* the comm[-pid[/tid]] root of a stack */
+	PERFAN_FRAME_PROCESS = 5, /* the thread or process at the root of a
+				     stack (perfan_profile_process_frame) */
 	PERFAN_FRAME_UNKNOWN = 6, /* an address no symbol covers */
 	PERFAN_FRAME_OTHER = 7,   /* "(other)": frames merged because each
 				     was too light to draw (a flame graph's
 				     minimum width) */
-	PERFAN_FRAME_OFFCPU = 8,  /* "[off-cpu: STATE]": the leaf of time
-				     spent off the CPU (perfan/offcpu.h) */
+	PERFAN_FRAME_OFFCPU = 8,  /* the leaf of time spent off the CPU, its
+				     state in the frame's state
+				     (perfan_profile_offcpu_frame) */
+};
+
+/* What a process frame stands for: one command, one process or one
+ * thread, and so what its name shows. */
+enum perfan_process_root {
+	PERFAN_ROOT_NONE = 0,    /* no process frame */
+	PERFAN_ROOT_COMM = 1,    /* "comm" (stackcollapse-perf.pl default) */
+	PERFAN_ROOT_PID = 2,     /* "comm-pid" (--pid) */
+	PERFAN_ROOT_PID_TID = 3, /* "comm-pid/tid" (--tid) */
 };
 
 /* An interned frame. Strings are owned by the profile. */
@@ -41,9 +52,26 @@ struct perfan_frame {
 	/* A process frame's thread (perfan_profile_frame_thread): the pid
 	 * and tid of every stack under it; -1 where they differ (threads
 	 * that share a comm root) or are not known (other frames, stacks
-	 * read from text). */
+	 * read from text). The pid of a PERFAN_ROOT_PID frame and the pid
+	 * and tid of a PERFAN_ROOT_PID_TID one are its identity: they never
+	 * become -1 by a later thread. */
 	int32_t pid, tid;
+	/* Identity as data, never read back from the name (which is made
+	 * from it, for sinks):
+	 * - a process frame made by perfan_profile_process_frame: the
+	 *   thread's command as recorded (spaces kept), and what the frame
+	 *   stands for (enum perfan_process_root); NULL and
+	 *   PERFAN_ROOT_NONE for a process frame known only by its name
+	 *   (a folded file's root, a thread's Python name);
+	 * - an off-CPU leaf made by perfan_profile_offcpu_frame: its state
+	 *   (enum perfan_offcpu_state); PERFAN_FRAME_NO_STATE for one made
+	 *   by perfan_profile_frame, 0 for every other frame. */
+	const char *comm;
+	uint32_t root;
+	uint32_t state;
 };
+
+#define PERFAN_FRAME_NO_STATE UINT32_MAX
 
 /* Frame and node ids are dense indices; node 0 is the root, which has no
  * frame. */
@@ -89,6 +117,37 @@ PERFAN_API int perfan_profile_frame_thread(perfan_profile *p,
 					   int32_t tid);
 PERFAN_API size_t perfan_profile_nr_frames(const perfan_profile *p);
 
+/* Intern the process frame of thread PID/TID whose command is COMM (NULL:
+ * never named; perf shows ":TID") as ROOT says (PERFAN_ROOT_COMM, _PID or
+ * _PID_TID; a PID_TID root of an unknown tid (< 0) is a PID one), with
+ * comm, root, pid and tid as data and the thread attribute given as
+ * perfan_profile_frame_thread does. The frame is named as
+ * stackcollapse-perf.pl names it ("comm", "comm-PID", "comm-PID/TID",
+ * spaces in the comm made '_', an unknown pid "?") for the sinks that
+ * print names; no module reads the name back. Returns 0 and sets *OUT,
+ * or PERFAN_EINVAL, PERFAN_ENOMEM. PERFAN_ROOT_NONE is taken as
+ * PERFAN_ROOT_COMM. */
+PERFAN_API int perfan_profile_process_frame(perfan_profile *p,
+					    perfan_frame_id *out,
+					    enum perfan_process_root root,
+					    const char *comm, int32_t pid,
+					    int32_t tid);
+/* Intern frame ID of SRC in P with all it is: strings, line, kind,
+ * identity (comm, root, state) and thread attribute, as
+ * perfan_profile_merge does for the frames it copies. Returns 0 and sets
+ * *OUT, or a negative error. */
+PERFAN_API int perfan_profile_frame_copy(perfan_profile *p,
+					 perfan_frame_id *out,
+					 const perfan_profile *src,
+					 perfan_frame_id id);
+/* Intern the off-CPU leaf of STATE (enum perfan_offcpu_state), shown by
+ * sinks as NAME ("[off-cpu: STATE]", as the off-CPU view names it). A
+ * frame is one (NAME, STATE) pair. Returns 0 and sets *OUT, or a negative
+ * error. */
+PERFAN_API int perfan_profile_offcpu_frame(perfan_profile *p,
+					   perfan_frame_id *out, uint32_t state,
+					   const char *name);
+
 /* Add WEIGHT to column COL of the stack FRAMES[0..N) (root first). With
  * keep_samples, also records one sample (its meta may be NULL). Returns 0
  * and, if LEAF is not NULL, the stack's leaf node. */
@@ -105,7 +164,8 @@ PERFAN_API int perfan_profile_add(perfan_profile *p,
 
 /* Add every stack of SRC's column SRC_COL to DST's column DST_COL, as
  * perfan_profile_add would with the same frames: frames are matched by
- * content (name, module, file, line, kind) and interned in DST, each
+ * content (name, module, file, line, kind and the identity attributes,
+ * which come along with the thread attribute) and interned in DST, each
  * once; stacks with no weight in SRC_COL add nothing. SRC's kept samples
  * are not copied (a DST that keeps samples gets one without meta per
  * stack). DST and SRC must be different profiles. Returns 0,

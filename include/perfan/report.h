@@ -68,11 +68,10 @@ struct perfan_report_opts {
 	int call_graph;
 	/* Text: leave out the "Max speedup" column. */
 	int no_speedup;
-	/* How the profile names its process frames, as the resolver's
-	 * enum perfan_process_root: with PERFAN_ROOT_PID ("comm-PID") or
-	 * PERFAN_ROOT_PID_TID ("comm-PID/TID") the comm key is the part
-	 * before the numbers and the pid key has them; otherwise the whole
-	 * name is the comm and the pid is not known. */
+	/* Not read any more: the comm and pid keys come from what each
+	 * process frame stands for (struct perfan_frame's comm, root, pid
+	 * and tid), not from its name. A process frame known only by its
+	 * name (a folded file's root) is that comm, its pid not known. */
 	int root_format;
 };
 

@@ -14,13 +14,8 @@
 extern "C" {
 #endif
 
-/* How the root of each stack names its process. */
-enum perfan_process_root {
-	PERFAN_ROOT_NONE = 0,    /* no process frame */
-	PERFAN_ROOT_COMM = 1,    /* "comm" (stackcollapse-perf.pl default) */
-	PERFAN_ROOT_PID = 2,     /* "comm-pid" (--pid) */
-	PERFAN_ROOT_PID_TID = 3, /* "comm-pid/tid" (--tid) */
-};
+/* enum perfan_process_root (how the root of each stack names its thread)
+ * is the profile model's: perfan/profile.h. */
 
 enum perfan_weight {
 	PERFAN_WEIGHT_SAMPLES = 0, /* one per sample */

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "analysis/offcpu_internal.h"
-#include "profile/root.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/htab.h"
@@ -73,7 +72,8 @@ static int root_id(struct fold *f, const char *comm, int32_t pid, int32_t tid,
 		*out = r->id;
 		return 0;
 	}
-	int err = perfan__process_root(f->p, f->ro.root, comm, pid, tid, out);
+	int err = perfan_profile_process_frame(f->p, out, f->ro.root, comm, pid,
+					       tid);
 	if (err)
 		return err;
 	if (comm && strlen(comm) >= sizeof(r->comm))
@@ -155,8 +155,8 @@ static int setup(struct fold *f, int view)
 		char name[64];
 		snprintf(name, sizeof(name), "[off-cpu: %s]",
 			 perfan_offcpu_state_name(s));
-		int err = perfan_profile_frame(f->p, &f->leaf[s], name, NULL,
-					       NULL, 0, PERFAN_FRAME_OFFCPU);
+		int err =
+			perfan_profile_offcpu_frame(f->p, &f->leaf[s], s, name);
 		if (err)
 			return err;
 	}

@@ -44,7 +44,6 @@ struct perfan_report {
 	enum perfan_report_key keys[PERFAN_REPORT_MAX_KEYS];
 	size_t nkeys;
 	int has_comm, has_pid, has_dso, has_sym;
-	int root_format;
 
 	/* interned strings (comms, modules, names) */
 	struct perfan__idtab str_tab;
@@ -223,43 +222,27 @@ static uint32_t sym_class(uint32_t kind)
 	return kind == PERFAN_FRAME_KERNEL ? 1 : kind == PERFAN_FRAME_INLINED;
 }
 
-static int all_digits(const char *s, size_t n)
+/* The process a root frame stands for, from its identity: the comm as
+ * the root's name shows it (spaces made '_', as in stackcollapse-perf.pl's
+ * roots), and the pid and tid the frame is known by. A process frame known
+ * only by its name (a folded file's root) is that name, its thread not
+ * known. */
+static int frame_proc(perfan_report *r, const struct perfan_frame *f,
+		      struct proc *out)
 {
-	if (!n)
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (s[i] < '0' || s[i] > '9')
-			return 0;
-	return 1;
-}
-
-/* Split a process frame's name as the profile's root format made it:
- * "comm", "comm-PID" or "comm-PID/TID". */
-static int parse_proc(perfan_report *r, const char *name, struct proc *out)
-{
-	size_t n = strlen(name), clen = n;
 	out->pid = out->tid = -1;
-	if (r->root_format == PERFAN_ROOT_PID_TID) {
-		const char *sl = strrchr(name, '/');
-		if (sl && all_digits(sl + 1, strlen(sl + 1))) {
-			size_t e = (size_t)(sl - name), b = e;
-			while (b > 0 && name[b - 1] >= '0' &&
-			       name[b - 1] <= '9')
-				b--;
-			if (b < e && b > 0 && name[b - 1] == '-') {
-				out->tid = atoi(sl + 1);
-				out->pid = atoi(name + b);
-				clen = b - 1;
-			}
-		}
-	} else if (r->root_format == PERFAN_ROOT_PID) {
-		const char *d = strrchr(name, '-');
-		if (d && d > name && all_digits(d + 1, strlen(d + 1))) {
-			out->pid = atoi(d + 1);
-			clen = (size_t)(d - name);
-		}
-	}
-	return str_id(r, name, clen, clen != n, &out->comm);
+	if (!f->comm)
+		return str_id(r, f->name, strlen(f->name), 0, &out->comm);
+	if (f->root >= PERFAN_ROOT_PID)
+		out->pid = f->pid;
+	if (f->root == PERFAN_ROOT_PID_TID)
+		out->tid = f->tid;
+	char c[64];
+	snprintf(c, sizeof(c), "%s", f->comm);
+	for (char *x = c; *x; x++)
+		if (*x == ' ')
+			*x = '_';
+	return str_id(r, c, strlen(c), 1, &out->comm);
 }
 
 static uint32_t key_hash(const struct key *k)
@@ -424,7 +407,7 @@ static int assign_rows(perfan_report *r)
 			gen++;
 			pr = NULL;
 			if (fr->kind == PERFAN_FRAME_PROCESS) {
-				err = parse_proc(r, fr->name, &cur);
+				err = frame_proc(r, fr, &cur);
 				if (err)
 					goto out;
 				pr = &cur;
@@ -727,7 +710,6 @@ int perfan_report_new(perfan_report **out, const perfan_profile *p,
 	/* the strings are the caller's: only used here */
 	const char *sort = r->o.sort, *dsos = r->o.dsos;
 	r->o.sort = r->o.dsos = NULL;
-	r->root_format = r->o.root_format;
 	if (!(r->o.percent_limit >= 0)) /* NaN too */
 		r->o.percent_limit = 0;
 	int err = parse_sort(r, sort);

@@ -7,7 +7,6 @@
 
 #include <perfan/threads.h>
 
-#include "analysis/leaf_state.h"
 #include "analysis/threads_internal.h"
 #include "util/error.h"
 #include "util/grow.h"
@@ -279,8 +278,8 @@ static int collect_sites(perfan_threads *t, size_t col)
 			p, perfan_profile_node_frame(p, n));
 		if (!w || leaf->kind != PERFAN_FRAME_OFFCPU)
 			continue;
-		int state = perfan__offcpu_leaf_state(leaf->name);
-		if (state < 0 || !blocking(state))
+		uint32_t state = leaf->state;
+		if (state >= PERFAN_OFFCPU_NR_STATES || !blocking((int)state))
 			continue;
 		/* the stack under the leaf, leaf first, to its root */
 		size_t depth = perfan_profile_node_depth(p, n), k = 0;

@@ -11,10 +11,6 @@
 
 /* perfan_profile_frame from byte ranges: MODULE may be NULL (no module);
  * no file, line 0. */
-/* Give frame D of DST the thread (pid, tid) frame S of SRC has, if any. */
-int perfan__profile_frame_copy_thread(perfan_profile *dst, perfan_frame_id d,
-				      const perfan_profile *src,
-				      perfan_frame_id s);
 int perfan__profile_frame_n(perfan_profile *p, perfan_frame_id *out,
 			    const char *name, size_t name_len,
 			    const char *module, size_t module_len,

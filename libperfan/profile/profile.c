@@ -243,23 +243,67 @@ static inline struct perfan_frame *frame_at(const perfan_profile *p,
 	return &p->fchunks[id >> FCHUNK_BITS][id & (FCHUNK - 1)];
 }
 
+/* A frame's identity beyond its strings, line and kind: what a process
+ * frame stands for and an off-CPU leaf's state. */
+struct ident {
+	const char *comm; /* interned */
+	uint32_t root, state;
+	int32_t pid, tid; /* the parts ROOT names, else -1 */
+};
+
+static const struct ident NO_IDENT = {NULL, 0, 0, -1, -1};
+
+/* A frame made by its name alone: an off-CPU leaf's state not known. */
+static const struct ident *plain_ident(uint32_t kind)
+{
+	static const struct ident no_state = {NULL, 0, PERFAN_FRAME_NO_STATE,
+					      -1, -1};
+	return kind == PERFAN_FRAME_OFFCPU ? &no_state : &NO_IDENT;
+}
+
+/* The pid and tid a process frame of ROOT is known by. */
+static void ident_ids(struct ident *id, int32_t pid, int32_t tid)
+{
+	id->pid = id->root >= PERFAN_ROOT_PID ? pid : -1;
+	id->tid = id->root == PERFAN_ROOT_PID_TID ? tid : -1;
+}
+
+static struct ident frame_ident(const struct perfan_frame *f)
+{
+	struct ident id = {f->comm, f->root, f->state, -1, -1};
+	ident_ids(&id, f->pid, f->tid);
+	return id;
+}
+
+static int ident_eq(const struct ident *a, const struct ident *b)
+{
+	return a->comm == b->comm && a->root == b->root &&
+	       a->state == b->state && a->pid == b->pid && a->tid == b->tid;
+}
+
 /* Interned strings are unique, so a frame hashes and compares by the
  * addresses of its strings. */
 static uint32_t frame_hash(const char *name, const char *module,
-			   const char *file, uint32_t line, uint32_t kind)
+			   const char *file, uint32_t line, uint32_t kind,
+			   const struct ident *id)
 {
 	uint64_t h = perfan__hash_u64((uintptr_t)name);
 	h = perfan__hash_u64(h ^ (uintptr_t)module);
 	h = perfan__hash_u64(h ^ (uintptr_t)file);
 	h = perfan__hash_u64(h ^ ((uint64_t)line << 8 | kind));
+	if (id->root || id->state)
+		h = perfan__hash_u64(h ^
+				     ((uint64_t)(uint32_t)id->pid << 32 |
+				      (uint32_t)id->tid) ^
+				     (id->state << 2 | id->root));
 	return perfan__hash32(h);
 }
 
 static int frame_intern(perfan_profile *p, perfan_frame_id *out,
 			const char *name, const char *module, const char *file,
-			uint32_t line, uint32_t kind)
+			uint32_t line, uint32_t kind, const struct ident *ident)
 {
-	uint32_t h = frame_hash(name, module, file, line, kind);
+	uint32_t h = frame_hash(name, module, file, line, kind, ident);
 	if (perfan__idtab_reserve(&p->frame_tab))
 		return perfan__nomem("profile");
 	size_t i = perfan__idtab_start(&p->frame_tab, h);
@@ -270,8 +314,10 @@ static int frame_intern(perfan_profile *p, perfan_frame_id *out,
 		if (sl->hash != h)
 			continue;
 		const struct perfan_frame *f = frame_at(p, sl->id1 - 1);
+		struct ident fid = frame_ident(f);
 		if (f->name == name && f->module == module && f->file == file &&
-		    f->line == line && f->kind == kind) {
+		    f->line == line && f->kind == kind &&
+		    ident_eq(&fid, ident)) {
 			*out = sl->id1 - 1;
 			return 0;
 		}
@@ -299,7 +345,11 @@ static int frame_intern(perfan_profile *p, perfan_frame_id *out,
 	f->file = file;
 	f->line = line;
 	f->kind = kind;
-	f->pid = f->tid = -1;
+	f->pid = ident->pid;
+	f->tid = ident->tid;
+	f->comm = ident->comm;
+	f->root = ident->root;
+	f->state = ident->state;
 	p->fname_len[id] = (uint32_t)strlen(name);
 	p->nframes++;
 	perfan__idtab_put(&p->frame_tab, i, id, h);
@@ -331,7 +381,7 @@ int perfan_profile_frame(perfan_profile *p, perfan_frame_id *out,
 		rc = perfan__profile_str(p, file, strlen(file), &f);
 	if (rc)
 		return rc;
-	return frame_intern(p, out, n, m, f, line, kind);
+	return frame_intern(p, out, n, m, f, line, kind, plain_ident(kind));
 }
 
 int perfan__profile_frame_n(perfan_profile *p, perfan_frame_id *out,
@@ -345,7 +395,7 @@ int perfan__profile_frame_n(perfan_profile *p, perfan_frame_id *out,
 		rc = perfan__profile_str(p, module, module_len, &m);
 	if (rc)
 		return rc;
-	return frame_intern(p, out, n, m, NULL, 0, kind);
+	return frame_intern(p, out, n, m, NULL, 0, kind, plain_ident(kind));
 }
 
 uint64_t perfan__fcache_hash(const char *name, size_t name_len,
@@ -443,28 +493,130 @@ int perfan_profile_frame_thread(perfan_profile *p, perfan_frame_id id,
 		memset(p->fthread + old, 0, p->fthread_cap - old);
 	}
 	struct perfan_frame *f = frame_at(p, id);
+	/* the ids a frame is known by stay (they key it in frame_tab) */
+	struct ident known = frame_ident(f);
 	if (!p->fthread[id]) {
 		p->fthread[id] = 1;
 		f->pid = pid;
 		f->tid = tid;
-		return 0;
+	} else {
+		if (f->pid != pid)
+			f->pid = -1;
+		if (f->tid != tid)
+			f->tid = -1;
 	}
-	if (f->pid != pid)
-		f->pid = -1;
-	if (f->tid != tid)
-		f->tid = -1;
+	if (known.root >= PERFAN_ROOT_PID)
+		f->pid = known.pid;
+	if (known.root == PERFAN_ROOT_PID_TID)
+		f->tid = known.tid;
 	return 0;
 }
 
-/* A merged or viewed frame keeps SRC's thread. */
-int perfan__profile_frame_copy_thread(perfan_profile *dst, perfan_frame_id d,
-				      const perfan_profile *src,
-				      perfan_frame_id s)
+/* "comm", "comm-PID" or "comm-PID/TID" as stackcollapse-perf.pl writes a
+ * root: spaces in the comm made '_', a pid not known "?". */
+static int process_name(char *buf, size_t size, enum perfan_process_root root,
+			const char *comm, int32_t pid, int32_t tid)
 {
-	if (s >= src->fthread_cap || !src->fthread[s])
-		return 0;
+	char c[64], p_[16];
+	if (comm)
+		snprintf(c, sizeof(c), "%s", comm);
+	else
+		snprintf(c, sizeof(c), ":%d", tid);
+	for (char *x = c; *x; x++)
+		if (*x == ' ')
+			*x = '_';
+	if (pid >= 0)
+		snprintf(p_, sizeof(p_), "%d", pid);
+	else
+		snprintf(p_, sizeof(p_), "?");
+	switch (root) {
+	case PERFAN_ROOT_PID: return snprintf(buf, size, "%s-%s", c, p_);
+	case PERFAN_ROOT_PID_TID:
+		return snprintf(buf, size, "%s-%s/%d", c, p_, tid);
+	default: return snprintf(buf, size, "%s", c);
+	}
+}
+
+int perfan_profile_process_frame(perfan_profile *p, perfan_frame_id *out,
+				 enum perfan_process_root root,
+				 const char *comm, int32_t pid, int32_t tid)
+{
+	if (!p || !out)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_profile_process_frame: %s is NULL",
+				   p ? "out" : "profile");
+	if ((unsigned)root > PERFAN_ROOT_PID_TID)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_profile_process_frame: root %d",
+				   (int)root);
+	if (root == PERFAN_ROOT_NONE)
+		root = PERFAN_ROOT_COMM;
+	if (root == PERFAN_ROOT_PID_TID && tid < 0)
+		root = PERFAN_ROOT_PID;
+	char buf[128];
+	int len = process_name(buf, sizeof(buf), root, comm, pid, tid);
+	if (len >= (int)sizeof(buf))
+		len = (int)sizeof(buf) - 1;
+	/* a thread never named is known as perf shows it, ":TID" */
+	char unnamed[16];
+	if (!comm) {
+		snprintf(unnamed, sizeof(unnamed), ":%d", tid);
+		comm = unnamed;
+	}
+	const char *n, *c;
+	struct ident id = {NULL, root, 0, -1, -1};
+	ident_ids(&id, pid, tid);
+	int rc = perfan__profile_str(p, buf, (size_t)len, &n);
+	if (!rc)
+		rc = perfan__profile_str(p, comm, strlen(comm), &c);
+	if (rc)
+		return rc;
+	id.comm = c;
+	rc = frame_intern(p, out, n, NULL, NULL, 0, PERFAN_FRAME_PROCESS, &id);
+	return rc ? rc : perfan_profile_frame_thread(p, *out, pid, tid);
+}
+
+int perfan_profile_offcpu_frame(perfan_profile *p, perfan_frame_id *out,
+				uint32_t state, const char *name)
+{
+	if (!p || !out || !name)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_profile_offcpu_frame: %s is NULL",
+				   !p     ? "profile"
+				   : !out ? "out"
+					  : "name");
+	const char *n;
+	int rc = perfan__profile_str(p, name, strlen(name), &n);
+	if (rc)
+		return rc;
+	struct ident id = NO_IDENT;
+	id.state = state;
+	return frame_intern(p, out, n, NULL, NULL, 0, PERFAN_FRAME_OFFCPU, &id);
+}
+
+int perfan_profile_frame_copy(perfan_profile *dst, perfan_frame_id *out,
+			      const perfan_profile *src, perfan_frame_id s)
+{
+	if (!dst || !out || !src || s >= src->nframes)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_profile_frame_copy: no frame %u",
+				   (unsigned)s);
 	const struct perfan_frame *f = frame_at(src, s);
-	return perfan_profile_frame_thread(dst, d, f->pid, f->tid);
+	const char *n, *m = NULL, *fl = NULL;
+	struct ident id = frame_ident(f);
+	int rc = perfan__profile_str(dst, f->name, src->fname_len[s], &n);
+	if (!rc && f->module)
+		rc = perfan__profile_str(dst, f->module, strlen(f->module), &m);
+	if (!rc && f->file)
+		rc = perfan__profile_str(dst, f->file, strlen(f->file), &fl);
+	if (!rc && f->comm)
+		rc = perfan__profile_str(dst, f->comm, strlen(f->comm),
+					 &id.comm);
+	if (!rc)
+		rc = frame_intern(dst, out, n, m, fl, f->line, f->kind, &id);
+	if (rc || s >= src->fthread_cap || !src->fthread[s])
+		return rc;
+	return perfan_profile_frame_thread(dst, *out, f->pid, f->tid);
 }
 
 const struct perfan_frame *perfan_profile_frame_get(const perfan_profile *p,
@@ -740,19 +892,10 @@ int perfan_profile_merge(perfan_profile *dst, size_t dst_col,
 		uint32_t d = src->nodes[x].depth;
 		if (x != PERFAN_ROOT_NODE) {
 			uint32_t f = src->nodes[x].frame;
-			if (map[f] == UINT32_MAX) {
-				const struct perfan_frame *fr =
-					frame_at(src, f);
-				rc = perfan_profile_frame(dst, &map[f],
-							  fr->name, fr->module,
-							  fr->file, fr->line,
-							  fr->kind);
-				if (!rc)
-					rc = perfan__profile_frame_copy_thread(
-						dst, map[f], src, f);
-				if (rc)
-					break;
-			}
+			if (map[f] == UINT32_MAX &&
+			    (rc = perfan_profile_frame_copy(dst, &map[f], src,
+							    f)))
+				break;
 			if (d > path_cap &&
 			    perfan__grow((void **)&path, &path_cap, d,
 					 sizeof(*path))) {
@@ -890,6 +1033,10 @@ static int cmp_frame(const void *va, const void *vb)
 		r = a->f->line < b->f->line ? -1 : a->f->line > b->f->line;
 	if (!r)
 		r = a->f->kind < b->f->kind ? -1 : a->f->kind > b->f->kind;
+	/* frames that share a name and differ in identity: by their ids,
+	 * which follow interning */
+	if (!r)
+		r = a->id < b->id ? -1 : a->id > b->id;
 	return r;
 }
 

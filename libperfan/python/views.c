@@ -188,11 +188,7 @@ static int dst_frame(struct view *v, perfan_frame_id id, perfan_frame_id *out)
 					  f->line, f->kind);
 		free(name);
 	} else {
-		rc = perfan_profile_frame(v->dst, out, f->name, f->module,
-					  f->file, f->line, f->kind);
-		if (!rc)
-			rc = perfan__profile_frame_copy_thread(v->dst, *out,
-							       v->src, id);
+		rc = perfan_profile_frame_copy(v->dst, out, v->src, id);
 	}
 	if (!rc)
 		v->map[id] = *out;

@@ -29,9 +29,10 @@ struct perfan__rgb {
 };
 
 /* The colour of a frame NAME of KIND (enum perfan_frame_kind) in PALETTE
- * (enum perfan_fg_palette); HASH picks flamegraph.pl's name hash. */
+ * (enum perfan_fg_palette); HASH picks flamegraph.pl's name hash. STATE
+ * is an off-CPU leaf's (struct perfan_frame's state), else ignored. */
 struct perfan__rgb perfan__fg_color(int palette, int hash, const char *name,
-				    uint32_t kind);
+				    uint32_t kind, uint32_t state);
 
 /* The colour of a differential frame: red for growth, blue for shrinking,
  * saturated by the square root of DELTA / MAXDELTA; NEGATE swaps them. */

@@ -124,16 +124,10 @@ static int reverse_profile(perfan_fg_layout *l,
 		for (perfan_node_id x = n; x != PERFAN_ROOT_NODE && i < depth;
 		     x = perfan_profile_node_parent(p, x)) {
 			perfan_frame_id id = perfan_profile_node_frame(p, x);
-			if (map[id] == PERFAN_FG_ALL) {
-				const struct perfan_frame *f =
-					perfan_profile_frame_get(p, id);
-				rc = perfan_profile_frame(l->own, &map[id],
-							  f->name, f->module,
-							  f->file, f->line,
-							  f->kind);
-				if (rc)
-					break;
-			}
+			if (map[id] == PERFAN_FG_ALL &&
+			    (rc = perfan_profile_frame_copy(l->own, &map[id], p,
+							    id)))
+				break;
 			path[i++] = map[id];
 		}
 		for (size_t c = 0; c < ncols && !rc; c++)

@@ -1,15 +1,14 @@
 /* render/palette.c: frame colours: by frame kind (the default, with a
  * legend), flamegraph.pl's named palettes, and differential red and blue.
  * A colour depends only on the name, so graphs are reproducible and a
- * function keeps its colour across graphs. Off-CPU leaves ("[off-cpu:
- * STATE]") are blue and grey by their state in the kind and language
- * palettes, darker and greyer than the kernel's light blue. */
+ * function keeps its colour across graphs. Off-CPU leaves are blue and
+ * grey by their state (struct perfan_frame's state) in the kind and
+ * language palettes, darker and greyer than the kernel's light blue. */
 #include <math.h>
 #include <string.h>
 
 #include <perfan/offcpu.h>
 
-#include "analysis/leaf_state.h"
 #include "render/internal.h"
 
 static const char *const palette_names[] = {
@@ -220,14 +219,15 @@ struct perfan__rgb perfan__fg_offcpu_color(int state)
 }
 
 struct perfan__rgb perfan__fg_color(int palette, int hash, const char *name,
-				    uint32_t kind)
+				    uint32_t kind, uint32_t state)
 {
 	struct vec v = name_vec(name, hash);
 	if (kind == PERFAN_FRAME_OFFCPU &&
 	    (palette == PERFAN_FG_KIND || palette == PERFAN_FG_JAVA ||
 	     palette == PERFAN_FG_JS || palette == PERFAN_FG_PERL ||
 	     palette == PERFAN_FG_PYTHON))
-		return perfan__fg_offcpu_color(perfan__offcpu_leaf_state(name));
+		return perfan__fg_offcpu_color(
+			state < PERFAN_OFFCPU_NR_STATES ? (int)state : -1);
 	switch (palette) {
 	case PERFAN_FG_KIND: return by_kind(kind, v);
 	case PERFAN_FG_JAVA:

@@ -256,27 +256,26 @@ static int label(struct writer *w, pb_sample *s, const char *key,
 	return 0;
 }
 
-/* The labels of a process frame: its name, the comm without perf's
- * "-PID/TID" or "-PID" suffix, pid and tid. */
+/* The labels of a process frame: its name, its comm, pid and tid (where
+ * known), from what the frame stands for. */
 static int thread_labels(struct writer *w, pb_sample *s,
 			 const struct perfan_frame *f)
 {
 	s->label = calloc(4, sizeof(*s->label));
 	if (!s->label)
 		return PERFAN_ENOMEM;
-	char suffix[40];
-	size_t len = strlen(f->name), sl = 0;
-	if (f->pid >= 0 && f->tid >= 0) {
-		snprintf(suffix, sizeof(suffix), "-%d/%d", f->pid, f->tid);
-		sl = strlen(suffix);
-		if (sl > len || strcmp(f->name + len - sl, suffix)) {
-			snprintf(suffix, sizeof(suffix), "-%d", f->pid);
-			sl = strlen(suffix);
-			if (sl > len || strcmp(f->name + len - sl, suffix))
-				sl = 0;
-		}
+	/* the comm as the root shows it (spaces made '_'); a root known by
+	 * its name alone is that name */
+	char *comm = strdup(f->comm ? f->comm : f->name);
+	if (!comm)
+		return PERFAN_ENOMEM;
+	if (f->comm) {
+		if (strlen(comm) > 63)
+			comm[63] = '\0';
+		for (char *c = comm; *c; c++)
+			if (*c == ' ')
+				*c = '_';
 	}
-	char *comm = strndup(f->name, len - sl);
 	int64_t ix;
 	int err = str_owned(w, comm, &ix);
 	if (!err)

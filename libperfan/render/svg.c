@@ -13,7 +13,6 @@
 #include <perfan/offcpu.h>
 #include <perfan/text.h>
 
-#include "analysis/leaf_state.h"
 #include "render/fgjs.h"
 #include "render/internal.h"
 #include "render/markup.h"
@@ -345,7 +344,7 @@ static void write_legend(struct out *o, const struct perfan_flamegraph_opts *op,
 					perfan__fg_kind_label(k),
 					perfan__fg_color(
 						PERFAN_FG_KIND, 0,
-						perfan__fg_kind_label(k), k),
+						perfan__fg_kind_label(k), k, 0),
 					SWATCH};
 		/* off-CPU time, a swatch per state drawn */
 		for (int st = 0; st < PERFAN_OFFCPU_NR_STATES; st++) {
@@ -412,7 +411,8 @@ static void write_frame(struct out *o, const struct perfan_flamegraph_opts *op,
 			perfan_profile_frame_get(p, f->frame);
 		name = fr->name;
 		kind = fr->kind;
-		c = perfan__fg_color(op->palette, op->hash, name, kind);
+		c = perfan__fg_color(op->palette, op->hash, name, kind,
+				     fr->state);
 	}
 	if (d && f->frame != PERFAN_FG_OTHER)
 		c = perfan__fg_diff_color(perfan__fg_diff_change(d, f),
@@ -528,11 +528,9 @@ int perfan_flamegraph_write(const perfan_profile *p, FILE *fp,
 		else if (f->frame != PERFAN_FG_ALL) {
 			const struct perfan_frame *fr =
 				perfan_profile_frame_get(lp, f->frame);
-			int st = fr->kind == PERFAN_FRAME_OFFCPU
-					 ? perfan__offcpu_leaf_state(fr->name)
-					 : -1;
-			if (st >= 0)
-				states |= 1u << st;
+			if (fr->kind == PERFAN_FRAME_OFFCPU &&
+			    fr->state < PERFAN_OFFCPU_NR_STATES)
+				states |= 1u << fr->state;
 			else
 				kinds |= 1u << (fr->kind % 32);
 		}

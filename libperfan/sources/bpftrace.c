@@ -27,7 +27,6 @@
 #include <string.h>
 
 #include "profile/model.h"
-#include "profile/root.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/hex.h"
@@ -509,8 +508,9 @@ static int add_entry(struct rd *r, size_t e, size_t end, const int *kernel,
 		else if (root == PERFAN_ROOT_PID_TID && nids < 2)
 			root = PERFAN_ROOT_PID;
 		perfan_frame_id id;
-		rc = perfan__process_root(r->p, root, comm ? c : NULL, pid,
-					  comm ? tid : pid, &id);
+		rc = perfan_profile_process_frame(r->p, &id, root,
+						  comm ? c : NULL, pid,
+						  comm ? tid : pid);
 		if (!rc)
 			rc = push_frame(r, &nfr, id);
 		if (rc)

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile/root.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/lines.h"
@@ -401,8 +400,8 @@ static int process_frame(struct reader *r, const char *s,
 	int root = r->o->root;
 	if (root == PERFAN_ROOT_PID_TID && tid < 0)
 		root = PERFAN_ROOT_PID;
-	return perfan__process_root(r->p, root, cl ? b : "?", (int32_t)proc->id,
-				    tid, out);
+	return perfan_profile_process_frame(r->p, out, root, cl ? b : "?",
+					    (int32_t)proc->id, tid);
 }
 
 /* The thread's frame below the process: its Python name, or py-spy's text

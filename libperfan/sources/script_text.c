@@ -257,6 +257,13 @@ struct sc {
 	int have_pname, java;
 	char *pname;
 	size_t pname_len, pname_cap;
+	/* the thread pname names, as data (known: pname is the name
+	 * perfan_profile_process_frame gives it) */
+	int pname_known;
+	char *pcomm;
+	size_t pcomm_cap;
+	int32_t ppid, ptid;
+	enum perfan_process_root proot;
 	uint64_t period;
 	int period_shown;
 	struct perfan_sample_meta meta;
@@ -287,6 +294,7 @@ struct sc {
 	perfan_frame_id last_root;
 	const char *last_pname;
 	size_t last_pname_len;
+	int32_t last_ppid, last_ptid;
 };
 
 static int reserve(void **p, size_t *cap, size_t need, size_t size)
@@ -713,6 +721,22 @@ static void clear_sample(struct sc *c)
 }
 
 /* The end of a sample: its stack, root first, into the profile. */
+/* Is the root of the last stack the one of this sample? The same text
+ * and, where the thread is known, the same thread (a comm root's thread
+ * attribute learns of every thread under it). */
+static int same_root(const struct sc *c)
+{
+	if (!c->last_pname || c->last_pname_len != c->pname_len ||
+	    memcmp(c->last_pname, c->pname, c->pname_len))
+		return 0;
+	const struct perfan_frame *f =
+		perfan_profile_frame_get(c->p, c->last_root);
+	if (!c->pname_known)
+		return !f->comm;
+	return f->comm && c->last_ppid == c->ppid && c->last_ptid == c->ptid &&
+	       !strcmp(f->comm, c->pcomm);
+}
+
 static int flush(struct sc *c, uint64_t period, int period_shown)
 {
 	size_t n = 0;
@@ -720,18 +744,24 @@ static int flush(struct sc *c, uint64_t period, int period_shown)
 		    sizeof(*c->stack)))
 		return perfan__nomem(c->name);
 	if (!c->o.no_process) {
-		if (!c->last_pname || c->last_pname_len != c->pname_len ||
-		    memcmp(c->last_pname, c->pname, c->pname_len)) {
-			int rc = perfan__profile_frame_n(c->p, &c->last_root,
-							 c->pname, c->pname_len,
-							 NULL, 0,
-							 PERFAN_FRAME_PROCESS);
+		if (!same_root(c)) {
+			int rc = c->pname_known
+					 ? perfan_profile_process_frame(
+						   c->p, &c->last_root,
+						   c->proot, c->pcomm, c->ppid,
+						   c->ptid)
+					 : perfan__profile_frame_n(
+						   c->p, &c->last_root,
+						   c->pname, c->pname_len, NULL,
+						   0, PERFAN_FRAME_PROCESS);
 			if (rc)
 				return rc;
 			const struct perfan_frame *f =
 				perfan_profile_frame_get(c->p, c->last_root);
 			c->last_pname = f->name; /* the profile's copy */
 			c->last_pname_len = c->pname_len;
+			c->last_ppid = c->ppid;
+			c->last_ptid = c->ptid;
 		}
 		c->stack[n++] = c->last_root;
 	}
@@ -893,6 +923,43 @@ static uint64_t parse_time_ns(struct span t)
 	return sec * 1000000000ull + ns;
 }
 
+/* D as a number printed with "%d": digits, no leading zero, in range. */
+static int canon_i32(struct span d, int32_t *out)
+{
+	if (!d.n || d.n > 10 || (d.n > 1 && d.s[0] == '0'))
+		return 0;
+	for (size_t i = 0; i < d.n; i++)
+		if (!pl_digit((unsigned char)d.s[i]))
+			return 0;
+	uint64_t v = parse_u64(d);
+	if (v > INT32_MAX)
+		return 0;
+	*out = (int32_t)v;
+	return 1;
+}
+
+/* The thread of the header as data, when the root's name is the one
+ * perfan_profile_process_frame makes of it (a comm of up to 63 bytes,
+ * numbers as "%d" prints them); else the root is its text alone. */
+static int set_pthread(struct sc *c, const char *comm, size_t cl, int has_pid,
+		       struct span pid, struct span tid)
+{
+	c->pname_known = 0;
+	c->proot = c->o.tid   ? PERFAN_ROOT_PID_TID
+		   : c->o.pid ? PERFAN_ROOT_PID
+			      : PERFAN_ROOT_COMM;
+	c->ppid = -1;
+	if (cl > 63 || memchr(comm, '\0', cl) ||
+	    (has_pid && !canon_i32(pid, &c->ppid)) || !canon_i32(tid, &c->ptid))
+		return 0;
+	if (reserve((void **)&c->pcomm, &c->pcomm_cap, cl + 1, 1))
+		return perfan__nomem(c->name);
+	memcpy(c->pcomm, comm, cl);
+	c->pcomm[cl] = '\0';
+	c->pname_known = 1;
+	return 0;
+}
+
 static int set_pname(struct sc *c, const char *s, const struct header *h)
 {
 	const char *comm = s;
@@ -924,6 +991,8 @@ static int set_pname(struct sc *c, const char *s, const struct header *h)
 	c->pname_len = n;
 	c->java = n >= 4 && !memcmp(b, "java", 4);
 	c->have_pname = 1;
+	if (set_pthread(c, comm, cl, has_pid, pid, tid))
+		return PERFAN_ENOMEM;
 	c->meta.pid = has_pid ? parse_i32(h->d1) : -1;
 	c->meta.tid = parse_i32(tid);
 	return 0;
@@ -1107,6 +1176,7 @@ int perfan_script_read(perfan_profile *p, FILE *fp, const char *name,
 		*stats = c.st;
 	free(c.filter);
 	free(c.pname);
+	free(c.pcomm);
 	free(c.fr);
 	free(c.grp);
 	free(c.pend_event);

@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile/root.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/json_read.h"
@@ -368,10 +367,10 @@ static int root_frame(struct ss *x, const char *name, perfan_frame_id *out)
 			size_t n = (size_t)(comm_end - name);
 			snprintf(comm, sizeof(comm), "%.*s",
 				 (int)(n < 63 ? n : 63), name);
-			return perfan__process_root(
-				x->p, (enum perfan_process_root)x->o->root,
+			return perfan_profile_process_frame(
+				x->p, out, (enum perfan_process_root)x->o->root,
 				comm, (int32_t)(pid >= 0 ? pid : tid),
-				(int32_t)tid, out);
+				(int32_t)tid);
 		}
 	}
 	/* perfan's own speedscope output names a profile COMM-PID/TID */
@@ -402,9 +401,9 @@ static int root_frame(struct ss *x, const char *name, perfan_frame_id *out)
 			size_t n = (size_t)(dash - name);
 			snprintf(comm, sizeof(comm), "%.*s",
 				 (int)(n < 255 ? n : 255), name);
-			return perfan__process_root(
-				x->p, (enum perfan_process_root)x->o->root,
-				comm, (int32_t)pid, (int32_t)tid, out);
+			return perfan_profile_process_frame(
+				x->p, out, (enum perfan_process_root)x->o->root,
+				comm, (int32_t)pid, (int32_t)tid);
 		}
 	}
 	int rc = pyspy_root(x, name, out);

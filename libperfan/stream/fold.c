@@ -11,7 +11,6 @@
 #include <perfan/stream.h>
 
 #include "profile/model.h"
-#include "profile/root.h"
 #include "resolve/symbols.h"
 #include "util/error.h"
 #include "util/hash.h"
@@ -44,8 +43,8 @@ static int root_frame(struct fold *f, struct perfan__thread *t,
 		*out = t->root_frame;
 		return 0;
 	}
-	int err = perfan__process_root(f->p, f->o->root, t->comm, t->pid,
-				       t->tid, out);
+	int err = perfan_profile_process_frame(f->p, out, f->o->root, t->comm,
+					       t->pid, t->tid);
 	if (!err) {
 		t->root_frame = *out;
 		t->root_valid = 1;

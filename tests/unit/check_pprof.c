@@ -75,9 +75,10 @@ START_TEST(test_inline_labels_facts)
 	ck_assert_int_eq(perfan_profile_add_column(p, "cycles", "period"), 0);
 	ck_assert_int_eq(perfan_profile_add_column(p, "cpu-clock", "period"),
 			 1);
-	perfan_frame_id a =
-		tu_frame(p, "prog-7/8", NULL, NULL, 0, PERFAN_FRAME_PROCESS);
-	ck_assert_int_eq(perfan_profile_frame_thread(p, a, 7, 8), 0);
+	perfan_frame_id a = 0;
+	ck_assert_int_eq(perfan_profile_process_frame(
+				 p, &a, PERFAN_ROOT_PID_TID, "prog", 7, 8),
+			 0);
 	perfan_frame_id m =
 		tu_frame(p, "main", "prog", "prog.c", 30, PERFAN_FRAME_NATIVE);
 	perfan_frame_id f =

@@ -62,10 +62,17 @@ static void made_up(struct fixture *fx, int root_pid)
 	perfan_profile *p = fx->p;
 	fx->col = perfan_profile_add_column(p, "cpu-clock", "samples");
 	ck_assert_int_ge(fx->col, 0);
-	perfan_frame_id a =
-		fr(p, root_pid ? "a-10/11" : "a", NULL, PERFAN_FRAME_PROCESS);
-	perfan_frame_id b =
-		fr(p, root_pid ? "b-20/20" : "b", NULL, PERFAN_FRAME_PROCESS);
+	/* the roots as perf.data's fold makes them: thread a-10/11 and
+	 * b-20/20, each with its comm and ids as data */
+	enum perfan_process_root root = root_pid ? PERFAN_ROOT_PID_TID
+						 : PERFAN_ROOT_COMM;
+	perfan_frame_id a, b;
+	ck_assert_int_eq(perfan_profile_process_frame(p, &a, root, "a", 10, 11),
+			 0);
+	ck_assert_int_eq(perfan_profile_process_frame(p, &b, root, "b", 20, 20),
+			 0);
+	ck_assert_str_eq(perfan_profile_frame_get(p, a)->name,
+			 root_pid ? "a-10/11" : "a");
 	perfan_frame_id main_ = fr(p, "main", "prog", PERFAN_FRAME_NATIVE);
 	perfan_frame_id f = fr(p, "f", "prog", PERFAN_FRAME_NATIVE);
 	perfan_frame_id g = fr(p, "g", "libc.so.6", PERFAN_FRAME_NATIVE);
