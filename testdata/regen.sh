@@ -28,7 +28,7 @@ CC=${CC:-gcc}
 CFLAGS="-O2 -g -fno-omit-frame-pointer"
 export PAGER=cat PERF_PAGER=cat LC_ALL=C
 
-ALL_CASES="fp dwarf pipe zstd two-events cpu-pagefaults sched py312-perf py313-perfjit py-handler multi-thread-fork switch diff slow-service dynsym debug-buildid minidebug offcpu perf-stat-local annotate"
+ALL_CASES="fp dwarf pipe zstd two-events cpu-pagefaults sched py312-perf py313-perfjit py-handler multi-thread-fork switch diff slow-service dynsym debug-buildid minidebug offcpu perf-stat-local annotate lookalike"
 
 # cmd STRING: log STRING to ./COMMAND and run it (eval, so redirections work).
 cmd() {
@@ -181,6 +181,20 @@ case_multi_thread_fork() {
     cmd "$PERF record -g -e cpu-clock -F 999 -o perf.data ./mtfork > mtfork.out 2> record.log"
     oracles perf.data
     cmd "$PERF script -i perf.data --show-task-events -F comm,pid,tid,time,event --ns > script-tasks.txt"
+    finish
+}
+
+# lookalike: threads named "x-1/2" and "[off-cpu: R]", names that read as
+# a comm-PID/TID root and an off-CPU leaf, with on-CPU samples and sleeps
+# (sched_switch with stacks), for identity kept as data (issue 33);
+# script-threads.txt is perf's comm, pid and tid of every sample.
+case_lookalike() {
+    begin lookalike
+    build lookalike.c lookalike -pthread
+    cmd "$PERF record -e sched:sched_switch -e cpu-clock/freq=999/ -g -o perf.data ./lookalike > lookalike.out 2> record.log"
+    cmd "$PERF report -i perf.data --stats > stats.txt 2>&1"
+    cmd "$PERF report -i perf.data --header-only > header.txt"
+    cmd "$PERF script -i perf.data -F comm,pid,tid,event > script-threads.txt"
     finish
 }
 

@@ -1,7 +1,8 @@
 /* check_profile.c: the profile model (interning, the stack trie, lazy
  * totals, children order, kept samples), folded stacks in and out, and the
  * perf script reader against stackcollapse-perf.pl's outputs in the peer
- * data. */
+ * data, and identity as data: threads on process frames and states on
+ * off-CPU leaves, checked against perf script on real recordings. */
 #define _GNU_SOURCE /* fmemopen, open_memstream */
 #include <perfan/perfan.h>
 
@@ -827,6 +828,351 @@ START_TEST(test_script_names)
 }
 END_TEST
 
+
+/* ---- identity as data (issue 33) --------------------------------------- */
+
+/* A process frame is made from its thread, and keeps it: the name is the
+ * data's, never the other way round. */
+START_TEST(test_identity_model)
+{
+	perfan_profile *p = new_profile(0);
+	perfan_frame_id a, b, c, d, e, x, t;
+	ck_assert_int_eq(perfan_profile_process_frame(
+				 p, &a, PERFAN_ROOT_PID_TID, "my comm", 10, 11),
+			 0);
+	const struct perfan_frame *f = perfan_profile_frame_get(p, a);
+	ck_assert_str_eq(f->name, "my_comm-10/11");
+	ck_assert_str_eq(f->comm, "my comm");
+	ck_assert_uint_eq(f->kind, PERFAN_FRAME_PROCESS);
+	ck_assert_uint_eq(f->root, PERFAN_ROOT_PID_TID);
+	ck_assert_int_eq(f->pid, 10);
+	ck_assert_int_eq(f->tid, 11);
+
+	/* a comm that reads as a root is a comm; a comm root learns of
+	 * each thread under it, a pid root keeps its pid */
+	ck_assert_int_eq(perfan_profile_process_frame(p, &b, PERFAN_ROOT_COMM,
+						      "x-1/2", 5, 6),
+			 0);
+	ck_assert_int_eq(perfan_profile_process_frame(p, &c, PERFAN_ROOT_COMM,
+						      "x-1/2", 5, 7),
+			 0);
+	ck_assert_uint_eq(b, c);
+	f = perfan_profile_frame_get(p, b);
+	ck_assert_str_eq(f->name, "x-1/2");
+	ck_assert_str_eq(f->comm, "x-1/2");
+	ck_assert_uint_eq(f->root, PERFAN_ROOT_COMM);
+	ck_assert_int_eq(f->pid, 5);
+	ck_assert_int_eq(f->tid, -1);
+	ck_assert_int_eq(perfan_profile_process_frame(p, &d, PERFAN_ROOT_PID,
+						      "w", 5, 6),
+			 0);
+	ck_assert_int_eq(perfan_profile_process_frame(p, &e, PERFAN_ROOT_PID,
+						      "w", 5, 7),
+			 0);
+	ck_assert_uint_eq(d, e);
+	ck_assert_int_eq(perfan_profile_frame_thread(p, d, 9, 9), 0);
+	f = perfan_profile_frame_get(p, d);
+	ck_assert_str_eq(f->name, "w-5");
+	ck_assert_int_eq(f->pid, 5);
+	ck_assert_int_eq(f->tid, -1);
+	ck_assert_int_eq(perfan_profile_process_frame(p, &e, PERFAN_ROOT_PID,
+						      "w", 8, 8),
+			 0);
+	ck_assert_uint_ne(d, e);
+
+	/* a thread never named, a pid not known, a tid not known */
+	ck_assert_int_eq(perfan_profile_process_frame(
+				 p, &x, PERFAN_ROOT_PID_TID, NULL, -1, 42),
+			 0);
+	f = perfan_profile_frame_get(p, x);
+	ck_assert_str_eq(f->name, ":42-?/42");
+	ck_assert_str_eq(f->comm, ":42");
+	ck_assert_int_eq(f->pid, -1);
+	ck_assert_int_eq(f->tid, 42);
+	ck_assert_int_eq(perfan_profile_process_frame(
+				 p, &x, PERFAN_ROOT_PID_TID, "q", 3, -1),
+			 0);
+	f = perfan_profile_frame_get(p, x);
+	ck_assert_str_eq(f->name, "q-3");
+	ck_assert_uint_eq(f->root, PERFAN_ROOT_PID);
+	ck_assert_int_eq(perfan_profile_process_frame(p, &x, 7, "q", 3, 3),
+			 PERFAN_EINVAL);
+
+	/* the same text with no thread behind it is another frame */
+	t = frame(p, "x-1/2", NULL, PERFAN_FRAME_PROCESS);
+	ck_assert_uint_ne(t, b);
+	f = perfan_profile_frame_get(p, t);
+	ck_assert_ptr_null(f->comm);
+	ck_assert_uint_eq(f->root, PERFAN_ROOT_NONE);
+
+	/* off-CPU leaves: the state is data; a leaf made by name has none */
+	perfan_frame_id o1, o2, o3;
+	ck_assert_int_eq(perfan_profile_offcpu_frame(p, &o1, PERFAN_OFFCPU_RUNQ,
+						     "[off-cpu: R]"),
+			 0);
+	ck_assert_int_eq(perfan_profile_offcpu_frame(p, &o3, PERFAN_OFFCPU_RUNQ,
+						     "[off-cpu: R]"),
+			 0);
+	ck_assert_uint_eq(o1, o3);
+	o2 = frame(p, "[off-cpu: R]", NULL, PERFAN_FRAME_OFFCPU);
+	ck_assert_uint_ne(o1, o2);
+	ck_assert_uint_eq(perfan_profile_frame_get(p, o1)->state,
+			  PERFAN_OFFCPU_RUNQ);
+	ck_assert_uint_eq(perfan_profile_frame_get(p, o1)->kind,
+			  PERFAN_FRAME_OFFCPU);
+	ck_assert_uint_eq(perfan_profile_frame_get(p, o2)->state,
+			  PERFAN_FRAME_NO_STATE);
+	ck_assert_uint_eq(perfan_profile_frame_get(p, a)->state, 0);
+
+	/* a merge and a copy keep all of it */
+	int col = perfan_profile_add_column(p, "x", "samples");
+	perfan_frame_id s1[] = {a, o1}, s2[] = {b, o2}, s3[] = {t};
+	ck_assert_int_eq(perfan_profile_add(p, s1, 2, col, 1, NULL, NULL), 0);
+	ck_assert_int_eq(perfan_profile_add(p, s2, 2, col, 1, NULL, NULL), 0);
+	ck_assert_int_eq(perfan_profile_add(p, s3, 1, col, 1, NULL, NULL), 0);
+	perfan_profile *m = new_profile(0);
+	ck_assert_int_eq(perfan_profile_add_column(m, "x", "samples"), 0);
+	ck_assert_int_eq(perfan_profile_merge(m, 0, p, col), 0);
+	perfan_frame_id ids[] = {a, b, t, o1, o2};
+	for (size_t i = 0; i < 5; i++) {
+		perfan_frame_id cp;
+		ck_assert_int_eq(perfan_profile_frame_copy(m, &cp, p, ids[i]),
+				 0);
+		const struct perfan_frame *want =
+			perfan_profile_frame_get(p, ids[i]);
+		const struct perfan_frame *got =
+			perfan_profile_frame_get(m, cp);
+		ck_assert_str_eq(got->name, want->name);
+		ck_assert_uint_eq(got->kind, want->kind);
+		ck_assert_uint_eq(got->root, want->root);
+		ck_assert_uint_eq(got->state, want->state);
+		ck_assert_int_eq(got->pid, want->pid);
+		ck_assert_int_eq(got->tid, want->tid);
+		if (want->comm)
+			ck_assert_str_eq(got->comm, want->comm);
+		else
+			ck_assert_ptr_null(got->comm);
+	}
+	/* the merge interned each of the five before the copies */
+	ck_assert_uint_eq(perfan_profile_nr_frames(m), 5);
+	perfan_profile_free(m);
+	perfan_profile_free(p);
+}
+END_TEST
+
+struct thr {
+	char comm[64];
+	int32_t pid, tid;
+	int seen;
+};
+
+/* The (comm, pid, tid) of every sample in perf script text made with
+ * -F comm,pid,tid[,time],event: the rightmost PID/TID token, the comm
+ * before it (spaces and all). Returns how many distinct ones. */
+static size_t script_threads(const char *rel, struct thr *out, size_t max)
+{
+	size_t len, n = 0;
+	char *text = slurp(tu_testdata(rel), &len);
+	ck_assert_msg(text != NULL, "%s", rel);
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		if (strstr(line, "PERF_RECORD_"))
+			continue;
+		char *ids = NULL;
+		for (char *s = line; *s; s++) {
+			if (s > line && s[-1] != ' ')
+				continue;
+			int a = 0, b = 0;
+			char *q = s;
+			while (*q >= '0' && *q <= '9')
+				q++, a++;
+			if (!a || *q != '/')
+				continue;
+			q++;
+			while (*q >= '0' && *q <= '9')
+				q++, b++;
+			if (b && (*q == ' ' || !*q))
+				ids = s;
+		}
+		if (!ids)
+			continue;
+		char *c = line;
+		while (*c == ' ')
+			c++;
+		char *ce = ids;
+		while (ce > c && ce[-1] == ' ')
+			ce--;
+		struct thr t = {{0}, 0, 0, 0};
+		snprintf(t.comm, sizeof(t.comm), "%.*s", (int)(ce - c), c);
+		ck_assert_int_eq(sscanf(ids, "%d/%d", &t.pid, &t.tid), 2);
+		size_t i = 0;
+		while (i < n && (strcmp(out[i].comm, t.comm) ||
+				 out[i].pid != t.pid || out[i].tid != t.tid))
+			i++;
+		if (i == n) {
+			ck_assert_uint_lt(n, max);
+			out[n++] = t;
+		}
+	}
+	free(text);
+	return n;
+}
+
+/* Fold REC (under testdata) with a root per thread; every root's comm,
+ * pid and tid is one of perf script's (WANT), and each of those has a
+ * root. */
+static void check_roots(perfan_profile *p, struct thr *want, size_t nwant)
+{
+	size_t nroots = 0;
+	const perfan_node_id *kids;
+	size_t nk = perfan_profile_node_children(p, PERFAN_ROOT_NODE, &kids);
+	for (size_t k = 0; k < nk; k++) {
+		const struct perfan_frame *f = perfan_profile_frame_get(
+			p, perfan_profile_node_frame(p, kids[k]));
+		ck_assert_uint_eq(f->kind, PERFAN_FRAME_PROCESS);
+		ck_assert_uint_eq(f->root, PERFAN_ROOT_PID_TID);
+		ck_assert_ptr_nonnull(f->comm);
+		size_t i = 0;
+		while (i < nwant &&
+		       (strcmp(want[i].comm, f->comm) ||
+			want[i].pid != f->pid || want[i].tid != f->tid))
+			i++;
+		ck_assert_msg(i < nwant,
+			      "root %s (%s %d/%d) not in perf script", f->name,
+			      f->comm, f->pid, f->tid);
+		want[i].seen = 1;
+		nroots++;
+	}
+	for (size_t i = 0; i < nwant; i++)
+		ck_assert_msg(want[i].seen, "no root for %s %d/%d",
+			      want[i].comm, want[i].pid, want[i].tid);
+	ck_assert_uint_eq(nroots, nwant);
+}
+
+static perfan_profile *fold_rec(const char *rel, perfan_perfdata **pd)
+{
+	ck_assert_msg(!perfan_perfdata_open(pd, tu_testdata(rel), NULL), "%s",
+		      perfan_error_last());
+	perfan_profile *p = new_profile(1);
+	struct perfan_resolve_opts o = PERFAN_RESOLVE_OPTS_INIT;
+	o.host = tu_host();
+	o.root = PERFAN_ROOT_PID_TID;
+	ck_assert_msg(!perfan_resolve_perfdata(p, *pd, &o, NULL), "%s",
+		      perfan_error_last());
+	return p;
+}
+
+/* Roots per thread of real recordings against perf script's comm, pid
+ * and tid: threads, a fork, renames and an exec (multi-thread-fork), and
+ * threads named "x-1/2" and "[off-cpu: R]" (lookalike), which report's
+ * pid key gives as they are. */
+START_TEST(test_identity_recordings)
+{
+	static const char *const recs[][2] = {
+		{"multi-thread-fork/perf.data",
+		 "multi-thread-fork/script-tasks.txt"},
+		{"lookalike/perf.data", "lookalike/script-threads.txt"},
+	};
+	for (size_t r = 0; r < 2; r++) {
+		struct thr want[32];
+		size_t nwant = script_threads(recs[r][1], want, 32);
+		ck_assert_uint_ge(nwant, 3);
+		perfan_perfdata *pd;
+		perfan_profile *p = fold_rec(recs[r][0], &pd);
+		check_roots(p, want, nwant);
+		/* every kept sample's root is its thread */
+		for (size_t i = 0; i < perfan_profile_nr_samples(p); i++) {
+			const struct perfan_profile_sample *s =
+				perfan_profile_sample_get(p, i);
+			perfan_node_id n = s->leaf;
+			while (perfan_profile_node_parent(p, n) !=
+			       PERFAN_ROOT_NODE)
+				n = perfan_profile_node_parent(p, n);
+			const struct perfan_frame *f = perfan_profile_frame_get(
+				p, perfan_profile_node_frame(p, n));
+			ck_assert_int_eq(f->pid, s->meta.pid);
+			ck_assert_int_eq(f->tid, s->meta.tid);
+		}
+		if (r == 1) {
+			/* report's comm and pid keys: the comm as the root
+			 * shows it, the ids as data */
+			struct perfan_report_opts o =
+				PERFAN_OPTS_INIT(struct perfan_report_opts);
+			o.sort = "pid";
+			perfan_report *rep;
+			ck_assert_int_eq(perfan_report_new(&rep, p, &o), 0);
+			size_t found = 0;
+			for (size_t c = 0; c < perfan_profile_nr_columns(p);
+			     c++)
+				for (size_t i = 0;
+				     i < perfan_report_nr_rows(rep, c); i++) {
+					const struct perfan_report_row *row =
+						perfan_report_row(rep, c, i);
+					if (!strcmp(row->comm, "x-1/2") ||
+					    !strcmp(row->comm,
+						    "[off-cpu:_R]")) {
+						ck_assert_int_ne(row->tid,
+								 row->pid);
+						found++;
+					} else {
+						ck_assert_str_eq(row->comm,
+								 "lookalike");
+						ck_assert_int_eq(row->tid,
+								 row->pid);
+					}
+				}
+			ck_assert_uint_eq(found, 4); /* two events each */
+			perfan_report_free(rep);
+		}
+		perfan_profile_free(p);
+		perfan_perfdata_free(pd);
+	}
+}
+END_TEST
+
+/* The off-CPU view of lookalike: each leaf's state is data, named from
+ * it; the thread named "[off-cpu: R]" is a root with that comm, not a
+ * leaf. */
+START_TEST(test_identity_offcpu)
+{
+	perfan_perfdata *pd;
+	ck_assert(!perfan_perfdata_open(&pd, tu_testdata("lookalike/perf.data"),
+					NULL));
+	perfan_profile *p = new_profile(0);
+	struct perfan_resolve_opts ro = PERFAN_RESOLVE_OPTS_INIT;
+	ro.host = tu_host();
+	ro.root = PERFAN_ROOT_PID_TID;
+	struct perfan_offcpu_opts oo =
+		PERFAN_OPTS_INIT(struct perfan_offcpu_opts);
+	perfan_offcpu *oc = NULL;
+	ck_assert_msg(!perfan_offcpu_profile(p, pd, &ro, PERFAN_VIEW_WALL, &oo,
+					     &oc, NULL),
+		      "%s", perfan_error_last());
+	size_t leaves = 0, lookalike_root = 0;
+	for (perfan_node_id n = 1; n < perfan_profile_nr_nodes(p); n++) {
+		const struct perfan_frame *f = perfan_profile_frame_get(
+			p, perfan_profile_node_frame(p, n));
+		if (perfan_profile_node_parent(p, n) == PERFAN_ROOT_NODE) {
+			ck_assert_uint_eq(f->kind, PERFAN_FRAME_PROCESS);
+			lookalike_root += !strcmp(f->comm, "[off-cpu: R]");
+			continue;
+		}
+		if (f->kind != PERFAN_FRAME_OFFCPU)
+			continue;
+		ck_assert_uint_lt(f->state, PERFAN_OFFCPU_NR_STATES);
+		char want[64];
+		snprintf(want, sizeof(want), "[off-cpu: %s]",
+			 perfan_offcpu_state_name(f->state));
+		ck_assert_str_eq(f->name, want);
+		leaves++;
+	}
+	ck_assert_uint_eq(lookalike_root, 1);
+	ck_assert_uint_gt(leaves, 2);
+	perfan_offcpu_free(oc);
+	perfan_profile_free(p);
+	perfan_perfdata_free(pd);
+}
+END_TEST
+
 static Suite *profile_suite(void)
 {
 	Suite *s = suite_create("profile");
@@ -851,6 +1197,12 @@ static Suite *profile_suite(void)
 	tcase_add_test(tc, test_script_forms);
 	tcase_add_test(tc, test_script_one_line);
 	tcase_add_test(tc, test_script_names);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("identity");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_identity_model);
+	tcase_add_test(tc, test_identity_recordings);
+	tcase_add_test(tc, test_identity_offcpu);
 	suite_add_tcase(s, tc);
 	return s;
 }
