@@ -375,8 +375,8 @@ static int code_frame(struct reader *r, const char *s, size_t n,
 }
 
 /* The process frame of PROC (S is its text) for the thread THR (or none),
- * named as perf.data roots are (profile/root.c) from its command: the
- * command line with the program's directory left out. */
+ * made as perf.data roots are (perfan_profile_process_frame) from its
+ * command: the command line with the program's directory left out. */
 static int process_frame(struct reader *r, const char *s,
 			 const struct frame *proc, const struct frame *thr,
 			 perfan_frame_id *out)
