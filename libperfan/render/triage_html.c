@@ -13,8 +13,8 @@
 #include <perfan/flamegraph.h>
 #include <perfan/offcpu.h>
 
-#include "render/triage.h"
 #include "render/markup.h"
+#include "render/triage.h"
 #include "util/error.h"
 #include "util/log.h"
 

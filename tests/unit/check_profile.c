@@ -828,7 +828,6 @@ START_TEST(test_script_names)
 }
 END_TEST
 
-
 /* ---- identity as data (issue 33) --------------------------------------- */
 
 /* A process frame is made from its thread, and keeps it: the name is the
