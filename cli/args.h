@@ -10,6 +10,24 @@
 
 #include <perfan/perfan.h>
 
+#include "opt.h"
+
+/* The shared options as tables of cli/opt.h, for a perfan_load_opts
+ * (CLI_TABLE(cli_load_table, lo)): all of them, or a part. */
+extern const struct cli_opt cli_load_table[];
+extern const struct cli_opt cli_filter_table[]; /* event, pid, tid, ... */
+extern const struct cli_opt cli_event_table[];
+extern const struct cli_opt cli_comm_cpu_time_table[];
+extern const struct cli_opt cli_symbols_table[]; /* symfs ... jitdump-dir */
+extern const struct cli_opt cli_threads_table[];
+extern const struct cli_opt cli_views_table[]; /* python, off-cpu, wall */
+
+/* perfan_load_opts_set for a table entry (LO a perfan_load_opts). */
+int cli_set_load(void *lo, const char *name, const char *value);
+/* perfan_flamegraph_opts_set and perfan_diff_opts_set the same way. */
+int cli_set_fg(void *fo, const char *name, const char *value);
+int cli_set_diff(void *d, const char *name, const char *value);
+
 /* Defaults for command CMD: every sample, weighed by period; warnings,
  * advice and a progress line on stderr as "perfan CMD: ...". */
 void cli_args_init(struct perfan_load_opts *o, const char *cmd);

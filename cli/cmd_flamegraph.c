@@ -2,11 +2,9 @@
  * of one or more perf.data, perf script or folded inputs, or a
  * differential one of two (--diff), with the options of FlameGraph's
  * flamegraph.pl and the filters of perfan report. */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <perfan/perfan.h>
 
@@ -16,7 +14,7 @@
 #define CMD "flamegraph"
 #define BEFORE "before" /* the column of two-count folded lines */
 
-static const char usage_text[] =
+static const char head[] =
 	"usage: perfan flamegraph [options] [FILE...] > graph.svg\n"
 	"       perfan flamegraph --diff [options] BEFORE AFTER > diff.svg\n"
 	"\n"
@@ -31,52 +29,7 @@ static const char usage_text[] =
 	"on both sides' shapes at once (each frame as wide as its larger\n"
 	"share), red where a frame grew, blue where it shrank, outlines where\n"
 	"new or vanished code starts, and a line naming the largest changes.\n"
-	"\n"
-	"  --title TEXT       the title (default Flame Graph, Icicle Graph,\n"
-	"                     Flame Chart)\n"
-	"  --subtitle TEXT    a second line under the title\n"
-	"  --width PX         image width (default 1200)\n"
-	"  --height PX        height of each frame (default 16; a differential\n"
-	"                     graph's are lowered to fit 900 px unless given)\n"
-	"  --minwidth PX|PCT% merge frames narrower than this into one \"(other)\"\n"
-	"                     per parent (default 0.1 px)\n"
-	"  --fonttype FONT    font family (default Verdana)\n"
-	"  --fontsize PX      font size (default 12)\n"
-	"  --colors PALETTE   kind (default: by what a frame is), hot, mem, io,\n"
-	"                     wakeup, java, js, perl, python, red, green, blue,\n"
-	"                     aqua, yellow, purple, orange\n"
-	"  --hash             colours by flamegraph.pl's name hash (similar\n"
-	"                     names, similar colours)\n"
-	"  --bgcolors COLOR   background: yellow, blue, green, grey or #rrggbb\n"
-	"  --inverted         an icicle graph: roots at the top\n"
-	"  --reverse          stacks reversed: leaf functions at the bottom\n"
-	"  --flamechart       x is time: samples in time order (perf.data) or\n"
-	"                     input order, not merged by name\n"
-	"  --countname NAME   the unit of weights (default samples, or the\n"
-	"                     event's name when weighed by period)\n"
-	"  --nametype TEXT    what the details line calls a frame (default\n"
-	"                     Function:)\n"
-	"  --notes TEXT       a note kept in the SVG\n"
-	"  --negate           differential: swap red and blue\n"
-	"  --diff             a differential graph of two inputs, BEFORE and\n"
-	"                     AFTER (each perf.data, perf script text or\n"
-	"                     folded), drawn as two-count lines are\n"
-	"  --view VIEW        differential: the shape it opens with: both (the\n"
-	"                     default), after or before\n"
-	"  --total            differential: colour by the change of total\n"
-	"                     share, not self\n"
-	"  --noise-floor PTS  differential: draw changes under PTS percentage\n"
-	"                     points neutral\n"
-	"  --noise-sigmas K   differential: draw changes under K standard\n"
-	"                     deviations of sampling noise neutral (weights\n"
-	"                     that are sample counts)\n" CLI_ARGS_HELP
-	"  -o, --output FILE  write to FILE (atomically) instead of stdout\n"
-	"  -h, --help         show this help\n";
-
-static int usage_error(const char *fmt, const char *arg)
-{
-	return cli_usage_error(CMD, usage_text, fmt, arg);
-}
+	"\n";
 
 struct opts {
 	struct perfan_flamegraph_opts fo;
@@ -85,168 +38,66 @@ struct opts {
 	int diff;
 };
 
-enum {
-	O_TITLE = 256,
-	O_SUBTITLE,
-	O_WIDTH,
-	O_HEIGHT,
-	O_MINWIDTH,
-	O_FONTTYPE,
-	O_FONTSIZE,
-	O_COLORS,
-	O_HASH,
-	O_BGCOLORS,
-	O_INVERTED,
-	O_REVERSE,
-	O_FLAMECHART,
-	O_COUNTNAME,
-	O_NAMETYPE,
-	O_NOTES,
-	O_NEGATE,
-	O_DIFF,
-	O_TOTAL,
-	O_NOISE_FLOOR,
-	O_NOISE_SIGMAS,
-	O_VIEW,
+#define FG(name, arg, help) CLI_SET(name, arg, fo, cli_set_fg, help)
+static const struct cli_opt options[] = {
+	FG("title", "TEXT",
+	   "the title (default Flame Graph, Icicle Graph,\nFlame Chart)"),
+	FG("subtitle", "TEXT", "a second line under the title"),
+	FG("width", "PX", "image width (default 1200)"),
+	FG("height", "PX",
+	   "height of each frame (default 16; a differential\n"
+	   "graph's are lowered to fit 900 px unless given)"),
+	FG("minwidth", "PX|PCT%",
+	   "merge frames narrower than this into one \"(other)\"\n"
+	   "per parent (default 0.1 px)"),
+	FG("fonttype", "FONT", "font family (default Verdana)"),
+	FG("fontsize", "PX", "font size (default 12)"),
+	FG("colors", "PALETTE",
+	   "kind (default: by what a frame is), hot, mem, io,\n"
+	   "wakeup, java, js, perl, python, red, green, blue,\n"
+	   "aqua, yellow, purple, orange"),
+	FG("color", "PALETTE", NULL),
+	FG("hash", NULL,
+	   "colours by flamegraph.pl's name hash (similar\n"
+	   "names, similar colours)"),
+	FG("bgcolors", "COLOR",
+	   "background: yellow, blue, green, grey or #rrggbb"),
+	FG("inverted", NULL, "an icicle graph: roots at the top"),
+	FG("reverse", NULL, "stacks reversed: leaf functions at the bottom"),
+	FG("flamechart", NULL,
+	   "x is time: samples in time order (perf.data) or\n"
+	   "input order, not merged by name"),
+	FG("countname", "NAME",
+	   "the unit of weights (default samples, or the\n"
+	   "event's name when weighed by period)"),
+	FG("nametype", "TEXT",
+	   "what the details line calls a frame (default\nFunction:)"),
+	FG("notes", "TEXT", "a note kept in the SVG"),
+	FG("negate", NULL, "differential: swap red and blue"),
+	CLI_FLAG("diff", diff,
+		 "a differential graph of two inputs, BEFORE and\n"
+		 "AFTER (each perf.data, perf script text or\n"
+		 "folded), drawn as two-count lines are"),
+	FG("view", "VIEW",
+	   "differential: the shape it opens with: both (the\n"
+	   "default), after or before"),
+	FG("total", NULL,
+	   "differential: colour by the change of total\nshare, not self"),
+	FG("noise-floor", "PTS",
+	   "differential: draw changes under PTS percentage\n"
+	   "points neutral"),
+	FG("noise-sigmas", "K",
+	   "differential: draw changes under K standard\n"
+	   "deviations of sampling noise neutral (weights\n"
+	   "that are sample counts)"),
+	CLI_TABLE(cli_load_table, lo),
+	CLI_OUTPUT(out),
+	CLI_END,
 };
-static const struct option longopts[] = {
-	{"title", required_argument, NULL, O_TITLE},
-	{"subtitle", required_argument, NULL, O_SUBTITLE},
-	{"width", required_argument, NULL, O_WIDTH},
-	{"height", required_argument, NULL, O_HEIGHT},
-	{"minwidth", required_argument, NULL, O_MINWIDTH},
-	{"fonttype", required_argument, NULL, O_FONTTYPE},
-	{"fontsize", required_argument, NULL, O_FONTSIZE},
-	{"colors", required_argument, NULL, O_COLORS},
-	{"color", required_argument, NULL, O_COLORS},
-	{"hash", no_argument, NULL, O_HASH},
-	{"bgcolors", required_argument, NULL, O_BGCOLORS},
-	{"inverted", no_argument, NULL, O_INVERTED},
-	{"reverse", no_argument, NULL, O_REVERSE},
-	{"flamechart", no_argument, NULL, O_FLAMECHART},
-	{"countname", required_argument, NULL, O_COUNTNAME},
-	{"nametype", required_argument, NULL, O_NAMETYPE},
-	{"notes", required_argument, NULL, O_NOTES},
-	{"negate", no_argument, NULL, O_NEGATE},
-	{"diff", no_argument, NULL, O_DIFF},
-	{"total", no_argument, NULL, O_TOTAL},
-	{"noise-floor", required_argument, NULL, O_NOISE_FLOOR},
-	{"noise-sigmas", required_argument, NULL, O_NOISE_SIGMAS},
-	{"view", required_argument, NULL, O_VIEW},
-	CLI_ARGS_LONGOPTS,
-	{"output", required_argument, NULL, 'o'},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
-};
 
-/* The options with a number or a choice for a value. 0, -1 when OPT is
- * none of them, or the exit status of a usage error. */
-static int value_option(struct perfan_flamegraph_opts *fo, int opt,
-			const char *arg)
+static int usage_error(const char *fmt, const char *arg)
 {
-	double v;
-	switch (opt) {
-	case O_WIDTH:
-		/* more than the 10 px margins on either side */
-		if (cli_parse_positive(arg, 1e6, &fo->width) || fo->width <= 20)
-			return usage_error("--width: '%s' is not a width in "
-					   "pixels",
-					   arg);
-		return 0;
-	case O_HEIGHT:
-		if (cli_parse_positive(arg, 1e4, &fo->frame_height))
-			return usage_error("--height: '%s' is not a height in "
-					   "pixels",
-					   arg);
-		fo->max_height = -1; /* as high as asked: not lowered to fit */
-		return 0;
-	case O_VIEW: return cli_parse_view(CMD, usage_text, arg, fo) ? 2 : 0;
-	case O_MINWIDTH:
-		return cli_parse_minwidth(arg, fo)
-			       ? usage_error("--minwidth: '%s' is not pixels "
-					     "or a percentage",
-					     arg)
-			       : 0;
-	case O_FONTSIZE:
-		return cli_parse_positive(arg, 1e3, &fo->fontsize)
-			       ? usage_error("--fontsize: '%s' is not a size "
-					     "in pixels",
-					     arg)
-			       : 0;
-	case O_COLORS:
-		fo->palette = perfan_fg_palette_parse(arg);
-		return fo->palette < 0 ? usage_error("--colors: '%s' is not a "
-						     "palette",
-						     arg)
-				       : 0;
-	case O_NOISE_FLOOR:
-	case O_NOISE_SIGMAS:
-		if (cli_parse_positive(arg, 100, &v))
-			return usage_error(opt == O_NOISE_FLOOR
-						   ? "--noise-floor: '%s' is "
-						     "not percentage points"
-						   : "--noise-sigmas: '%s' is "
-						     "not a number",
-					   arg);
-		if (opt == O_NOISE_FLOOR)
-			fo->noise_floor = v / 100;
-		else
-			fo->noise_sigmas = v;
-		return 0;
-	}
-	return -1;
-}
-
-static int bgcolors(struct perfan_flamegraph_opts *fo, const char *arg)
-{
-	size_t n = strlen(arg);
-	int hex = n == 7 && arg[0] == '#' &&
-		  strspn(arg + 1, "0123456789abcdefABCDEF") == 6;
-	if (!hex && strcmp(arg, "yellow") && strcmp(arg, "blue") &&
-	    strcmp(arg, "green") && strcmp(arg, "grey") && strcmp(arg, "gray"))
-		return usage_error("--bgcolors: '%s' is none of yellow, blue, "
-				   "green, grey, #rrggbb",
-				   arg);
-	fo->bgcolors = arg;
-	return 0;
-}
-
-/* Option OPT of the graph: 0, -1 after --help, or the exit status of a
- * usage error. */
-static int option(void *payload, int opt, const char *arg)
-{
-	struct opts *o = payload;
-	struct perfan_flamegraph_opts *fo = &o->fo;
-	int rc = value_option(fo, opt, arg);
-	if (rc >= 0)
-		return rc;
-	switch (opt) {
-	case O_TITLE: fo->title = arg; break;
-	case O_SUBTITLE: fo->subtitle = arg; break;
-	case O_FONTTYPE: fo->fonttype = arg; break;
-	case O_HASH: fo->hash = 1; break;
-	case O_BGCOLORS: return bgcolors(fo, arg);
-	case O_INVERTED: fo->inverted = 1; break;
-	case O_REVERSE: fo->reverse = 1; break;
-	case O_FLAMECHART: fo->flamechart = 1; break;
-	case O_COUNTNAME: fo->countname = arg; break;
-	case O_NAMETYPE: fo->nametype = arg; break;
-	case O_NOTES: fo->notes = arg; break;
-	case O_NEGATE: fo->negate = 1; break;
-	case O_DIFF: o->diff = 1; break;
-	case O_TOTAL: fo->color_total = 1; break;
-	case 'o': o->out = arg; break;
-	case 'h': fputs(usage_text, stdout); return -1;
-	default: fputs(usage_text, stderr); return 2;
-	}
-	return 0;
-}
-
-/* ARGV into O. -1 to go on, else the exit status. */
-static int parse(int argc, char **argv, struct opts *o)
-{
-	return cli_args_parse(argc, argv, "o:h", longopts, &o->lo, option, o,
-			      usage_text, CMD);
+	return cli_opt_error(CMD, options, head, fmt, arg);
 }
 
 /* What --diff needs: two inputs, and no flame chart. -1 or 2. */
@@ -324,7 +175,7 @@ int cmd_flamegraph(int argc, char **argv)
 {
 	struct opts o = {.fo = PERFAN_FG_OPTS_INIT};
 	cli_args_init(&o.lo, CMD);
-	int status = parse(argc, argv, &o);
+	int status = cli_opt_parse(argc, argv, options, &o, head, CMD, 0);
 	if (status >= 0)
 		return status;
 	char *dflt[] = {"perf.data"};

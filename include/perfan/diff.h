@@ -68,6 +68,15 @@ struct perfan_diff_opts {
 	int shares_only;
 };
 
+/* D's option NAME as perfan diff's command line spells it, from VALUE
+ * (borrowed; NULL for a switch): the switches absolute, all and shares
+ * (shares_only); sort (a key of perfan_diff_sort_parse), limit (a count),
+ * min-share (percent above 0, up to 100), alpha (between 0 and 1). Since
+ * 0.2. Returns 0, or PERFAN_EINVAL with a message naming the option
+ * ("--alpha: '2' is not a level between 0 and 1"). */
+PERFAN_API int perfan_diff_opts_set(struct perfan_diff_opts *d,
+				    const char *name, const char *value);
+
 /* Compare the runs. Every run's column is read; functions are matched by
  * name. Runs must outlive the diff. Returns 0, PERFAN_EINVAL (no run on a
  * side, a column a profile lacks), PERFAN_ENOMEM. */

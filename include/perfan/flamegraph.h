@@ -228,6 +228,18 @@ perfan_flamegraph_write(const perfan_profile *p, FILE *fp,
 PERFAN_API double
 perfan_flamegraph_prune_fraction(const struct perfan_flamegraph_opts *opts);
 
+/* FO's option NAME as flamegraph.pl's command line spells it, from VALUE
+ * (borrowed; NULL for a switch): the switches hash, inverted, reverse,
+ * flamechart, negate and total (colour by total share); the texts title,
+ * subtitle, countname, nametype, notes and fonttype; width, height and
+ * fontsize in px; minwidth "PX" or "PCT%"; colors (or color) a palette
+ * name; bgcolors yellow, blue, green, grey or #rrggbb; view both, after
+ * or before; noise-floor in percentage points; noise-sigmas. Since 0.2.
+ * Returns 0, or PERFAN_EINVAL with a message naming the option
+ * ("--width: 'x' is not a width in pixels"). */
+PERFAN_API int perfan_flamegraph_opts_set(struct perfan_flamegraph_opts *fo,
+					  const char *name, const char *value);
+
 #ifdef __cplusplus
 }
 #endif

@@ -137,6 +137,16 @@ enum perfan_load_quiet {
  * read is in the profile. */
 #define PERFAN_LOAD_ADVISED 1
 
+/* O's option NAME as perfan's command line spells it, from VALUE
+ * (borrowed; NULL for a switch): the switches samples, period, inline,
+ * lineno, off-cpu and wall; the paths symfs, debug-dir, buildid-dir,
+ * kallsyms, perf-map-dir and jitdump-dir; threads (1 to 1024); python
+ * (native, mixed or python); and the filters of perfan_filter_set. Since
+ * 0.2. Returns 0, or PERFAN_EINVAL with a message naming the option
+ * ("--python: 'x' is none of native, mixed, python"). */
+PERFAN_API int perfan_load_opts_set(struct perfan_load_opts *o,
+				    const char *name, const char *value);
+
 /* A new handle with an empty profile, and OPTS (NULL: defaults) copied;
  * the strings it points to must outlive the handle. Returns 0 or
  * PERFAN_ENOMEM, PERFAN_EINVAL (*OUT NULL then). */

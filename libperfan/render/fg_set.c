@@ -1,0 +1,161 @@
+/* render/fg_set.c: a flame graph's options set by name, as flamegraph.pl's
+ * command line spells them. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <perfan/flamegraph.h>
+
+#include "util/error.h"
+
+/* A plain decimal in (0, MAX] (no hex, inf or nan) into *OUT: 0 or -1. */
+static int positive(const char *s, double max, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !(v > 0) || v > max ||
+	    strpbrk(s, "xXnN"))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* "PX" or "PCT%" into the minimum width: 0 or -1. */
+static int minwidth(const char *s, struct perfan_flamegraph_opts *fo)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	int none = end == s;
+	int pct = *end == '%';
+	if (pct)
+		end++;
+	if (errno || none || *end || !(v >= 0) || v > 1e9 ||
+	    strpbrk(s, "xXnN") || (pct && v > 100))
+		return -1;
+	fo->minwidth = v;
+	fo->minwidth_percent = pct;
+	return 0;
+}
+
+static int bgcolors(const char *s)
+{
+	size_t n = strlen(s);
+	int hex = n == 7 && s[0] == '#' &&
+		  strspn(s + 1, "0123456789abcdefABCDEF") == 6;
+	return hex || !strcmp(s, "yellow") || !strcmp(s, "blue") ||
+	       !strcmp(s, "green") || !strcmp(s, "grey") || !strcmp(s, "gray");
+}
+
+/* The option NAME with a number or a choice for VALUE: what is wrong with
+ * VALUE, "" when none is, or NULL when NAME is none of them. */
+static const char *value_option(struct perfan_flamegraph_opts *fo,
+				const char *name, const char *value)
+{
+	double v;
+	if (!strcmp(name, "width")) /* more than the 10 px margins */
+		return positive(value, 1e6, &fo->width) || fo->width <= 20
+			       ? "is not a width in pixels"
+			       : "";
+	if (!strcmp(name, "height")) {
+		fo->max_height = -1; /* as high as asked: not lowered to fit */
+		return positive(value, 1e4, &fo->frame_height)
+			       ? "is not a height in pixels"
+			       : "";
+	}
+	if (!strcmp(name, "fontsize"))
+		return positive(value, 1e3, &fo->fontsize)
+			       ? "is not a size in pixels"
+			       : "";
+	if (!strcmp(name, "minwidth"))
+		return minwidth(value, fo) ? "is not pixels or a percentage"
+					   : "";
+	if (!strcmp(name, "colors")) {
+		fo->palette = perfan_fg_palette_parse(value);
+		return fo->palette < 0 ? "is not a palette" : "";
+	}
+	if (!strcmp(name, "view")) {
+		fo->view = perfan_fg_view_parse(value);
+		return fo->view < 0 ? "is none of both, after, before" : "";
+	}
+	if (!strcmp(name, "bgcolors")) {
+		fo->bgcolors = value;
+		return bgcolors(value) ? ""
+				       : "is none of yellow, blue, green, "
+					 "grey, #rrggbb";
+	}
+	if (!strcmp(name, "noise-floor")) {
+		int bad = positive(value, 100, &v);
+		fo->noise_floor = v / 100;
+		return bad ? "is not percentage points" : "";
+	}
+	if (!strcmp(name, "noise-sigmas"))
+		return positive(value, 100, &fo->noise_sigmas)
+			       ? "is not a number"
+			       : "";
+	return NULL;
+}
+
+/* The text option NAME: its field in FO, or NULL. */
+static const char **text_option(struct perfan_flamegraph_opts *fo,
+				const char *name)
+{
+	static const struct {
+		const char *name;
+		size_t offset;
+	} texts[] = {
+		{"title", offsetof(struct perfan_flamegraph_opts, title)},
+		{"subtitle", offsetof(struct perfan_flamegraph_opts, subtitle)},
+		{"countname",
+		 offsetof(struct perfan_flamegraph_opts, countname)},
+		{"nametype", offsetof(struct perfan_flamegraph_opts, nametype)},
+		{"notes", offsetof(struct perfan_flamegraph_opts, notes)},
+		{"fonttype", offsetof(struct perfan_flamegraph_opts, fonttype)},
+	};
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
+		if (!strcmp(name, texts[i].name))
+			return (const char **)((char *)fo + texts[i].offset);
+	return NULL;
+}
+
+/* The switch NAME: its field in FO, or NULL. */
+static int *flag_option(struct perfan_flamegraph_opts *fo, const char *name)
+{
+	return !strcmp(name, "hash")         ? &fo->hash
+	       : !strcmp(name, "inverted")   ? &fo->inverted
+	       : !strcmp(name, "reverse")    ? &fo->reverse
+	       : !strcmp(name, "flamechart") ? &fo->flamechart
+	       : !strcmp(name, "negate")     ? &fo->negate
+	       : !strcmp(name, "total")      ? &fo->color_total
+					     : NULL;
+}
+
+int perfan_flamegraph_opts_set(struct perfan_flamegraph_opts *fo,
+			       const char *name, const char *value)
+{
+	if (!fo || !name)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_flamegraph_opts_set: NULL argument");
+	if (!strcmp(name, "color"))
+		name = "colors"; /* flamegraph.pl takes both */
+	int *flag = flag_option(fo, name);
+	if (flag) {
+		*flag = 1;
+		return 0;
+	}
+	const char **text = text_option(fo, name);
+	const char *bad = text || !value ? NULL : value_option(fo, name, value);
+	if (text && value)
+		*text = value;
+	else if (!bad)
+		return perfan__err(PERFAN_EINVAL,
+				   value ? "perfan_flamegraph_opts_set: no "
+					   "option %s"
+					 : "--%s: no value",
+				   name);
+	else if (*bad)
+		return perfan__err(PERFAN_EINVAL, "--%s: '%s' %s", name, value,
+				   bad);
+	return 0;
+}
