@@ -22,11 +22,22 @@ extern const struct cli_opt cli_symbols_table[]; /* symfs ... jitdump-dir */
 extern const struct cli_opt cli_threads_table[];
 extern const struct cli_opt cli_views_table[]; /* python, off-cpu, wall */
 
+/* The --help lines of --event. */
+#define CLI_EVENT_HELP                                                         \
+	"\nonly samples of event NAME; in a perf.data, of\n"                   \
+	"the one event whose name starts with NAME (an\n"                      \
+	"error names its events when none or several\n"                        \
+	"do)\n"                                                                \
+	"bpftrace: the map NAME (@name); speedscope\n"                         \
+	"JSON: time, bytes or samples"
+
 /* perfan_load_opts_set for a table entry (LO a perfan_load_opts). */
 int cli_set_load(void *lo, const char *name, const char *value);
-/* perfan_flamegraph_opts_set and perfan_diff_opts_set the same way. */
+/* perfan_flamegraph_opts_set, perfan_diff_opts_set and
+ * perfan_scaling_opts_set the same way. */
 int cli_set_fg(void *fo, const char *name, const char *value);
 int cli_set_diff(void *d, const char *name, const char *value);
+int cli_set_scaling(void *so, const char *name, const char *value);
 
 /* Defaults for command CMD: every sample, weighed by period; warnings,
  * advice and a progress line on stderr as "perfan CMD: ...". */

@@ -18,17 +18,16 @@ int cli_set_diff(void *d, const char *name, const char *value)
 	return perfan_diff_opts_set(d, name, value);
 }
 
+int cli_set_scaling(void *so, const char *name, const char *value)
+{
+	return perfan_scaling_opts_set(so, name, value);
+}
+
 #define LOAD(name, arg, help) CLI_SET_AT(name, arg, 0, cli_set_load, help)
 #define SUB(table) CLI_TABLE_AT(table, 0)
 
 const struct cli_opt cli_event_table[] = {
-	LOAD("event", "NAME",
-	     "\nonly samples of event NAME; in a perf.data, of\n"
-	     "the one event whose name starts with NAME (an\n"
-	     "error names its events when none or several\n"
-	     "do)\n"
-	     "bpftrace: the map NAME (@name); speedscope\n"
-	     "JSON: time, bytes or samples"),
+	LOAD("event", "NAME", CLI_EVENT_HELP),
 	CLI_END,
 };
 

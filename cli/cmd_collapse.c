@@ -16,7 +16,7 @@
 
 #define CMD "collapse"
 
-static const char usage_text[] =
+static const char head[] =
 	"usage: perfan collapse [options] [FILE]\n"
 	"\n"
 	"Fold the stacks of FILE into one line per distinct stack, frames root\n"
@@ -28,46 +28,7 @@ static const char usage_text[] =
 	"speedscope JSON (a root per profile) or bpftrace's printed stack maps\n"
 	"(@[kstack, ustack, comm, pid] and the like, text or -f json); which\n"
 	"one is told from its content.\n"
-	"\n"
-	"  --pid              name the root frame comm-PID (stackcollapse-perf.pl)\n"
-	"  --tid              name the root frame comm-PID/TID (stackcollapse-\n"
-	"                     perf.pl)\n"
-	"  --pid=PID          (perf.data) only samples and off-CPU time of\n"
-	"                     process PID (a value, after '=', makes it the\n"
-	"                     filter of every command)\n"
-	"  --tid=TID          (perf.data) only samples and off-CPU time of\n"
-	"                     thread TID (likewise)\n" CLI_FILTER_HELP_COMM_CPU_TIME
-	"  --kernel           append _[k] to kernel frames\n"
-	"  --jit              append _[j] to JIT frames (perf-PID.map,\n"
-	"                     jitted-PID-N.so)\n"
-	"  --all              both --kernel and --jit\n"
-	"  --addrs            name unresolved frames with their address\n"
-	"  --inline           (perf.data) add the frames inlined into others\n"
-	"  --event-filter NAME, --event NAME\n" CLI_FILTER_HELP_EVENT_TEXT
-		CLI_FILTER_HELP_EVENT_OTHERS
-	"                     (default: the first event with samples)\n"
-	"  --samples          count every sample as 1\n"
-	"  --period           weigh a sample by its period (the default, as\n"
-	"                     perf script prints it)\n"
-	"  --compat MODE      (perf script text) flamegraph: names exactly as\n"
-	"                     stackcollapse-perf.pl writes them; none (the\n"
-	"                     default): only a top-level argument list is cut,\n"
-	"                     mangled names are demangled, jitted-*.so is JIT\n"
-	"                     and *.ko and vmlinux-VERSION kernel, as inferno\n"
-	"                     reads them\n"
-	"  --symfs DIR        (perf.data) look for binaries under DIR\n"
-	"  --debug-dir DIR    (perf.data) look for debug files under DIR too\n"
-	"  --buildid-dir DIR  (perf.data) perf's build-id cache (default\n"
-	"                     ~/.debug)\n"
-	"  --kallsyms FILE    (perf.data) kernel symbols from FILE\n"
-	"  --perf-map-dir DIR (perf.data) JIT symbols from DIR/perf-PID.map\n"
-	"                     (default /tmp)\n"
-	"  --jitdump-dir DIR  (perf.data) look for jit-PID.dump in DIR first\n" CLI_THREADS_HELP
-	"  --lineno           (py-spy, speedscope) a frame per line, name\n"
-	"                     (file:line), not one per function\n" CLI_ARGS_PYTHON_HELP
-		CLI_ARGS_TIME_HELP
-	"  -o, --output FILE  write to FILE (atomically) instead of stdout\n"
-	"  -h, --help         show this help\n";
+	"\n";
 
 struct opts {
 	struct perfan_load_opts lo;
@@ -97,119 +58,98 @@ static int opened(const struct perfan_load_info *in, void *payload)
 	return 0;
 }
 
-enum {
-	O_PID = 256,
-	O_TID,
-	O_KERNEL,
-	O_JIT,
-	O_ALL,
-	O_ADDRS,
-	O_EVENT,
-	O_COMPAT,
-	O_PYTHON,
-	O_COMM,
-	O_CPU,
-	O_TIME,
-};
-static const struct option longopts[] = {
-	/* bare: stackcollapse-perf.pl's roots; =ID: the filter */
-	{"pid", optional_argument, NULL, O_PID},
-	{"tid", optional_argument, NULL, O_TID},
-	{"comm", required_argument, NULL, O_COMM},
-	{"cpu", required_argument, NULL, O_CPU},
-	{"time", required_argument, NULL, O_TIME},
-	{"kernel", no_argument, NULL, O_KERNEL},
-	{"jit", no_argument, NULL, O_JIT},
-	{"all", no_argument, NULL, O_ALL},
-	{"addrs", no_argument, NULL, O_ADDRS},
-	{"inline", no_argument, NULL, CLI_ARGS_O_INLINE},
-	{"event-filter", required_argument, NULL, O_EVENT},
-	{"event", required_argument, NULL, O_EVENT},
-	{"samples", no_argument, NULL, CLI_ARGS_O_SAMPLES},
-	{"period", no_argument, NULL, CLI_ARGS_O_PERIOD},
-	{"symfs", required_argument, NULL, CLI_ARGS_O_SYMFS},
-	{"debug-dir", required_argument, NULL, CLI_ARGS_O_DEBUG_DIR},
-	{"buildid-dir", required_argument, NULL, CLI_ARGS_O_BUILDID_DIR},
-	{"kallsyms", required_argument, NULL, CLI_ARGS_O_KALLSYMS},
-	{"perf-map-dir", required_argument, NULL, CLI_ARGS_O_PERF_MAP_DIR},
-	{"jitdump-dir", required_argument, NULL, CLI_ARGS_O_JITDUMP_DIR},
-	{"python", required_argument, NULL, O_PYTHON},
-	{"compat", required_argument, NULL, O_COMPAT},
-	{"off-cpu", no_argument, NULL, CLI_ARGS_O_OFFCPU},
-	{"wall", no_argument, NULL, CLI_ARGS_O_WALL},
-	{"lineno", no_argument, NULL, CLI_ARGS_O_LINENO},
-	{"threads", required_argument, NULL, CLI_ARGS_O_THREADS},
-	{"output", required_argument, NULL, 'o'},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
-};
-
-/* Collapse's own option OPT: stackcollapse-perf.pl's names for the root,
- * frame names and the event. 0, or the exit status of a usage error. */
-static int option(void *payload, int opt, const char *arg)
+/* --pid and --tid: bare, stackcollapse-perf.pl's roots; =ID, the filter */
+static const char *pid_tid(struct opts *o, const char *name, const char *arg)
 {
-	struct opts *o = payload;
-	struct perfan_load_opts *lo = &o->lo;
-	switch (opt) {
-	case O_PID:
-	case O_TID:
-		if (!arg)
-			*(opt == O_PID ? &o->pid : &o->tid) = 1;
-		else if (cli_filter_set(&lo->filter,
-					opt == O_PID ? "pid" : "tid", arg, CMD))
-			return 2;
-		break;
-	case O_COMM:
-	case O_CPU:
-	case O_TIME:
-		if (cli_filter_set(&lo->filter,
-				   opt == O_COMM  ? "comm"
-				   : opt == O_CPU ? "cpu"
-						  : "time",
-				   arg, CMD))
-			return 2;
-		break;
-	case O_KERNEL: lo->kernel = 1; break;
-	case O_JIT: lo->jit = 1; break;
-	case O_ALL: lo->kernel = lo->jit = 1; break;
-	case O_ADDRS: lo->addrs = 1; break;
-	case O_EVENT: cli_filter_set(&lo->filter, "event", arg, CMD); break;
-	case O_PYTHON:
-		lo->python_view = perfan_python_view_parse(arg);
-		if (lo->python_view < 0)
-			return cli_usage_error(CMD, usage_text,
-					       "--python: '%s' is none of "
-					       "native, mixed, python",
-					       arg);
-		break;
-	case O_COMPAT:
-		if (!strcmp(arg, "flamegraph"))
-			lo->compat = PERFAN_SCRIPT_COMPAT_FLAMEGRAPH;
-		else if (!strcmp(arg, "none"))
-			lo->compat = PERFAN_SCRIPT_COMPAT_NONE;
-		else
-			return cli_usage_error(CMD, usage_text,
-					       "--compat: '%s' is neither "
-					       "flamegraph nor none",
-					       arg);
-		break;
-	case 'o': o->out = arg; break;
-	case 'h': fputs(usage_text, stdout); return -1;
-	default: fputs(usage_text, stderr); return 2;
-	}
-	return 0;
+	if (!arg)
+		*(*name == 'p' ? &o->pid : &o->tid) = 1;
+	else if (perfan_filter_set(&o->lo.filter, name, arg))
+		return perfan_error_last();
+	return NULL;
 }
+
+static const char *set_pid(void *o, const char *arg)
+{
+	return pid_tid(o, "pid", arg);
+}
+
+static const char *set_tid(void *o, const char *arg)
+{
+	return pid_tid(o, "tid", arg);
+}
+
+static const char *set_all(void *lo, const char *arg)
+{
+	(void)arg;
+	((struct perfan_load_opts *)lo)->kernel = 1;
+	((struct perfan_load_opts *)lo)->jit = 1;
+	return NULL;
+}
+
+static const char *set_event(void *lo, const char *arg)
+{
+	perfan_filter_set(&((struct perfan_load_opts *)lo)->filter, "event",
+			  arg);
+	return NULL;
+}
+
+#define LOAD(name, arg, help) CLI_SET(name, arg, lo, cli_set_load, help)
+static const struct cli_opt options[] = {
+	CLI_TEXT("  --pid              name the root frame comm-PID "
+		 "(stackcollapse-perf.pl)\n"
+		 "  --tid              name the root frame comm-PID/TID "
+		 "(stackcollapse-\n"
+		 "                     perf.pl)\n"),
+	{CLI_OPT_(CLI_OPT_CALL, "pid", "=PID",
+		  "(perf.data) only samples and off-CPU time of\n"
+		  "process PID (a value, after '=', makes it the\n"
+		  "filter of every command)",
+		  0),
+	 .call = set_pid},
+	{CLI_OPT_(CLI_OPT_CALL, "tid", "=TID",
+		  "(perf.data) only samples and off-CPU time of\n"
+		  "thread TID (likewise)",
+		  0),
+	 .call = set_tid},
+	CLI_TABLE(cli_comm_cpu_time_table, lo),
+	LOAD("kernel", NULL, "append _[k] to kernel frames"),
+	LOAD("jit", NULL,
+	     "append _[j] to JIT frames (perf-PID.map,\njitted-PID-N.so)"),
+	CLI_CALL("all", NULL, lo, set_all, "both --kernel and --jit"),
+	LOAD("addrs", NULL, "name unresolved frames with their address"),
+	LOAD("inline", NULL, "(perf.data) add the frames inlined into others"),
+	CLI_CALL("event-filter", "NAME", lo, set_event,
+		 CLI_EVENT_HELP "\n(default: the first event with samples)"),
+	CLI_CALL("event", "NAME", lo, set_event, "the same"),
+	LOAD("samples", NULL, "count every sample as 1"),
+	LOAD("period", NULL,
+	     "weigh a sample by its period (the default, as\n"
+	     "perf script prints it)"),
+	LOAD("compat", "MODE",
+	     "(perf script text) flamegraph: names exactly as\n"
+	     "stackcollapse-perf.pl writes them; none (the\n"
+	     "default): only a top-level argument list is cut,\n"
+	     "mangled names are demangled, jitted-*.so is JIT\n"
+	     "and *.ko and vmlinux-VERSION kernel, as inferno\n"
+	     "reads them"),
+	CLI_TABLE(cli_symbols_table, lo),
+	CLI_TABLE(cli_threads_table, lo),
+	LOAD("lineno", NULL,
+	     "(py-spy, speedscope) a frame per line, name\n"
+	     "(file:line), not one per function"),
+	CLI_TABLE(cli_views_table, lo),
+	CLI_OUTPUT(out),
+	CLI_END,
+};
 
 /* ARGV into O. -1 to go on, else the exit status. */
 static int parse(int argc, char **argv, struct opts *o)
 {
-	/* a bad --threads: its message alone */
-	int rc = cli_args_parse(argc, argv, "o:h", longopts, &o->lo, option, o,
-				NULL, CMD);
+	int rc = cli_opt_parse(argc, argv, options, o, head, CMD, 0);
 	if (rc >= 0)
 		return rc;
 	if (optind + 1 < argc) {
-		fputs(usage_text, stderr);
+		cli_opt_usage(stderr, options, head);
 		return 2;
 	}
 	o->lo.root = o->tid   ? PERFAN_ROOT_PID_TID

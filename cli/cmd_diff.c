@@ -2,7 +2,6 @@
  * compared function by function, with a significance test across runs and
  * Amdahl's estimate; or as difffolded.pl's three-column folded lines; or
  * as a differential flame graph. */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +14,7 @@
 
 #define CMD "diff"
 
-static const char usage_text[] =
+static const char head[] =
 	"usage: perfan diff [options] BEFORE AFTER\n"
 	"       perfan diff [options] -b BEFORE... -a AFTER...\n"
 	"\n"
@@ -33,44 +32,9 @@ static const char usage_text[] =
 	"(each with its callees that did not change) are worth (Amdahl), in\n"
 	"CPU ms per run or samples, beside the whole's measured change. See\n"
 	"METHOD in perfan-diff(1).\n"
-	"\n"
-	"  -b, --before FILE...  BEFORE runs: the files after it up to the next\n"
-	"                     option (-b run-*.data), or comma-separated\n"
-	"  -a, --after FILE...   AFTER runs, the same way\n"
-	"  --absolute         compare raw counts or periods, not shares of each\n"
-	"                     run's total (runs of equal length)\n"
-	"  --shares           test the shares only, not also the time per run\n"
-	"                     (sides that did different amounts of work)\n"
-	"  --min-share PCT    test functions with a mean share of at least PCT\n"
-	"                     percent (default 0.5)\n"
-	"  --sort KEY         self (change of self share, the default), total,\n"
-	"                     relative, before, after, name\n"
-	"  --limit N          at most N rows per section\n"
-	"  --all              show changes that are not significant too\n"
-	"  --alpha A          significance level (default 0.05)\n"
-	"  --json             print JSON (every function, per-run values)\n"
-	"  --folded           print `STACK BEFORE AFTER` lines, as\n"
-	"                     difffolded.pl, sorted; BEFORE scaled to AFTER's\n"
-	"                     total exactly unless --absolute\n"
-	"  --svg              draw a differential flame graph: both sides'\n"
-	"                     shapes at once, coloured only where a change is\n"
-	"                     significant (red grew, blue shrank), a line of\n"
-	"                     the largest changes, 900 px high at most\n"
-	"  --view VIEW        (--svg) the shape it opens with: both (the\n"
-	"                     default), after or before\n"
-	"  --total            (--svg) colour by the change of total share, not\n"
-	"                     self\n"
-	"  --negate           (--svg) swap red and blue\n"
-	"  --title TEXT       (--svg) the title\n"
-	"  --minwidth PX|PCT% (--svg) merge narrower frames into \"(other)\"\n"
-	"  --width PX         (--svg) image width (default 1200)\n" CLI_ARGS_HELP
-	"  -o, --output FILE  write to FILE (atomically) instead of stdout\n"
-	"  -h, --help         show this help\n";
+	"\n";
 
-static int usage_error(const char *fmt, const char *arg)
-{
-	return cli_usage_error(CMD, usage_text, fmt, arg);
-}
+static int usage_error(const char *fmt, const char *arg);
 
 struct list {
 	char **v;
@@ -99,30 +63,12 @@ static int list_add(struct list *l, char *arg)
 	return 0;
 }
 
-/* The long option ARG (after "--", LEN characters) names: exact, or the
- * one option it is a prefix of, as getopt_long matches; NULL otherwise. */
-static const struct option *long_option(const struct option *lo,
-					const char *arg, size_t len)
-{
-	const struct option *found = NULL;
-	for (; lo->name; lo++) {
-		if (strncmp(lo->name, arg, len))
-			continue;
-		if (strlen(lo->name) == len)
-			return lo;
-		if (found)
-			return NULL; /* ambiguous: getopt_long says so */
-		found = lo;
-	}
-	return found;
-}
-
 /* Where argument S of the command line goes: TO (the side a -b or -a
  * starts, VAL its file in the same argument), or REST, with the next
  * argument too when SKIP_NEXT (the value of an option). */
-static void classify(char *s, const struct option *longopts,
-		     struct list *before, struct list *after, struct list **to,
-		     char **val, int *skip_next)
+static void classify(char *s, const struct cli_opt *table, struct list *before,
+		     struct list *after, struct list **to, char **val,
+		     int *skip_next)
 {
 	*to = NULL;
 	*val = NULL;
@@ -130,13 +76,12 @@ static void classify(char *s, const struct option *longopts,
 	if (s[1] == '-') {
 		char *eq = strchr(s, '=');
 		size_t len = eq ? (size_t)(eq - s - 2) : strlen(s + 2);
-		const struct option *o = long_option(longopts, s + 2, len);
-		if (o && (o->val == 'b' || o->val == 'a')) {
-			*to = o->val == 'b' ? before : after;
+		const struct cli_opt *o = cli_opt_long(table, s + 2, len);
+		if (o && (o->short_name == 'b' || o->short_name == 'a')) {
+			*to = o->short_name == 'b' ? before : after;
 			*val = eq ? eq + 1 : NULL;
 		} else
-			*skip_next = o && o->has_arg == required_argument &&
-				     !eq;
+			*skip_next = o && o->arg && o->arg[0] != '=' && !eq;
 	} else if (s[1] == 'b' || s[1] == 'a') {
 		*to = s[1] == 'b' ? before : after;
 		*val = s[2] ? s + 2 : NULL;
@@ -154,7 +99,7 @@ static void classify(char *s, const struct option *longopts,
  * rest, in order, goes to REST (argc + 1 slots) for getopt_long; options
  * that take an argument keep it, so that "--title -b" stays a title.
  * Returns 0, 2 after a usage error, 1 out of memory. */
-static int take_runs(int argc, char **argv, const struct option *longopts,
+static int take_runs(int argc, char **argv, const struct cli_opt *table,
 		     struct list *before, struct list *after, char **rest,
 		     int *nrest)
 {
@@ -191,7 +136,7 @@ static int take_runs(int argc, char **argv, const struct option *longopts,
 		struct list *to;
 		char *val;
 		int skip_next;
-		classify(s, longopts, before, after, &to, &val, &skip_next);
+		classify(s, table, before, after, &to, &val, &skip_next);
 		if (!to) {
 			rest[n++] = s;
 			if (skip_next && i + 1 < argc)
@@ -262,49 +207,6 @@ static void free_side(struct side *s)
 	perfan_load_free(s->sum);
 }
 
-enum {
-	O_ABSOLUTE = 256,
-	O_SORT,
-	O_LIMIT,
-	O_ALL,
-	O_ALPHA,
-	O_JSON,
-	O_FOLDED,
-	O_SVG,
-	O_TOTAL,
-	O_NEGATE,
-	O_TITLE,
-	O_MINWIDTH,
-	O_WIDTH,
-	O_SHARES,
-	O_MIN_SHARE,
-	O_VIEW,
-};
-static const struct option longopts[] = {
-	{"before", required_argument, NULL, 'b'},
-	{"after", required_argument, NULL, 'a'},
-	{"absolute", no_argument, NULL, O_ABSOLUTE},
-	{"sort", required_argument, NULL, O_SORT},
-	{"limit", required_argument, NULL, O_LIMIT},
-	{"all", no_argument, NULL, O_ALL},
-	{"alpha", required_argument, NULL, O_ALPHA},
-	{"json", no_argument, NULL, O_JSON},
-	{"folded", no_argument, NULL, O_FOLDED},
-	{"svg", no_argument, NULL, O_SVG},
-	{"total", no_argument, NULL, O_TOTAL},
-	{"negate", no_argument, NULL, O_NEGATE},
-	{"title", required_argument, NULL, O_TITLE},
-	{"minwidth", required_argument, NULL, O_MINWIDTH},
-	{"width", required_argument, NULL, O_WIDTH},
-	{"shares", no_argument, NULL, O_SHARES},
-	{"min-share", required_argument, NULL, O_MIN_SHARE},
-	{"view", required_argument, NULL, O_VIEW},
-	CLI_ARGS_LONGOPTS,
-	{"output", required_argument, NULL, 'o'},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
-};
-
 struct opts {
 	struct perfan_diff_opts dopts;
 	struct perfan_flamegraph_opts fo;
@@ -314,89 +216,66 @@ struct opts {
 	struct list *before, *after;
 };
 
-/* The options of the comparison's statistics: 0, -1 when OPT is none of
- * them, or the exit status of a usage error. */
-static int stats_option(struct perfan_diff_opts *d, int opt, const char *arg)
+static const char *add_run(void *side, const char *arg)
 {
-	char *end;
-	double v;
-	switch (opt) {
-	case O_ABSOLUTE: d->absolute = 1; return 0;
-	case O_SORT:
-		d->sort = perfan_diff_sort_parse(arg);
-		return d->sort < 0 ? usage_error("--sort: '%s' is none of "
-						 "self, total, relative, "
-						 "before, after, name",
-						 arg)
-				   : 0;
-	case O_LIMIT:
-		return cli_parse_count(arg, &d->limit)
-			       ? usage_error("--limit: '%s' is not a count",
-					     arg)
-			       : 0;
-	case O_ALL: d->all = 1; return 0;
-	case O_SHARES: d->shares_only = 1; return 0;
-	case O_MIN_SHARE:
-		v = strtod(arg, &end);
-		if (end == arg || *end || !(v > 0) || !(v <= 100))
-			return usage_error("--min-share: '%s' is not a "
-					   "percentage above 0",
-					   arg);
-		d->min_share = v / 100;
-		return 0;
-	case O_ALPHA:
-		d->alpha = strtod(arg, &end);
-		if (end == arg || *end || !(d->alpha > 0) || !(d->alpha < 1))
-			return usage_error("--alpha: '%s' is not a level "
-					   "between 0 and 1",
-					   arg);
-		return 0;
-	}
-	return -1;
+	return list_add(*(struct list **)side, (char *)arg) ? "out of memory"
+							    : NULL;
 }
 
-/* The other options: 0, -1 after --help, or an exit status. */
-static int option(void *payload, int opt, const char *arg)
+#define DIFF(name, arg, help) CLI_SET(name, arg, dopts, cli_set_diff, help)
+#define SVG(name, arg, help) CLI_SET(name, arg, fo, cli_set_fg, help)
+static const struct cli_opt options[] = {
+	{CLI_OPT_(CLI_OPT_CALL, "before", "FILE...",
+		  "BEFORE runs: the files after it up to the next\n"
+		  "option (-b run-*.data), or comma-separated",
+		  offsetof(struct opts, before)),
+	 .short_name = 'b', .call = add_run},
+	{CLI_OPT_(CLI_OPT_CALL, "after", "FILE...", "AFTER runs, the same way",
+		  offsetof(struct opts, after)),
+	 .short_name = 'a', .call = add_run},
+	DIFF("absolute", NULL,
+	     "compare raw counts or periods, not shares of each\n"
+	     "run's total (runs of equal length)"),
+	DIFF("shares", NULL,
+	     "test the shares only, not also the time per run\n"
+	     "(sides that did different amounts of work)"),
+	DIFF("min-share", "PCT",
+	     "test functions with a mean share of at least PCT\n"
+	     "percent (default 0.5)"),
+	DIFF("sort", "KEY",
+	     "self (change of self share, the default), total,\n"
+	     "relative, before, after, name"),
+	DIFF("limit", "N", "at most N rows per section"),
+	DIFF("all", NULL, "show changes that are not significant too"),
+	DIFF("alpha", "A", "significance level (default 0.05)"),
+	CLI_FLAG("json", json, "print JSON (every function, per-run values)"),
+	CLI_FLAG("folded", folded,
+		 "print `STACK BEFORE AFTER` lines, as\n"
+		 "difffolded.pl, sorted; BEFORE scaled to AFTER's\n"
+		 "total exactly unless --absolute"),
+	CLI_FLAG("svg", svg,
+		 "draw a differential flame graph: both sides'\n"
+		 "shapes at once, coloured only where a change is\n"
+		 "significant (red grew, blue shrank), a line of\n"
+		 "the largest changes, 900 px high at most"),
+	SVG("view", "VIEW",
+	    "(--svg) the shape it opens with: both (the\n"
+	    "default), after or before"),
+	SVG("total", NULL,
+	    "(--svg) colour by the change of total share, not\nself"),
+	SVG("negate", NULL, "(--svg) swap red and blue"),
+	SVG("title", "TEXT", "(--svg) the title"),
+	SVG("minwidth", "PX|PCT%",
+	    "(--svg) merge narrower frames into \"(other)\""),
+	SVG("width", "PX", "(--svg) image width (default 1200)"),
+	CLI_TABLE(cli_load_table, lo),
+	CLI_OUTPUT(out),
+	CLI_END,
+};
+
+static int usage_error(const char *fmt, const char *arg)
 {
-	struct opts *o = payload;
-	int rc = stats_option(&o->dopts, opt, arg);
-	if (rc >= 0)
-		return rc;
-	switch (opt) {
-	case 'b':
-	case 'a':
-		if (list_add(opt == 'b' ? o->before : o->after, (char *)arg)) {
-			cli_error(CMD, "out of memory");
-			return 1;
-		}
-		break;
-	case O_JSON: o->json = 1; break;
-	case O_FOLDED: o->folded = 1; break;
-	case O_SVG: o->svg = 1; break;
-	case O_TOTAL: o->fo.color_total = 1; break;
-	case O_NEGATE: o->fo.negate = 1; break;
-	case O_TITLE: o->fo.title = arg; break;
-	case O_MINWIDTH:
-		if (cli_parse_minwidth(arg, &o->fo))
-			return usage_error("--minwidth: '%s' is not pixels or "
-					   "a percentage",
-					   arg);
-		break;
-	case O_WIDTH:
-		/* more than the 10 px margins on either side */
-		if (cli_parse_positive(arg, 1e6, &o->fo.width) ||
-		    o->fo.width <= 20)
-			return usage_error("--width: '%s' is not a width in "
-					   "pixels",
-					   arg);
-		break;
-	case O_VIEW:
-		return cli_parse_view(CMD, usage_text, arg, &o->fo) ? 2 : 0;
-	case 'o': o->out = arg; break;
-	case 'h': fputs(usage_text, stdout); return -1;
-	default: fputs(usage_text, stderr); return 2;
-	}
-	return 0;
+	return cli_opt_error(CMD, options, head, fmt, arg);
 }
 
 /* The runs of each side, from -b and -a or BEFORE AFTER. -1 to go on, or
@@ -437,8 +316,7 @@ static int sides(struct opts *o, int argc, char **argv, int sides_given)
 static int parse(int argc, char **argv, struct opts *o)
 {
 	int sides_given = o->before->n || o->after->n;
-	int rc = cli_args_parse(argc, argv, "b:a:o:h", longopts, &o->lo, option,
-				o, usage_text, CMD);
+	int rc = cli_opt_parse(argc, argv, options, o, head, CMD, 0);
 	if (rc >= 0)
 		return rc;
 	return sides(o, argc, argv, sides_given);
@@ -589,7 +467,7 @@ int cmd_diff(int argc, char **argv)
 		cli_error(CMD, "out of memory");
 		return 1;
 	}
-	status = take_runs(argc, argv, longopts, &before, &after, rest, &nrest);
+	status = take_runs(argc, argv, options, &before, &after, rest, &nrest);
 	if (status == 1)
 		cli_error(CMD, "out of memory");
 	if (!status)

@@ -15,7 +15,7 @@
 
 #define CMD "scaling"
 
-static const char usage_text[] =
+static const char head[] =
 	"usage: perfan scaling [options] SIZE:FILE SIZE:FILE...\n"
 	"\n"
 	"Show how the time grows with the input: each FILE is a profile of\n"
@@ -30,22 +30,9 @@ static const char usage_text[] =
 	"(look for a scan inside a loop) and are marked *. Weights are time\n"
 	"for cpu-clock and task-clock (the period, in ns) and for --off-cpu\n"
 	"and --wall; otherwise samples or the event's count.\n"
-	"\n"
-	"  --sort KEY         exponent (the default), time (at the largest\n"
-	"                     size) or name\n"
-	"  --limit N          at most N functions\n"
-	"  --min-share PCT    leave out functions below PCT percent of the\n"
-	"                     runs' totals on average (default 1; 0: none)\n"
-	"  --level L          confidence level of the intervals, between 0\n"
-	"                     and 1 (default 0.95)\n"
-	"  --json             print JSON (every function, per-run weights)\n" CLI_ARGS_HELP
-	"  -o, --output FILE  write to FILE (atomically) instead of stdout\n"
-	"  -h, --help         show this help\n";
+	"\n";
 
-static int usage_error(const char *fmt, const char *arg)
-{
-	return cli_usage_error(CMD, usage_text, fmt, arg);
-}
+static int usage_error(const char *fmt, const char *arg);
 
 /* "SIZE:FILE" into *SIZE and *FILE (pointing into ARG); a usage error's
  * exit status (printed), or 0. */
@@ -107,25 +94,6 @@ static int write_result(const void *arg, FILE *fp)
 	return perfan_scaling_write(r->sc, fp, &wo);
 }
 
-enum {
-	O_SORT = 256,
-	O_LIMIT,
-	O_MIN_SHARE,
-	O_LEVEL,
-	O_JSON,
-};
-static const struct option longopts[] = {
-	{"sort", required_argument, NULL, O_SORT},
-	{"limit", required_argument, NULL, O_LIMIT},
-	{"min-share", required_argument, NULL, O_MIN_SHARE},
-	{"level", required_argument, NULL, O_LEVEL},
-	{"json", no_argument, NULL, O_JSON},
-	CLI_ARGS_LONGOPTS,
-	{"output", required_argument, NULL, 'o'},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
-};
-
 struct opts {
 	struct perfan_scaling_opts so;
 	struct perfan_load_opts lo;
@@ -133,46 +101,27 @@ struct opts {
 	int json;
 };
 
-/* Scaling's own option OPT: 0, -1 after --help, or an exit status. */
-static int option(void *payload, int opt, const char *arg)
+#define SCALING(name, arg, help) CLI_SET(name, arg, so, cli_set_scaling, help)
+static const struct cli_opt options[] = {
+	SCALING("sort", "KEY",
+		"exponent (the default), time (at the largest\n"
+		"size) or name"),
+	SCALING("limit", "N", "at most N functions"),
+	SCALING("min-share", "PCT",
+		"leave out functions below PCT percent of the\n"
+		"runs' totals on average (default 1; 0: none)"),
+	SCALING("level", "L",
+		"confidence level of the intervals, between 0\n"
+		"and 1 (default 0.95)"),
+	CLI_FLAG("json", json, "print JSON (every function, per-run weights)"),
+	CLI_TABLE(cli_load_table, lo),
+	CLI_OUTPUT(out),
+	CLI_END,
+};
+
+static int usage_error(const char *fmt, const char *arg)
 {
-	struct opts *o = payload;
-	double v;
-	switch (opt) {
-	case O_SORT:
-		o->so.sort = perfan_scaling_sort_parse(arg);
-		if (o->so.sort < 0)
-			return usage_error("--sort: '%s' is none of exponent, "
-					   "time, name",
-					   arg);
-		break;
-	case O_LIMIT:
-		if (cli_parse_count(arg, &o->so.limit))
-			return usage_error("--limit: '%s' is not a count", arg);
-		break;
-	case O_MIN_SHARE:
-		if (!strcmp(arg, "0"))
-			o->so.min_share = -1; /* none left out */
-		else if (cli_parse_positive(arg, 100, &v))
-			return usage_error("--min-share: '%s' is not a "
-					   "percentage",
-					   arg);
-		else
-			o->so.min_share = v / 100;
-		break;
-	case O_LEVEL:
-		if (cli_parse_positive(arg, 1, &o->so.level) ||
-		    o->so.level >= 1)
-			return usage_error("--level: '%s' is not a level "
-					   "between 0 and 1",
-					   arg);
-		break;
-	case O_JSON: o->json = 1; break;
-	case 'o': o->out = arg; break;
-	case 'h': fputs(usage_text, stdout); return -1;
-	default: fputs(usage_text, stderr); return 2;
-	}
-	return 0;
+	return cli_opt_error(CMD, options, head, fmt, arg);
 }
 
 /* ARGV into O. -1 to go on, else the exit status. */
@@ -184,8 +133,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		    argv[i][1] && strchr(argv[i], ':'))
 			return usage_error("'%s': the size must be positive",
 					   argv[i]);
-	int rc = cli_args_parse(argc, argv, "o:h", longopts, &o->lo, option, o,
-				usage_text, CMD);
+	int rc = cli_opt_parse(argc, argv, options, o, head, CMD, 0);
 	if (rc >= 0)
 		return rc;
 	if (argc - optind < 1)

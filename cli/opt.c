@@ -69,8 +69,9 @@ static void usage_lines(FILE *fp, const struct cli_opt *t)
 		int at = t->short_name ? fprintf(fp, "  -%c, --%s",
 						 t->short_name, t->name)
 				       : fprintf(fp, "  --%s", t->name);
-		if (t->arg)
-			at += fprintf(fp, " %s", t->arg);
+		if (t->arg) /* "=PID": an optional value */
+			at += fprintf(fp, t->arg[0] == '=' ? "%s" : " %s",
+				      t->arg);
 		help_lines(fp, t->help, at);
 	}
 }
@@ -104,6 +105,38 @@ static const char *take(const struct flat *f, void *base, const char *arg)
 							   : NULL;
 	default: return f->opt->call(dst, arg);
 	}
+}
+
+static const struct cli_opt *find_long(const struct cli_opt *t,
+				       const char *name, size_t len,
+				       const struct cli_opt **found, int *many)
+{
+	for (; t->type != CLI_OPT_END; t++) {
+		if (t->type == CLI_OPT_TABLE) {
+			const struct cli_opt *o =
+				find_long(t->table, name, len, found, many);
+			if (o)
+				return o;
+		} else if (t->name && !strncmp(t->name, name, len)) {
+			if (strlen(t->name) == len)
+				return t;
+			*many += *found != NULL;
+			*found = t;
+		}
+	}
+	return NULL;
+}
+
+const struct cli_opt *cli_opt_long(const struct cli_opt *table,
+				   const char *name, size_t len)
+{
+	const struct cli_opt *found = NULL;
+	int many = 0;
+	const struct cli_opt *exact =
+		find_long(table, name, len, &found, &many);
+	if (!exact && !strncmp("help", name, len))
+		return NULL; /* --help, or ambiguous with it */
+	return exact ? exact : many ? NULL : found;
 }
 
 /* getopt_long's tables for the N entries of FLAT: option I has the value
@@ -172,7 +205,7 @@ int cli_opt_parse(int argc, char **argv, const struct cli_opt *table,
 			cli_opt_usage(stderr, table, head);
 			status = 2;
 		} else if ((bad = take(f, base, optarg)) != NULL) {
-			if (f->opt->type == CLI_OPT_CALL)
+			if (strncmp(bad, "--", 2)) /* a CALL's "is not..." */
 				fprintf(stderr, "perfan %s: --%s: '%s' %s\n\n",
 					cmd, f->opt->name, optarg, bad);
 			else

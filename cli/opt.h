@@ -14,7 +14,9 @@ enum cli_opt_type {
 	CLI_OPT_SET,    /* SET(base + OFFSET, NAME, value): a library setter
 			 * (perfan_X_opts_set); its error is perfan_error_last */
 	CLI_OPT_CALL,   /* CALL(base + OFFSET, value): the command's own;
-			 * returns NULL, or the error ("is not a count") */
+			 * returns NULL, or the error: what is wrong with
+			 * the value ("is not a count"), or a message that
+			 * names the option ("--pid: 'x' is not ...") */
 	CLI_OPT_TABLE,  /* the entries of TABLE, their offsets from OFFSET */
 	CLI_OPT_TEXT,   /* lines of --help only */
 };
@@ -97,6 +99,12 @@ struct cli_opt {
  * --help, 2 after a usage error, 1 out of memory. */
 int cli_opt_parse(int argc, char **argv, const struct cli_opt *table,
 		  void *base, const char *head, const char *cmd, int in_order);
+
+/* The entry of TABLE the long option NAME (LEN characters, after "--")
+ * names, exactly or as the one option it is a prefix of, as getopt_long
+ * matches; NULL otherwise. */
+const struct cli_opt *cli_opt_long(const struct cli_opt *table,
+				   const char *name, size_t len);
 
 /* HEAD and the options of TABLE, as --help prints them, on FP. */
 void cli_opt_usage(FILE *fp, const struct cli_opt *table, const char *head);

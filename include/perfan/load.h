@@ -139,9 +139,10 @@ enum perfan_load_quiet {
 
 /* O's option NAME as perfan's command line spells it, from VALUE
  * (borrowed; NULL for a switch): the switches samples, period, inline,
- * lineno, off-cpu and wall; the paths symfs, debug-dir, buildid-dir,
- * kallsyms, perf-map-dir and jitdump-dir; threads (1 to 1024); python
- * (native, mixed or python); and the filters of perfan_filter_set. Since
+ * lineno, off-cpu, wall, kernel, jit and addrs; the paths symfs,
+ * debug-dir, buildid-dir, kallsyms, perf-map-dir and jitdump-dir; threads
+ * (1 to 1024); python (native, mixed or python); compat (flamegraph or
+ * none); and the filters of perfan_filter_set. Since
  * 0.2. Returns 0, or PERFAN_EINVAL with a message naming the option
  * ("--python: 'x' is none of native, mixed, python"). */
 PERFAN_API int perfan_load_opts_set(struct perfan_load_opts *o,

@@ -50,6 +50,14 @@ struct perfan_scaling_opts {
 	size_t limit; /* text: at most this many functions (0: all) */
 };
 
+/* O's option NAME as perfan scaling's command line spells it, from VALUE
+ * (borrowed): sort (exponent, time or name), limit (a count), min-share
+ * (percent of the runs' totals; "0": none left out), level (between 0 and
+ * 1). Since 0.2. Returns 0, or PERFAN_EINVAL with a message naming the
+ * option ("--level: '2' is not a level between 0 and 1"). */
+PERFAN_API int perfan_scaling_opts_set(struct perfan_scaling_opts *o,
+				       const char *name, const char *value);
+
 /* A fit of log(weight) = log(c) + k log(size) over the runs. */
 struct perfan_scaling_fit {
 	double exponent; /* k; NaN when not fitted */

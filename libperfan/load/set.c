@@ -5,8 +5,10 @@
 
 #include <perfan/load.h>
 #include <perfan/python.h>
+#include <perfan/script.h>
 
 #include "util/error.h"
+#include "util/optval.h"
 
 /* The switch NAME: 0 after setting it, -1 when NAME is none. */
 static int flag_option(struct perfan_load_opts *o, const char *name)
@@ -23,6 +25,12 @@ static int flag_option(struct perfan_load_opts *o, const char *name)
 		o->time_view = PERFAN_VIEW_OFFCPU;
 	else if (!strcmp(name, "wall"))
 		o->time_view = PERFAN_VIEW_WALL;
+	else if (!strcmp(name, "kernel"))
+		o->kernel = 1;
+	else if (!strcmp(name, "jit"))
+		o->jit = 1;
+	else if (!strcmp(name, "addrs"))
+		o->addrs = 1;
 	else
 		return -1;
 	return 0;
@@ -40,7 +48,7 @@ static const char **path_option(struct perfan_load_opts *o, const char *name)
 					       : NULL;
 }
 
-/* --threads and --python: what is wrong with VALUE, "" when nothing is,
+/* --threads, --python and --compat: what is wrong with VALUE, "" when nothing is,
  * NULL when NAME is neither. */
 static const char *value_option(struct perfan_load_opts *o, const char *name,
 				const char *value)
@@ -58,6 +66,14 @@ static const char *value_option(struct perfan_load_opts *o, const char *name,
 		return o->python_view < 0 ? "is none of native, mixed, python"
 					  : "";
 	}
+	if (!strcmp(name, "compat")) {
+		int fg = !strcmp(value, "flamegraph");
+		if (!fg && strcmp(value, "none"))
+			return "is neither flamegraph nor none";
+		o->compat = fg ? PERFAN_SCRIPT_COMPAT_FLAMEGRAPH
+			       : PERFAN_SCRIPT_COMPAT_NONE;
+		return "";
+	}
 	return NULL;
 }
 
@@ -73,7 +89,8 @@ int perfan_load_opts_set(struct perfan_load_opts *o, const char *name,
 	if (!flag_option(o, name))
 		return 0;
 	if (!value)
-		return perfan__err(PERFAN_EINVAL, "--%s: no value", name);
+		return perfan__opt_set_result("perfan_load_opts_set", name,
+					      NULL, NULL);
 	for (size_t i = 0; i < sizeof(filters) / sizeof(filters[0]); i++)
 		if (!strcmp(name, filters[i]))
 			return perfan_filter_set(&o->filter, name, value);
@@ -82,12 +99,6 @@ int perfan_load_opts_set(struct perfan_load_opts *o, const char *name,
 		*path = value;
 		return 0;
 	}
-	const char *bad = value_option(o, name, value);
-	if (!bad)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_load_opts_set: no option %s", name);
-	if (*bad)
-		return perfan__err(PERFAN_EINVAL, "--%s: '%s' %s", name, value,
-				   bad);
-	return 0;
+	return perfan__opt_set_result("perfan_load_opts_set", name, value,
+				      value_option(o, name, value));
 }

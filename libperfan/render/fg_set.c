@@ -7,19 +7,7 @@
 #include <perfan/flamegraph.h>
 
 #include "util/error.h"
-
-/* A plain decimal in (0, MAX] (no hex, inf or nan) into *OUT: 0 or -1. */
-static int positive(const char *s, double max, double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || *end || !(v > 0) || v > max ||
-	    strpbrk(s, "xXnN"))
-		return -1;
-	*out = v;
-	return 0;
-}
+#include "util/optval.h"
 
 /* "PX" or "PCT%" into the minimum width: 0 or -1. */
 static int minwidth(const char *s, struct perfan_flamegraph_opts *fo)
@@ -55,17 +43,18 @@ static const char *value_option(struct perfan_flamegraph_opts *fo,
 {
 	double v;
 	if (!strcmp(name, "width")) /* more than the 10 px margins */
-		return positive(value, 1e6, &fo->width) || fo->width <= 20
+		return perfan__parse_positive(value, 1e6, &fo->width) ||
+				       fo->width <= 20
 			       ? "is not a width in pixels"
 			       : "";
 	if (!strcmp(name, "height")) {
 		fo->max_height = -1; /* as high as asked: not lowered to fit */
-		return positive(value, 1e4, &fo->frame_height)
+		return perfan__parse_positive(value, 1e4, &fo->frame_height)
 			       ? "is not a height in pixels"
 			       : "";
 	}
 	if (!strcmp(name, "fontsize"))
-		return positive(value, 1e3, &fo->fontsize)
+		return perfan__parse_positive(value, 1e3, &fo->fontsize)
 			       ? "is not a size in pixels"
 			       : "";
 	if (!strcmp(name, "minwidth"))
@@ -86,12 +75,12 @@ static const char *value_option(struct perfan_flamegraph_opts *fo,
 					 "grey, #rrggbb";
 	}
 	if (!strcmp(name, "noise-floor")) {
-		int bad = positive(value, 100, &v);
+		int bad = perfan__parse_positive(value, 100, &v);
 		fo->noise_floor = v / 100;
 		return bad ? "is not percentage points" : "";
 	}
 	if (!strcmp(name, "noise-sigmas"))
-		return positive(value, 100, &fo->noise_sigmas)
+		return perfan__parse_positive(value, 100, &fo->noise_sigmas)
 			       ? "is not a number"
 			       : "";
 	return NULL;
@@ -145,17 +134,11 @@ int perfan_flamegraph_opts_set(struct perfan_flamegraph_opts *fo,
 		return 0;
 	}
 	const char **text = text_option(fo, name);
-	const char *bad = text || !value ? NULL : value_option(fo, name, value);
-	if (text && value)
+	if (text && value) {
 		*text = value;
-	else if (!bad)
-		return perfan__err(PERFAN_EINVAL,
-				   value ? "perfan_flamegraph_opts_set: no "
-					   "option %s"
-					 : "--%s: no value",
-				   name);
-	else if (*bad)
-		return perfan__err(PERFAN_EINVAL, "--%s: '%s' %s", name, value,
-				   bad);
-	return 0;
+		return 0;
+	}
+	return perfan__opt_set_result(
+		"perfan_flamegraph_opts_set", name, value,
+		text || !value ? NULL : value_option(fo, name, value));
 }
