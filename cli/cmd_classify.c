@@ -11,8 +11,11 @@
 #include <perfan/perfan.h>
 
 #include "cli.h"
+#include "opt.h"
 
-static const char usage_text[] =
+#define CMD "classify"
+
+static const char head[] =
 	"usage: perfan classify [--json] [--unscaled] [-o FILE] [FILE|-]\n"
 	"       perfan classify [--json] [-o FILE] -- COMMAND [ARGS]\n"
 	"\n"
@@ -24,12 +27,23 @@ static const char usage_text[] =
 	"PMU of a hybrid CPU, and for the whole. Without hardware counters,\n"
 	"on-CPU against wall time says cpu-bound or mostly-waiting. With --\n"
 	"COMMAND, run `perf stat` on COMMAND with the events the rules need.\n"
-	"\n"
-	"  --json        print a JSON object instead\n"
-	"  --unscaled    counts are raw, not scaled by perf: scale each by\n"
-	"                100 / its run share\n"
-	"  -o, --output FILE  write to FILE (atomically) instead of stdout\n"
-	"  -h, --help    show this help\n";
+	"\n";
+
+struct opts {
+	struct perfan_classify_opts co;
+	struct perfan_classify_write_opts wo;
+	const char *out;
+};
+
+static const struct cli_opt options[] = {
+	CLI_FLAG_VALUE("json", wo.format, PERFAN_CLASSIFY_JSON,
+		       "print a JSON object instead"),
+	CLI_FLAG("unscaled", co.unscaled,
+		 "counts are raw, not scaled by perf: scale each by\n"
+		 "100 / its run share"),
+	CLI_OUTPUT(out),
+	CLI_END,
+};
 
 #define PERF_EVENTS                                                            \
 	"task-clock,context-switches,cpu-migrations,page-faults,cycles,"       \
@@ -45,12 +59,12 @@ static int run_perf(char **argv, int argc, perfan_stat **s,
 {
 	int pfd[2];
 	if (pipe(pfd)) {
-		cli_error("classify", "pipe: %s", strerror(errno));
+		cli_error(CMD, "pipe: %s", strerror(errno));
 		return -1;
 	}
 	char **args = calloc((size_t)argc + 8, sizeof(*args));
 	if (!args) {
-		cli_error("classify", "out of memory");
+		cli_error(CMD, "out of memory");
 		return -1;
 	}
 	size_t k = 0;
@@ -65,7 +79,7 @@ static int run_perf(char **argv, int argc, perfan_stat **s,
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0) {
-		cli_error("classify", "fork: %s", strerror(errno));
+		cli_error(CMD, "fork: %s", strerror(errno));
 		free(args);
 		return -1;
 	}
@@ -96,7 +110,7 @@ static int run_perf(char **argv, int argc, perfan_stat **s,
 	if (rc && WIFEXITED(status) && WEXITSTATUS(status) == 127)
 		return -1; /* perf did not run: the child said why */
 	if (rc) {
-		cli_error("classify", "%s", perfan_error_last());
+		cli_error(CMD, "%s", perfan_error_last());
 		return -1;
 	}
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
@@ -124,14 +138,14 @@ static int read_stat(const char *path, perfan_stat **s,
 	po->name = std ? "standard input" : path;
 	FILE *fp = std ? stdin : fopen(path, "rb");
 	if (!fp) {
-		cli_error("classify", "%s: %s", path, strerror(errno));
+		cli_error(CMD, "%s: %s", path, strerror(errno));
 		return 1;
 	}
 	int rc = perfan_stat_read(s, fp, po);
 	if (fp != stdin)
 		fclose(fp);
 	if (rc)
-		cli_error("classify", "%s", perfan_error_last());
+		cli_error(CMD, "%s", perfan_error_last());
 	return rc ? 1 : 0;
 }
 
@@ -144,9 +158,9 @@ static int run_stat(char **argv, int argc, perfan_stat **s,
 	if (st < 0)
 		return 1;
 	if (st)
-		cli_warn("classify", "perf stat exited with status %d", st);
+		cli_warn(CMD, "perf stat exited with status %d", st);
 	if (!hw_counted(*s))
-		cli_warn("classify",
+		cli_warn(CMD,
 			 "perf counted no hardware event here (cycles and "
 			 "instructions <not supported>): the verdict is read "
 			 "from software counters, on-CPU against wall time");
@@ -160,39 +174,22 @@ static int write_classify(const void *c, FILE *fp, const void *wo)
 
 int cmd_classify(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"json", no_argument, NULL, 'j'},
-		{"unscaled", no_argument, NULL, 'u'},
-		{"output", required_argument, NULL, 'o'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	struct perfan_classify_opts co =
-		PERFAN_OPTS_INIT(struct perfan_classify_opts);
-	struct perfan_classify_write_opts wo =
-		PERFAN_OPTS_INIT(struct perfan_classify_write_opts);
-	const char *out_path = NULL;
-	int opt;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+o:h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'j': wo.format = PERFAN_CLASSIFY_JSON; break;
-		case 'u': co.unscaled = 1; break;
-		case 'o': out_path = optarg; break;
-		case 'h': fputs(usage_text, stdout); return 0;
-		default: fputs(usage_text, stderr); return 2;
-		}
-	}
+	struct opts o = {PERFAN_OPTS_INIT(struct perfan_classify_opts),
+			 PERFAN_OPTS_INIT(struct perfan_classify_write_opts),
+			 NULL};
+	int status = cli_opt_parse(argc, argv, options, &o, head, CMD, 1);
+	if (status >= 0)
+		return status;
 	int run = optind > 1 && !strcmp(argv[optind - 1], "--");
 	if (run && optind >= argc)
-		return cli_usage_error("classify", usage_text,
-				       "no COMMAND after --%s", "");
+		return cli_opt_error(CMD, options, head,
+				     "no COMMAND after --%s", "");
 	if (!run && optind + 1 < argc)
-		return cli_usage_error("classify", usage_text,
-				       "too many arguments: %s",
-				       argv[optind + 1]);
+		return cli_opt_error(CMD, options, head,
+				     "too many arguments: %s",
+				     argv[optind + 1]);
 	const char *path = optind < argc ? argv[optind] : "-";
-	if (!run && cli_output_guard("classify", out_path, &path, 1))
+	if (!run && cli_output_guard(CMD, o.out, &path, 1))
 		return 1;
 	perfan_stat *s = NULL;
 	struct perfan_stat_parse_opts po =
@@ -201,15 +198,15 @@ int cmd_classify(int argc, char **argv)
 		: read_stat(path, &s, &po))
 		return 1;
 	perfan_classify *c = NULL;
-	int rc = perfan_classify_stat(&c, s, &co), status = 1;
+	int rc = perfan_classify_stat(&c, s, &o.co);
+	status = 1;
 	if (rc)
-		cli_error("classify", "%s: %s", po.name,
+		cli_error(CMD, "%s: %s", po.name,
 			  rc == PERFAN_EINVAL
 				  ? "no counters in perf stat output"
 				  : perfan_error_last());
 	else
-		status = cli_write("classify", out_path, 0, write_classify, c,
-				   &wo);
+		status = cli_write(CMD, o.out, 0, write_classify, c, &o.wo);
 	perfan_classify_free(c);
 	perfan_stat_free(s);
 	return status;

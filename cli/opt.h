@@ -46,6 +46,12 @@ struct cli_opt {
 			 offsetof(struct opts, field)),                        \
 			.value = 1                                             \
 	}
+#define CLI_FLAG_VALUE(name, field, value_, help)                              \
+	{                                                                      \
+		CLI_OPT_(CLI_OPT_FLAG, name, NULL, help,                       \
+			 offsetof(struct opts, field)),                        \
+			.value = value_                                        \
+	}
 #define CLI_STRING(name, arg, field, help)                                     \
 	{                                                                      \
 		CLI_OPT_(CLI_OPT_STRING, name, arg, help,                      \
