@@ -12,6 +12,7 @@
 static const char *value_option(struct perfan_diff_opts *d, const char *name,
 				const char *value)
 {
+	double v;
 	if (!strcmp(name, "sort")) {
 		d->sort = perfan_diff_sort_parse(value);
 		return d->sort < 0
@@ -24,17 +25,17 @@ static const char *value_option(struct perfan_diff_opts *d, const char *name,
 							     : "";
 	}
 	if (!strcmp(name, "min-share")) {
-		double v;
 		if (perfan__parse_positive(value, 100, &v))
 			return "is not a percentage above 0";
 		d->min_share = v / 100;
 		return "";
 	}
-	if (!strcmp(name, "alpha"))
-		return perfan__parse_positive(value, 1, &d->alpha) ||
-				       d->alpha >= 1
-			       ? "is not a level between 0 and 1"
-			       : "";
+	if (!strcmp(name, "alpha")) {
+		if (perfan__parse_positive(value, 1, &v) || v >= 1)
+			return "is not a level between 0 and 1";
+		d->alpha = v;
+		return "";
+	}
 	return NULL;
 }
 

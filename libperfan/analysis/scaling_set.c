@@ -29,11 +29,12 @@ static const char *value_option(struct perfan_scaling_opts *o, const char *name,
 			o->min_share = v / 100;
 		return "";
 	}
-	if (!strcmp(name, "level"))
-		return perfan__parse_positive(value, 1, &o->level) ||
-				       o->level >= 1
-			       ? "is not a level between 0 and 1"
-			       : "";
+	if (!strcmp(name, "level")) {
+		if (perfan__parse_positive(value, 1, &v) || v >= 1)
+			return "is not a level between 0 and 1";
+		o->level = v;
+		return "";
+	}
 	return NULL;
 }
 

@@ -42,11 +42,12 @@ static const char *value_option(struct perfan_flamegraph_opts *fo,
 				const char *name, const char *value)
 {
 	double v;
-	if (!strcmp(name, "width")) /* more than the 10 px margins */
-		return perfan__parse_positive(value, 1e6, &fo->width) ||
-				       fo->width <= 20
-			       ? "is not a width in pixels"
-			       : "";
+	if (!strcmp(name, "width")) { /* more than the 10 px margins */
+		if (perfan__parse_positive(value, 1e6, &v) || v <= 20)
+			return "is not a width in pixels";
+		fo->width = v;
+		return "";
+	}
 	if (!strcmp(name, "height")) {
 		fo->max_height = -1; /* as high as asked: not lowered to fit */
 		return perfan__parse_positive(value, 1e4, &fo->frame_height)
