@@ -54,30 +54,9 @@ static enum format format_of_name(const char *path)
 	return F_NONE;
 }
 
-/* The recording's facts pprof keeps (command line, build-ids, times,
- * period), when PATH is a perf.data file; nothing for other inputs. *PD
- * owns what WO borrows. */
-static void perfdata_facts(const char *path, struct perfan_pprof_write_opts *wo,
-			   perfan_perfdata **pd)
+static int write_out(const perfan_load *l, enum format f, size_t col, FILE *fp)
 {
-	*pd = NULL;
-	if (!strcmp(path, "-"))
-		return; /* read once already */
-	struct perfan_perfdata_opts po =
-		PERFAN_OPTS_INIT(struct perfan_perfdata_opts);
-	po.unordered = 1;
-	if (perfan_perfdata_open(pd, path, &po) ||
-	    perfan_perfdata_read_header(*pd)) {
-		perfan_perfdata_free(*pd);
-		*pd = NULL;
-		return;
-	}
-	perfan_pprof_opts_from_perfdata(wo, *pd);
-}
-
-static int write_out(const perfan_profile *p, enum format f, size_t col,
-		     const char *path, const char *name, FILE *fp)
-{
+	const perfan_profile *p = perfan_load_profile(l);
 	if (f == F_FOLDED) {
 		struct perfan_folded_write_opts fo =
 			PERFAN_OPTS_INIT(struct perfan_folded_write_opts);
@@ -89,18 +68,18 @@ static int write_out(const perfan_profile *p, enum format f, size_t col,
 			PERFAN_OPTS_INIT(struct perfan_speedscope_write_opts);
 		so.column = col;
 		/* the title: the input's file name */
+		const char *name = perfan_load_info(l)->name;
 		const char *slash = strrchr(name, '/');
 		so.name = slash && slash[1] ? slash + 1 : name;
 		return perfan_speedscope_write(p, fp, &so);
 	}
 	struct perfan_pprof_write_opts wo =
 		PERFAN_OPTS_INIT(struct perfan_pprof_write_opts);
-	wo.default_column = perfan_profile_nr_columns(p) ? col + 1 : 0;
-	perfan_perfdata *pd;
-	perfdata_facts(path, &wo, &pd);
-	int rc = perfan_pprof_write(p, fp, &wo);
-	perfan_perfdata_free(pd);
-	return rc;
+	wo.default_column = perfan_load_nr_columns(l) ? col + 1 : 0;
+	/* the recording's facts (command line, build-ids, times, period)
+	 * from the reader that read it: a pipe is read once */
+	perfan_pprof_opts_from_perfdata(&wo, perfan_load_reader(l));
+	return perfan_pprof_write(p, fp, &wo);
 }
 
 int cmd_convert(int argc, char **argv)
@@ -169,8 +148,6 @@ int cmd_convert(int argc, char **argv)
 		perfan_load_free(l);
 		return 1;
 	}
-	const perfan_profile *p = perfan_load_profile(l);
-	const char *name = perfan_load_info(l)->name;
 	size_t col = perfan_load_column(l, NULL, NULL);
 	int status = 0;
 	struct cli_output o;
@@ -178,7 +155,7 @@ int cmd_convert(int argc, char **argv)
 		cli_error(CMD, "cannot write %s: %s", out, strerror(errno));
 		status = 1;
 	} else {
-		if (write_out(p, to, col, path, name, o.fp)) {
+		if (write_out(l, to, col, o.fp)) {
 			cli_error(CMD, "%s", perfan_error_last());
 			status = 1;
 		}

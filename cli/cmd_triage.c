@@ -105,47 +105,23 @@ static void quiet_log(enum perfan_log_level level, const char *msg,
 	(void)payload;
 }
 
-/* Whether the perf.data at PATH records switches (sched_switch
- * samples, PERF_RECORD_SWITCH, perf's offcpu-time): its events say so. A
- * stream is read once, by the on-CPU view. */
-static int records_switches(const char *path)
+/* The off-CPU view, when the recording has switches (its events say so),
+ * read from the input the on-CPU view read (a pipe is read once); its
+ * summary says what it lacks either way. */
+static int load_wait(struct inputs *in, struct opts *o)
 {
-	if (!strcmp(path, "-"))
-		return 0;
-	struct perfan_perfdata_opts po =
-		PERFAN_OPTS_INIT(struct perfan_perfdata_opts);
-	po.log = quiet_log;
-	perfan_perfdata *pd = NULL;
-	if (perfan_perfdata_open(&pd, path, &po))
-		return 0;
-	int yes = 0;
-	for (size_t i = 0; i < perfan_perfdata_nr_events(pd) && !yes; i++) {
-		const struct perfan_event *e = perfan_perfdata_event(pd, i);
-		yes = (e->attr.flags &
-		       ((uint64_t)1 << 26)) || /* context_switch */
-		      (e->name && (strstr(e->name, "sched_switch") ||
-				   strstr(e->name, "offcpu-time")));
-	}
-	perfan_perfdata_free(pd);
-	return yes;
-}
-
-/* The off-CPU view, when the recording has switches; its summary says
- * what it lacks either way. */
-static int load_wait(struct inputs *in, const char *path, struct opts *o)
-{
-	if (!(in->res->caps & PERFAN_SOURCE_RECORDS) || !records_switches(path))
+	if (!perfan_offcpu_recorded(perfan_load_reader(in->cpu)))
 		return 0; /* nothing to read it from: the triage says so */
 	struct perfan_load_opts lo = o->load;
 	lo.time_view = PERFAN_VIEW_OFFCPU;
 	lo.root = PERFAN_ROOT_PID_TID;
 	lo.log = quiet_log;
 	lo.quiet_advice = PERFAN_LOAD_QUIET_VIEW;
-	if (perfan_load_new(&in->wait, &lo)) {
+	int rc = perfan_load_again(&in->wait, in->cpu, &lo);
+	if (rc < 0)
 		cli_error(CMD, "%s", perfan_error_last());
+	if (!in->wait)
 		return 1;
-	}
-	int rc = cli_read_more(in->wait, path, CMD);
 	in->offcpu = perfan_load_offcpu(in->wait);
 	if (rc || !in->offcpu)
 		return 0; /* the triage says what is missing */
@@ -338,7 +314,7 @@ int cmd_triage(int argc, char **argv)
 	memset(&in, 0, sizeof(in));
 	status = load_cpu(&in, path, &o);
 	if (!status)
-		status = load_wait(&in, path, &o);
+		status = load_wait(&in, &o);
 	if (!status && o.stat)
 		status = load_stat(&in, o.stat);
 	if (!status && o.nbefore)

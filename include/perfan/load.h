@@ -167,6 +167,18 @@ PERFAN_API int perfan_load_read(perfan_load *l, const char *path);
 PERFAN_API int perfan_load_open(perfan_load **out, const char *path,
 				const struct perfan_load_opts *opts);
 
+/* A new handle *OUT with OPTS (NULL: defaults) whose profile is read from
+ * the input FROM read last, again from its first byte, without opening it
+ * again: the time view of a recording read on CPU, say. That input is read
+ * once: a regular file is read again through its descriptor, a file-mode
+ * perf.data from a pipe or FIFO from the temporary file it was kept in as
+ * it was read. Returns as perfan_load_read; PERFAN_EUNSUPPORTED for an
+ * input that was a stream (pipe-mode perf.data or text through a pipe),
+ * PERFAN_EINVAL when FROM read nothing. *OUT is the handle after a read
+ * error too (NULL only when it could not be made). */
+PERFAN_API int perfan_load_again(perfan_load **out, const perfan_load *from,
+				 const struct perfan_load_opts *opts);
+
 /* Flags of perfan_load_pair. */
 enum {
 	/* only two folded files read together; else PERFAN_LOAD_NOT_PAIR */
@@ -226,6 +238,12 @@ PERFAN_API perfan_offcpu *perfan_load_offcpu(const perfan_load *l);
 /* What the last read found. */
 PERFAN_API const struct perfan_load_info *
 perfan_load_info(const perfan_load *l);
+/* The perf.data reader the last read of L read with, for what its header
+ * and features say (events and their attributes, the command line,
+ * build-ids, times) without reading the input again, which a pipe could
+ * not give twice; NULL when that input was no perf.data (or L read
+ * nothing). Borrowed from L until its next read or perfan_load_free. */
+PERFAN_API const perfan_perfdata *perfan_load_reader(const perfan_load *l);
 
 /* The column of L's profile to show: the one named opts.filter.event,
  * else the first with weight (not counting one named SKIP, which may be

@@ -12,6 +12,10 @@ struct perfan_load {
 	perfan_profile *native; /* before the Python view (keep_native) */
 	perfan_pstats *calls;   /* want_calls */
 	perfan_offcpu *offcpu;  /* time_view */
+	/* the last input read, kept for perfan_load_reader and
+	 * perfan_load_again, and the reader of its time view */
+	perfan_source *src;
+	perfan_perfdata *time_pd;
 	struct perfan_load_info info;
 	char *period_event; /* info.period_event's storage */
 	int advice_errors;  /* PERFAN_ADVICE_ERROR given during this read */

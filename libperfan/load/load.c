@@ -13,6 +13,7 @@
 #include <perfan/offcpu.h>
 #include <perfan/threads.h>
 
+#include "sources/read.h"
 #include "util/error.h"
 #include "util/opts.h"
 
@@ -134,6 +135,8 @@ void perfan_load_free(perfan_load *l)
 	perfan_profile_free(l->native);
 	perfan_pstats_free(l->calls);
 	perfan_offcpu_free(l->offcpu);
+	perfan_perfdata_free(l->time_pd);
+	perfan_source_free(l->src);
 	free(l->period_event);
 	free(l);
 }
@@ -161,6 +164,13 @@ perfan_offcpu *perfan_load_offcpu(const perfan_load *l)
 const struct perfan_load_info *perfan_load_info(const perfan_load *l)
 {
 	return l ? &l->info : NULL;
+}
+
+const perfan_perfdata *perfan_load_reader(const perfan_load *l)
+{
+	if (!l)
+		return NULL;
+	return l->time_pd ? l->time_pd : perfan_source_reader(l->src);
 }
 
 /* ---- off-CPU and wall-clock time ------------------------------------------- */
@@ -205,12 +215,10 @@ static int from_records(perfan_load *l, perfan_profile *p, perfan_source *src,
 	po.log = ro->log;
 	po.log_payload = ro->log_payload;
 	po.threads = l->o.threads;
-	perfan_perfdata *pd = NULL;
-	int rc = perfan_source_perfdata(src, &pd, &po);
+	int rc = perfan_source_perfdata(src, &l->time_pd, &po);
 	if (!rc)
-		rc = time_view(l, p, pd, ro);
-	perfan_perfdata_free(pd);
-	return rc;
+		rc = time_view(l, p, l->time_pd, ro);
+	return rc; /* the reader stays (perfan_load_reader) */
 }
 
 /* ---- one input --------------------------------------------------------------- */
@@ -237,29 +245,40 @@ int perfan__load_opened(perfan_load *l, const struct perfan_load_info *info)
 	return 0;
 }
 
-/* PATH into P, folded pruned by PRUNE; L->info says what it was. */
-static int read_one(perfan_load *l, perfan_profile *p, const char *path,
-		    double prune)
+/* A new read of the input named NAME: what the last one kept goes. */
+static void begin(perfan_load *l, const char *name)
 {
 	struct perfan_load_info *in = &l->info;
 	size_t inputs = in->inputs;
 	memset(in, 0, sizeof(*in));
 	in->inputs = inputs;
-	in->name = strcmp(path, "-") ? path : "<stdin>";
-	struct perfan_resolve_opts ro;
-	perfan_load_resolve_opts(&ro, &l->o);
-	ro.progress = on_offset;
-	ro.progress_payload = l;
-	struct perfan_source_opts so;
-	perfan__load_source_opts(&so, l, &ro, prune);
-	perfan_source *src;
-	int rc = perfan_source_open(&src, path, &so);
-	if (rc)
-		return rc;
+	in->name = name;
+	perfan_perfdata_free(l->time_pd);
+	perfan_source_free(l->src);
+	l->time_pd = NULL;
+	l->src = NULL;
+}
+
+/* The resolver's and the source's options of L, folded pruned by PRUNE
+ * (SO points to RO). */
+static void read_opts(perfan_load *l, struct perfan_resolve_opts *ro,
+		      struct perfan_source_opts *so, double prune)
+{
+	perfan_load_resolve_opts(ro, &l->o);
+	ro->progress = on_offset;
+	ro->progress_payload = l;
+	perfan__load_source_opts(so, l, ro, prune);
+}
+
+/* SRC, opened with RO, into P; L->info says what it was, L keeps SRC. */
+static int read_src(perfan_load *l, perfan_profile *p, perfan_source *src,
+		    const struct perfan_resolve_opts *ro)
+{
+	struct perfan_load_info *in = &l->info;
 	in->size = perfan_source_size(src);
 	in->format = perfan_source_format(src);
 	unsigned caps = in->caps = perfan_source_caps(src);
-	rc = perfan__load_opened(l, in);
+	int rc = perfan__load_opened(l, in);
 	if (!rc && l->o.time_view && !(caps & PERFAN_SOURCE_RECORDS))
 		rc = perfan__err(PERFAN_EINVAL,
 				 "%s is not a perf.data: --off-cpu and --wall "
@@ -272,13 +291,14 @@ static int read_one(perfan_load *l, perfan_profile *p, const char *path,
 		perfan_source_free(src);
 		return rc;
 	}
+	l->src = src;
 	in->read = 1;
 	in->inputs++;
 	progress(l, PERFAN_LOAD_START, in->size);
 	struct perfan_source_stats st;
 	memset(&st, 0, sizeof(st));
 	if (l->o.time_view) {
-		rc = from_records(l, p, src, &ro);
+		rc = from_records(l, p, src, ro);
 	} else if (l->o.want_calls && (caps & PERFAN_SOURCE_CALLS)) {
 		perfan_pstats_free(l->calls);
 		l->calls = NULL;
@@ -300,8 +320,20 @@ static int read_one(perfan_load *l, perfan_profile *p, const char *path,
 		in->script = st.script;
 	}
 	progress(l, PERFAN_LOAD_END, 0);
-	perfan_source_free(src);
 	return rc;
+}
+
+/* PATH into P, folded pruned by PRUNE. */
+static int read_one(perfan_load *l, perfan_profile *p, const char *path,
+		    double prune)
+{
+	begin(l, strcmp(path, "-") ? path : "<stdin>");
+	struct perfan_resolve_opts ro;
+	struct perfan_source_opts so;
+	read_opts(l, &ro, &so, prune);
+	perfan_source *src;
+	int rc = perfan_source_open(&src, path, &so);
+	return rc ? rc : read_src(l, p, src, &ro);
 }
 
 /* PATH into L's profile; a pruned read that met an unsorted file starts
@@ -331,17 +363,45 @@ static int read_whole(perfan_load *l, const char *path)
 	return read_one(l, l->p, path, 0);
 }
 
-int perfan_load_read(perfan_load *l, const char *path)
+/* What every read ends with, after RC: the Python check and view. */
+static int after_read(perfan_load *l, int rc)
 {
-	if (!l || !path)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_load_read: an argument is NULL");
-	int rc = read_whole(l, path);
 	if ((l->info.caps & PERFAN_SOURCE_RECORDS) &&
 	    !(l->o.quiet_advice & PERFAN_LOAD_QUIET_PYTHON))
 		perfan__load_python_check(l);
 	int vrc = perfan__load_python_view(l);
 	return vrc ? vrc : rc;
+}
+
+int perfan_load_read(perfan_load *l, const char *path)
+{
+	if (!l || !path)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_load_read: an argument is NULL");
+	return after_read(l, read_whole(l, path));
+}
+
+int perfan_load_again(perfan_load **out, const perfan_load *from,
+		      const struct perfan_load_opts *opts)
+{
+	if (!out || !from)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_load_again: an argument is NULL");
+	*out = NULL;
+	if (!from->src)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_load_again: no input was read");
+	int rc = perfan_load_new(out, opts);
+	if (rc)
+		return rc;
+	perfan_load *l = *out;
+	begin(l, from->info.name);
+	struct perfan_resolve_opts ro;
+	struct perfan_source_opts so;
+	read_opts(l, &ro, &so, 0);
+	perfan_source *src;
+	rc = perfan__source_reopen(&src, from->src, &so);
+	return after_read(l, rc ? rc : read_src(l, l->p, src, &ro));
 }
 
 int perfan_load_open(perfan_load **out, const char *path,

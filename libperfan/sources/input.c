@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sources/read.h"
 #include "util/error.h"
 #include "util/log.h"
 #include "util/opts.h"
@@ -105,6 +106,25 @@ int perfan_source_open_fd(perfan_source **out, int fd, const char *name,
 				   out ? "bad descriptor" : "out is NULL");
 	*out = NULL;
 	return open_fd(out, fd, 0, name ? name : "<input>", opts);
+}
+
+int perfan__source_reopen(perfan_source **out, const perfan_source *s,
+			  const struct perfan_source_opts *opts)
+{
+	*out = NULL;
+	if (!s->regular)
+		return perfan__err(PERFAN_EUNSUPPORTED,
+				   "%s is a stream: it cannot be read again",
+				   s->name);
+	int fd = dup(s->fd);
+	if (fd < 0 || lseek(fd, 0, SEEK_SET) != 0) {
+		int rc = perfan__err(PERFAN_EIO, "%s: %s", s->name,
+				     strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return rc;
+	}
+	return open_fd(out, fd, 1, s->name, opts);
 }
 
 int perfan_source_perfdata(perfan_source *s, perfan_perfdata **pd,

@@ -1,7 +1,8 @@
 /* sources/input_read.c: an opened input read from its first byte, as the
  * format adapters read it: a text stream (the peeked bytes given again,
  * then the rest), or the perf.data reader (a regular file read again from
- * its descriptor, anything else fed through a pipe by a thread). */
+ * its descriptor, a file-mode perf.data from a stream kept in a temporary
+ * file first, anything else fed through a pipe by a thread). */
 #define _GNU_SOURCE /* fopencookie */
 #include "sources/internal.h"
 
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "util/error.h"
+#include "util/log.h"
 #include "util/opts.h"
 
 ssize_t perfan__read_some(int fd, void *buf, size_t n)
@@ -102,6 +104,78 @@ done:
 	return NULL;
 }
 
+/* Whether the peeked bytes of S begin a file-mode perf.data: its header
+ * size (bytes 8 to 16) is not pipe mode's 16. Reads up to 16 bytes. */
+static int file_mode(perfan_source *s)
+{
+	while (s->npeek < 16) {
+		ssize_t n = perfan__read_some(s->fd, s->peek + s->npeek,
+					      16 - s->npeek);
+		if (n <= 0)
+			return 0; /* the reader says what is wrong */
+		s->npeek += (size_t)n;
+	}
+	uint64_t size;
+	memcpy(&size, s->peek + 8, sizeof(size));
+	return size != 16 && size != __builtin_bswap64((uint64_t)16);
+}
+
+/* A file-mode perf.data from a stream (a FIFO, a pipe from cat): its
+ * reader needs the whole file at hand (the features follow the records),
+ * so its bytes go once into an unlinked temporary file, read from then on
+ * as the regular file it now is (again too: perfan__source_reopen). */
+static int spool(perfan_source *s)
+{
+	FILE *tmp = tmpfile();
+	int fd = tmp ? dup(fileno(tmp)) : -1;
+	if (tmp)
+		fclose(tmp);
+	if (fd < 0)
+		return perfan__err(PERFAN_EIO, "%s: no temporary file: %s",
+				   s->name, strerror(errno));
+	char *buf = malloc(PERFAN__INPUT_PEEK);
+	size_t n = s->npeek;
+	const char *p = s->peek;
+	uint64_t size = 0;
+	int err = buf ? 0 : perfan__nomem(NULL);
+	while (!err && n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			err = perfan__err(PERFAN_EIO, "%s: temporary file: %s",
+					  s->name, strerror(errno));
+			break;
+		}
+		size += (uint64_t)w;
+		p += w;
+		n -= (size_t)w;
+		if (n)
+			continue;
+		ssize_t r = perfan__read_some(s->fd, buf, PERFAN__INPUT_PEEK);
+		if (r < 0)
+			err = perfan__err(PERFAN_EIO, "%s: %s", s->name,
+					  strerror(errno));
+		if (r > 0) {
+			on_read(s, (size_t)r);
+			n = (size_t)r;
+			p = buf;
+		}
+	}
+	free(buf);
+	if (err) {
+		close(fd);
+		return err;
+	}
+	if (s->own_fd)
+		close(s->fd);
+	s->fd = fd;
+	s->own_fd = 1;
+	s->regular = 1;
+	s->size = size;
+	return 0;
+}
+
 int perfan__input_perfdata(perfan_source *s, perfan_perfdata **pd,
 			   const struct perfan_perfdata_opts *opts)
 {
@@ -115,6 +189,11 @@ int perfan__input_perfdata(perfan_source *s, perfan_perfdata **pd,
 		po.log = s->o.log;
 		po.log_payload = s->o.log_payload;
 		po.threads = s->o.threads;
+	}
+	if (!s->regular && file_mode(s)) {
+		int rc = spool(s);
+		if (rc)
+			return rc;
 	}
 	if (s->regular && lseek(s->fd, 0, SEEK_SET) == 0)
 		return perfan_perfdata_open_fd(pd, s->fd, s->name, &po);

@@ -22,4 +22,11 @@ int perfan__source_read(perfan_source *s, perfan_profile *p,
 int perfan__source_records(perfan_source *s, perfan_perfdata **pd,
 			   struct perfan_resolve_opts *ro);
 
+/* A new source *OUT over S's input from its first byte, with OPTS, not
+ * opened again: a regular file (or the temporary file a file-mode perf.data
+ * from a stream was kept in) through a copy of its descriptor. Returns 0,
+ * PERFAN_EUNSUPPORTED for a stream, which is read once, or an error. */
+int perfan__source_reopen(perfan_source **out, const perfan_source *s,
+			  const struct perfan_source_opts *opts);
+
 #endif

@@ -185,6 +185,22 @@ grep -q "prog $bid \[FN\]" "$tmp/raw" || err "fp: no build-id $bid for prog"
 grep -q 'pid:\[[0-9]*\] tid:\[[0-9]*\]' "$tmp/raw" || err "fp: no pid/tid labels"
 
 # --samples: counts; --off-cpu: nanoseconds
+# The same facts from a pipe, which is read once: standard input and a
+# FIFO give the bytes the path gave
+pipe_convert() { # OUT IN: convert the recording IN (a pipe) to OUT
+	PERFAN_HOST_OSRELEASE=6.18.44-fc-v782 PERFAN_HOST_NAME=vm \
+		PERFAN_HOST_KALLSYMS= timeout 60 "$PERFAN_BIN" convert \
+		--symfs "$TD/fp" --kallsyms "$TD/kallsyms" \
+		--buildid-dir "$tmp/no-cache" "$2" -o "$1" 2>"$tmp/err" ||
+		err "convert $2: $(cat "$tmp/err")"
+}
+pipe_convert "$tmp/stdin.pprof" - <"$TD/fp/perf.data"
+cmp -s "$tmp/fp.pprof" "$tmp/stdin.pprof" || err "convert -: not the pprof of the path"
+mkfifo "$tmp/fifo"
+timeout 60 cat "$TD/fp/perf.data" >"$tmp/fifo" &
+pipe_convert "$tmp/fifo.pprof" "$tmp/fifo"
+wait
+cmp -s "$tmp/fp.pprof" "$tmp/fifo.pprof" || err "convert FIFO: not the pprof of the path"
 run convert --samples --symfs "$TD/fp" --kallsyms "$TD/kallsyms" \
 	--buildid-dir "$tmp/no-cache" "$TD/fp/perf.data" -o "$tmp/n.pb.gz"
 "$PPROF" -raw "$tmp/n.pb.gz" 2>/dev/null | grep -q '^cpu-clock/count\[dflt\]$' ||

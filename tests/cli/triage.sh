@@ -8,8 +8,8 @@
 # verdict as `perfan classify --json`, the changes as `perfan diff --json`;
 # on the slow and fast handler recordings of testdata/slow-service (no
 # switches) the same plateaus and changes, and the sections without data
-# say what to record. --text gives the same figures; bad input fails with
-# a message.
+# say what to record. --text gives the same figures, from standard input
+# and a FIFO too; bad input fails with a message.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 : "${PERFAN_BIN:?}"
@@ -174,6 +174,21 @@ PY
 )
 checks=$((checks + 1))
 [ "$out" = OK ] || fail "figures: $out"
+
+# a pipe is read once (the off-CPU view too): standard input and a FIFO
+# give what the path gives, but for the name in the heading
+checks=$((checks + 1))
+"$PERFAN_BIN" triage --text "${O[@]}" "$D/perf.data" 2>/dev/null | sed 1d >"$tmp/path.txt"
+timeout 60 "$PERFAN_BIN" triage --text "${O[@]}" - <"$D/perf.data" 2>/dev/null |
+	sed 1d >"$tmp/stdin.txt"
+cmp -s "$tmp/path.txt" "$tmp/stdin.txt" || fail "triage -: not the triage of the path"
+grep -q 'off-CPU ms' "$tmp/stdin.txt" || fail "triage -: no off-CPU view"
+checks=$((checks + 1))
+mkfifo "$tmp/fifo"
+timeout 60 cat "$D/perf.data" >"$tmp/fifo" &
+timeout 60 "$PERFAN_BIN" triage --text "${O[@]}" "$tmp/fifo" 2>/dev/null | sed 1d >"$tmp/fifo.txt"
+wait
+cmp -s "$tmp/path.txt" "$tmp/fifo.txt" || fail "triage FIFO: not the triage of the path"
 
 # bad input: a message naming it, exit 1
 checks=$((checks + 1))
