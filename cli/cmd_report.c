@@ -262,13 +262,11 @@ int cmd_report(int argc, char **argv)
 	rep.limit = o.limit;
 	rep.call_graph = o.graph;
 	rep.no_speedup = o.no_speedup;
-	int pid_key = sort_has_pid(o.sort);
-	rep.root_format = pid_key ? PERFAN_ROOT_PID_TID : PERFAN_ROOT_COMM;
-	if (o.load.time_view) {
-		/* a root per thread, for the call sites of each */
-		rep.root_format = PERFAN_ROOT_PID_TID;
-	}
-	o.load.root = rep.root_format;
+	/* a root per thread for the pid key, and for the call sites of each
+	 * thread of a time view */
+	o.load.root = sort_has_pid(o.sort) || o.load.time_view
+			      ? PERFAN_ROOT_PID_TID
+			      : PERFAN_ROOT_COMM;
 	o.load.folded_process_root = 1; /* stackcollapse-perf.pl's comm */
 
 	/* a bad --sort is a usage error, found before reading anything */
@@ -307,12 +305,6 @@ int cmd_report(int argc, char **argv)
 		perfan_load_free(l);
 		return rc;
 	}
-	/* a root frame named in text: comm, or comm-PID/TID when asked */
-	if (res->format && !(res->caps & PERFAN_SOURCE_RECORDS) &&
-	    (!(res->caps & (PERFAN_SOURCE_FRAMES | PERFAN_SOURCE_ROOTS)) ||
-	     !pid_key))
-		rep.root_format = PERFAN_ROOT_COMM;
-
 	int have_samples = 0;
 	for (size_t c = 0; c < perfan_profile_nr_columns(p); c++)
 		have_samples |= perfan_profile_total(p, c) != 0;

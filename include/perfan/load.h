@@ -32,8 +32,9 @@ enum perfan_load_progress {
 	PERFAN_LOAD_END = 4,   /* reading ended */
 };
 
-/* What perfan_load_read found for the last input read; borrowed from the
- * handle, valid until the next read or perfan_load_free. */
+/* What perfan_load_read found for the last input read (for a pair, its
+ * AFTER input's name, format and caps); borrowed from the handle, valid
+ * until the next read or perfan_load_free. */
 struct perfan_load_info {
 	const char *format; /* perfan_source_format; NULL: none (or unread) */
 	unsigned caps;      /* enum perfan_source_cap bits */

@@ -68,7 +68,8 @@ struct perfan_report_opts {
 	int call_graph;
 	/* Text: leave out the "Max speedup" column. */
 	int no_speedup;
-	/* Not read any more: the comm and pid keys come from what each
+	/* Ignored (kept for the ABI; callers need not set it): the comm and
+	 * pid keys come from what each
 	 * process frame stands for (struct perfan_frame's comm, root, pid
 	 * and tid), not from its name. A process frame known only by its
 	 * name (a folded file's root) is that comm, its pid not known. */

@@ -111,6 +111,8 @@ static void opened_pair(perfan_load *l, perfan_source *src[2])
 		in.size = perfan_source_size(src[i]);
 		perfan__load_opened(l, &in);
 	}
+	l->info.format = perfan_source_format(src[1]);
+	l->info.caps = perfan_source_caps(src[1]);
 }
 
 /* BEFORE and AFTER, two folded files, into a new *NP. Returns 1 when they
@@ -281,6 +283,8 @@ int perfan_load_pair_merge(perfan_load **out, const perfan_load *before,
 		return rc;
 	}
 	l->info.name = after->info.name;
+	l->info.format = after->info.format;
+	l->info.caps = after->info.caps;
 	l->info.inputs = 2;
 	*out = l;
 	return 0;

@@ -2,11 +2,14 @@
  * to a profile: a folded pair as one differential profile, the column of
  * a recording of several events (and the advice naming them), a pruned
  * read of an unsorted folded file started again whole, the time view of a
- * recording and of what is none, and the flame graph's prune fraction. */
+ * recording and of what is none, and the flame graph's prune fraction; an
+ * input read once, its reader and its time view read again, from a pipe
+ * too. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <perfan/perfan.h>
@@ -67,6 +70,9 @@ START_TEST(test_folded_pair)
 	ck_assert_uint_eq(perfan_load_total(l, 0), 8);
 	ck_assert_uint_eq(perfan_load_total(l, 1), 5);
 	ck_assert_uint_eq(perfan_load_total(l, 2), 0); /* no such column */
+	/* the pair says the format of its inputs */
+	ck_assert_str_eq(perfan_load_info(l)->format, "folded");
+	ck_assert(perfan_load_info(l)->caps & PERFAN_SOURCE_PAIRED);
 	perfan_load_free(l);
 
 	/* a perf.data is no folded pair: nothing read */
@@ -222,6 +228,71 @@ START_TEST(test_prune_fraction)
 }
 END_TEST
 
+/* A recording read once: its reader's header after the read, and its
+ * time view read again from the same input, through a pipe too. */
+START_TEST(test_read_once)
+{
+	struct heard h = {0};
+	struct perfan_load_opts o = opts_heard(&h);
+	const char *path = tu_testdata("offcpu/perf.data");
+	perfan_load *l, *again;
+	ck_assert_int_eq(perfan_load_open(&l, path, &o), 0);
+	const perfan_perfdata *pd = perfan_load_reader(l);
+	ck_assert_ptr_nonnull(pd);
+	ck_assert_uint_gt(perfan_perfdata_nr_events(pd), 0);
+	ck_assert_int_eq(perfan_offcpu_recorded(pd), 1);
+	struct perfan_load_opts to = o;
+	to.time_view = PERFAN_VIEW_OFFCPU;
+	to.quiet_advice = PERFAN_LOAD_QUIET_VIEW;
+	ck_assert_int_eq(perfan_load_again(&again, l, &to), 0);
+	ck_assert_ptr_nonnull(perfan_load_offcpu(again));
+	ck_assert_str_eq(perfan_profile_column_name(perfan_load_profile(again),
+						    0),
+			 "off-cpu");
+	uint64_t off = perfan_load_total(again, 0);
+	ck_assert_uint_gt(off, 0);
+	ck_assert_ptr_nonnull(perfan_load_reader(again));
+	perfan_load_free(again);
+	perfan_load_free(l);
+
+	/* the same through a pipe: kept as it was read, read again */
+	int fds[2];
+	ck_assert_int_eq(pipe(fds), 0);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		close(fds[0]);
+		FILE *in = fopen(path, "rb");
+		char buf[65536];
+		size_t n;
+		while (in && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+			if (write(fds[1], buf, n) != (ssize_t)n)
+				break;
+		_exit(0);
+	}
+	close(fds[1]);
+	char name[32];
+	tu_fmt(name, sizeof(name), "/dev/fd/%d", fds[0]);
+	ck_assert_int_eq(perfan_load_open(&l, name, &o), 0);
+	ck_assert_int_eq(perfan_offcpu_recorded(perfan_load_reader(l)), 1);
+	ck_assert_int_eq(perfan_load_again(&again, l, &to), 0);
+	ck_assert_uint_eq(perfan_load_total(again, 0), off);
+	perfan_load_free(again);
+	perfan_load_free(l);
+	close(fds[0]);
+	ck_assert_int_eq(waitpid(pid, NULL, 0), pid);
+
+	/* a text input has no reader */
+	char folded[64];
+	temp_file(folded, sizeof(folded), "a;b 3\n");
+	ck_assert_int_eq(perfan_load_open(&l, folded, &o), 0);
+	ck_assert_ptr_null(perfan_load_reader(l));
+	perfan_load_free(l);
+	unlink(folded);
+	ck_assert_int_eq(h.n[PERFAN_ADVICE_ERROR], 0);
+}
+END_TEST
+
 static Suite *load_suite(void)
 {
 	Suite *s = suite_create("load");
@@ -233,6 +304,7 @@ static Suite *load_suite(void)
 	tcase_add_test(tc, test_time_view);
 	tcase_add_test(tc, test_options_do_not_apply);
 	tcase_add_test(tc, test_prune_fraction);
+	tcase_add_test(tc, test_read_once);
 	suite_add_tcase(s, tc);
 	return s;
 }
