@@ -94,47 +94,9 @@ static int sort_has_pid(const char *keys)
 	return 0;
 }
 
-/* With --native-detail: the C functions of each Python function's self
- * time, one hotspots table per column with samples of NATIVE (the profile
- * before the Python view), into *OUT (*NR of them). Returns 0 or -1
- * (printed). */
-static int native_detail(const struct opts *o, const perfan_profile *native,
-			 perfan_python_hotspots ***out, size_t *nr)
+static int write_report(const void *lr, FILE *fp, const void *wo)
 {
-	struct perfan_python_hotspots_opts ho =
-		PERFAN_OPTS_INIT(struct perfan_python_hotspots_opts);
-	ho.limit = o->limit;
-	ho.percent_limit = o->percent_limit;
-	size_t n = perfan_profile_nr_columns(native);
-	*nr = 0;
-	*out = calloc(n ? n : 1, sizeof(**out));
-	if (!*out) {
-		cli_error(CMD, "out of memory");
-		return -1;
-	}
-	for (size_t c = 0; c < n; c++) {
-		if (!perfan_profile_total(native, c))
-			continue;
-		ho.column = c;
-		if (perfan_python_hotspots_new(&(*out)[*nr], native, &ho)) {
-			cli_error(CMD, "%s", perfan_error_last());
-			return -1;
-		}
-		++*nr;
-	}
-	return 0;
-}
-
-static int write_report(const void *r, FILE *fp, const void *wo)
-{
-	return perfan_report_write(r, fp, wo);
-}
-
-static void free_detail(perfan_python_hotspots **h, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		perfan_python_hotspots_free(h[i]);
-	free(h);
+	return perfan_report_write(perfan_load_report_rows(lr), fp, wo);
 }
 
 /* A --sort that none of report's keys is a usage error (2), unless a
@@ -286,8 +248,6 @@ int cmd_report(int argc, char **argv)
 		return 1;
 	}
 	const struct perfan_load_info *res = perfan_load_info(l);
-	perfan_profile *p = perfan_load_profile(l);
-	perfan_profile *native = perfan_load_native(l);
 	perfan_pstats *dump = perfan_load_calls(l);
 	if (dump || (res->caps & PERFAN_SOURCE_CALLS)) {
 		/* a cProfile dump has its own report, with its own --sort */
@@ -305,61 +265,26 @@ int cmd_report(int argc, char **argv)
 		perfan_load_free(l);
 		return rc;
 	}
-	int have_samples = 0;
-	for (size_t c = 0; c < perfan_profile_nr_columns(p); c++)
-		have_samples |= perfan_profile_total(p, c) != 0;
-	if (!have_samples && !status)
-		cli_warn(CMD, "no samples in %s", res->name);
 	/* nothing to show for an input that could not be opened or is none
 	 * of the three */
 	if (status && !res->format) {
 		perfan_load_free(l);
 		return 1;
 	}
-	if (o.native_detail && !perfan_python_present(native ? native : p))
-		cli_warn(CMD,
-			 "--native-detail: %s has no Python function (python "
-			 "3.12+ -X perf)",
-			 res->name);
-	perfan_report *r = NULL;
-	if (perfan_report_new(&r, p, &rep)) {
+	perfan_load_report *lr = NULL;
+	if (perfan_load_report_new(
+		    &lr, l, &rep,
+		    o.native_detail ? PERFAN_LOAD_REPORT_NATIVE_DETAIL : 0)) {
 		cli_error(CMD, "%s", perfan_error_last());
 		status = 1;
-	}
-	perfan_threads *th = NULL;
-	if (perfan_load_offcpu(l)) {
-		struct perfan_threads_opts to = PERFAN_THREADS_OPTS_INIT;
-		to.skip_idle = 1;
-		if (perfan_threads_new(
-			    &th, p,
-			    perfan_offcpu_summary(perfan_load_offcpu(l)),
-			    &to)) {
-			cli_error(CMD, "%s", perfan_error_last());
-			status = 1;
-		}
-	}
-	perfan_python_hotspots **detail = NULL;
-	size_t nr_detail = 0;
-	if (o.native_detail &&
-	    native_detail(&o, native ? native : p, &detail, &nr_detail))
-		status = 1;
-	if (r) {
+	} else {
 		struct perfan_report_write_opts wo =
 			PERFAN_OPTS_INIT(struct perfan_report_write_opts);
 		wo.format = o.json ? PERFAN_REPORT_JSON : PERFAN_REPORT_TEXT;
-		wo.name = res->name;
-		if (res->caps & PERFAN_SOURCE_RECORDS)
-			wo.stats = &res->resolve;
-		wo.threads = th;
-		wo.wall = o.load.time_view == PERFAN_VIEW_WALL;
-		wo.native_detail =
-			(const struct perfan_python_hotspots *const *)detail;
-		wo.nr_native_detail = nr_detail;
-		status = cli_write(CMD, o.out, status, write_report, r, &wo);
+		perfan_load_report_write_opts(lr, &wo);
+		status = cli_write(CMD, o.out, status, write_report, lr, &wo);
 	}
-	free_detail(detail, nr_detail);
-	perfan_report_free(r);
-	perfan_threads_free(th);
+	perfan_load_report_free(lr);
 	perfan_load_free(l);
 	return status;
 }

@@ -46,212 +46,9 @@ struct opts {
 	struct perfan_load_opts load;
 };
 
-/* What the inputs gave, freed by done(). */
-struct inputs {
-	perfan_load *cpu, *wait;
-	perfan_load **before;
-	struct perfan_diff_run *runs;
-	perfan_report *plateaus;
-	perfan_threads *threads;
-	const perfan_offcpu *offcpu;
-	perfan_stat *stat;
-	perfan_classify *classify;
-	perfan_diff *diff;
-	const struct perfan_load_info *res;
-};
-
-static void done(struct inputs *in, size_t nbefore)
+static int write_triage(const void *t, FILE *fp, const void *wo)
 {
-	perfan_diff_free(in->diff);
-	for (size_t i = 0; in->before && i < nbefore; i++)
-		perfan_load_free(in->before[i]);
-	free(in->before);
-	free(in->runs);
-	perfan_classify_free(in->classify);
-	perfan_stat_free(in->stat);
-	perfan_threads_free(in->threads);
-	perfan_report_free(in->plateaus);
-	perfan_load_free(in->wait);
-	perfan_load_free(in->cpu);
-}
-
-/* The on-CPU profile and its plateaus. */
-static int load_cpu(struct inputs *in, const char *path, struct opts *o)
-{
-	struct perfan_load_opts lo = o->load;
-	lo.root = PERFAN_ROOT_COMM;
-	int status = cli_read(&in->cpu, path, &lo, CMD);
-	in->res = perfan_load_info(in->cpu);
-	if (status && (!in->res || !in->res->format))
-		return 1;
-	struct perfan_report_opts ro =
-		PERFAN_OPTS_INIT(struct perfan_report_opts);
-	ro.sort = "dso,sym";
-	ro.no_children = 1;
-	if (perfan_report_new(&in->plateaus, perfan_load_profile(in->cpu),
-			      &ro)) {
-		cli_error(CMD, "%s", perfan_error_last());
-		return 1;
-	}
-	return status;
-}
-
-/* The second reading's warnings: the first printed them. */
-static void quiet_log(enum perfan_log_level level, const char *msg,
-		      void *payload)
-{
-	(void)level;
-	(void)msg;
-	(void)payload;
-}
-
-/* The off-CPU view, when the recording has switches (its events say so),
- * read from the input the on-CPU view read (a pipe is read once); its
- * summary says what it lacks either way. */
-static int load_wait(struct inputs *in, struct opts *o)
-{
-	if (!perfan_offcpu_recorded(perfan_load_reader(in->cpu)))
-		return 0; /* nothing to read it from: the triage says so */
-	struct perfan_load_opts lo = o->load;
-	lo.time_view = PERFAN_VIEW_OFFCPU;
-	lo.root = PERFAN_ROOT_PID_TID;
-	lo.log = quiet_log;
-	lo.quiet_advice = PERFAN_LOAD_QUIET_VIEW;
-	int rc = perfan_load_again(&in->wait, in->cpu, &lo);
-	if (rc < 0)
-		cli_error(CMD, "%s", perfan_error_last());
-	if (!in->wait)
-		return 1;
-	in->offcpu = perfan_load_offcpu(in->wait);
-	if (rc || !in->offcpu)
-		return 0; /* the triage says what is missing */
-	const struct perfan_offcpu_summary *s =
-		perfan_offcpu_summary(in->offcpu);
-	if (!s->sched_switch && !s->switch_records && !s->offcpu_time)
-		return 0;
-	struct perfan_threads_opts to = PERFAN_THREADS_OPTS_INIT;
-	to.skip_idle = 1;
-	if (perfan_threads_new(&in->threads, perfan_load_profile(in->wait), s,
-			       &to)) {
-		cli_error(CMD, "%s", perfan_error_last());
-		return 1;
-	}
-	return 0;
-}
-
-static int load_stat(struct inputs *in, const char *path)
-{
-	FILE *fp = fopen(path, "r");
-	if (!fp) {
-		cli_error(CMD, "%s: %s", path, strerror(errno));
-		return 1;
-	}
-	struct perfan_stat_parse_opts po =
-		PERFAN_OPTS_INIT(struct perfan_stat_parse_opts);
-	po.name = path;
-	int rc = perfan_stat_read(&in->stat, fp, &po);
-	fclose(fp);
-	struct perfan_classify_opts co =
-		PERFAN_OPTS_INIT(struct perfan_classify_opts);
-	if (!rc)
-		rc = perfan_classify_stat(&in->classify, in->stat, &co);
-	if (rc) {
-		cli_error(CMD, "%s", perfan_error_last());
-		return 1;
-	}
-	return 0;
-}
-
-static size_t cpu_column(const perfan_load *l, const struct opts *o,
-			 const char *name);
-
-static int load_before(struct inputs *in, struct opts *o, const char *path)
-{
-	in->before = calloc(o->nbefore, sizeof(*in->before));
-	in->runs = calloc(o->nbefore + 1, sizeof(*in->runs));
-	if (!in->before || !in->runs) {
-		cli_error(CMD, "out of memory");
-		return 1;
-	}
-	struct perfan_load_opts lo = o->load;
-	lo.root = PERFAN_ROOT_COMM;
-	for (size_t i = 0; i < o->nbefore; i++) {
-		if (cli_read(&in->before[i], o->before[i], &lo, CMD))
-			return 1;
-		in->runs[i] = (struct perfan_diff_run){
-			perfan_load_profile(in->before[i]),
-			perfan_load_column(in->before[i], NULL, NULL),
-			o->before[i]};
-	}
-	in->runs[o->nbefore] = (struct perfan_diff_run){
-		perfan_load_profile(in->cpu),
-		perfan_load_column(in->cpu, NULL, path), path};
-	struct perfan_diff_opts dopts =
-		PERFAN_OPTS_INIT(struct perfan_diff_opts);
-	for (size_t i = 0; i <= o->nbefore; i++)
-		if (in->runs[i].column == SIZE_MAX) {
-			cli_error(CMD, "%s: no on-CPU samples to compare",
-				  in->runs[i].name);
-			return 1;
-		}
-	if (perfan_diff_new(&in->diff, in->runs, o->nbefore,
-			    in->runs + o->nbefore, 1, &dopts)) {
-		cli_error(CMD, "%s", perfan_error_last());
-		return 1;
-	}
-	return 0;
-}
-
-/* The column of on-CPU time: a CPU clock or cycles, else the first of
- * another event that is no tracepoint (instructions, cache misses);
- * SIZE_MAX when there is none (a recording of sched_switch alone). */
-static size_t cpu_column(const perfan_load *l, const struct opts *o,
-			 const char *name)
-{
-	const perfan_profile *p = perfan_load_profile(l);
-	static const char *const clocks[] = {"cpu-clock", "task-clock",
-					     "cycles"};
-	size_t n = perfan_profile_nr_columns(p);
-	if (o->load.filter.event)
-		return perfan_load_column(l, NULL, name);
-	for (size_t k = 0; k < sizeof(clocks) / sizeof(*clocks); k++)
-		for (size_t c = 0; c < n; c++) {
-			const char *cn = perfan_profile_column_name(p, c);
-			if (cn && strstr(cn, clocks[k]) &&
-			    perfan_profile_total(p, c))
-				return c;
-		}
-	for (size_t c = 0; c < n; c++) {
-		const char *cn = perfan_profile_column_name(p, c);
-		if (cn && !strchr(cn, ':') && perfan_profile_total(p, c))
-			return c;
-	}
-	return SIZE_MAX;
-}
-
-/* Whether the plateaus have callers: a call graph was recorded. */
-static int has_callers(const perfan_report *r, size_t col)
-{
-	if (col >= perfan_report_nr_columns(r))
-		return 0;
-	for (size_t i = 0; i < perfan_report_nr_rows(r, col); i++) {
-		const struct perfan_report_row *row =
-			perfan_report_row(r, col, i);
-		if (row->total > row->self)
-			return 1;
-	}
-	return 0;
-}
-
-/* Whether an interpreter frame is in the profile. */
-static int has_interpreter(const perfan_profile *p)
-{
-	for (size_t i = 0; i < perfan_profile_nr_frames(p); i++) {
-		const struct perfan_frame *f = perfan_profile_frame_get(p, i);
-		if (f->module && perfan_python_is_interpreter(f->module))
-			return 1;
-	}
-	return 0;
+	return perfan_triage_write(t, fp, wo);
 }
 
 int cmd_triage(int argc, char **argv)
@@ -310,62 +107,19 @@ int cmd_triage(int argc, char **argv)
 		free(o.before);
 		return 1;
 	}
-	struct inputs in;
-	memset(&in, 0, sizeof(in));
-	status = load_cpu(&in, path, &o);
-	if (!status)
-		status = load_wait(&in, &o);
-	if (!status && o.stat)
-		status = load_stat(&in, o.stat);
-	if (!status && o.nbefore)
-		status = load_before(&in, &o, path);
+	struct perfan_load_triage_opts to =
+		PERFAN_OPTS_INIT(struct perfan_load_triage_opts);
+	to.stat = o.stat;
+	to.before = o.before;
+	to.nr_before = o.nbefore;
 	perfan_triage *t = NULL;
-	if (!status) {
-		struct perfan_triage_in ti =
-			PERFAN_OPTS_INIT(struct perfan_triage_in);
-		ti.name = in.res->name ? in.res->name : path;
-		ti.plateaus = in.plateaus;
-		ti.cpu = perfan_load_profile(in.cpu);
-		ti.wait = perfan_load_profile(in.wait);
-		ti.column = cpu_column(in.cpu, &o, ti.name);
-		ti.has_cpu = ti.column != SIZE_MAX;
-		ti.threads = in.threads;
-		ti.offcpu = in.offcpu ? perfan_offcpu_summary(in.offcpu) : NULL;
-		ti.classify = in.classify;
-		ti.diff = in.diff;
-		ti.callchains = has_callers(in.plateaus, ti.column);
-		ti.frames = in.res->resolve.frames;
-		ti.frames_unresolved = in.res->resolve.frames_unresolved;
-		ti.python_functions = perfan_python_present(ti.cpu);
-		ti.python_interpreter = has_interpreter(ti.cpu);
-		if (perfan_triage_new(&t, &ti, NULL)) {
-			cli_error(CMD, "%s", perfan_error_last());
-			status = 1;
-		}
-	}
-	if (t) {
-		struct cli_output out;
-		if (cli_output_open(&out, o.out)) {
-			cli_error(CMD, "cannot write %s: %s", o.out,
-				  strerror(errno));
-			status = 1;
-		} else {
-			struct perfan_triage_write_opts wo = {
-				sizeof(wo), o.text ? PERFAN_TRIAGE_TEXT
-						   : PERFAN_TRIAGE_HTML};
-			if (perfan_triage_write(t, out.fp, &wo)) {
-				cli_error(CMD, "%s", perfan_error_last());
-				status = 1;
-			}
-			if (cli_output_close(&out, status == 0) && !status) {
-				cli_error(CMD, "cannot write %s",
-					  o.out ? o.out : "standard output");
-				status = 1;
-			}
-		}
-	}
+	int rc = perfan_load_triage(&t, path, &o.load, &to);
+	if (rc < 0)
+		cli_error(CMD, "%s", perfan_error_last());
+	struct perfan_triage_write_opts wo = {
+		sizeof(wo), o.text ? PERFAN_TRIAGE_TEXT : PERFAN_TRIAGE_HTML};
+	status = t ? cli_write(CMD, o.out, 0, write_triage, t, &wo) : 1;
 	perfan_triage_free(t);
-	done(&in, o.nbefore);
 	free(o.before);
 	return status;
 }

@@ -15,6 +15,7 @@
 #include <perfan/offcpu.h>
 #include <perfan/profile.h>
 #include <perfan/pstats.h>
+#include <perfan/report.h>
 #include <perfan/resolve.h>
 #include <perfan/script.h>
 
@@ -274,6 +275,59 @@ PERFAN_API int perfan_load_base_column(const perfan_load *l);
  * root, log), for those who read a perf.data themselves (annotate). */
 PERFAN_API void perfan_load_resolve_opts(struct perfan_resolve_opts *ro,
 					 const struct perfan_load_opts *opts);
+
+/* The report of what L read: perfan_report_new over L's profile with
+ * OPTS, and what perfan_report_write shows beside its rows
+ * (perfan_load_report_write_opts): the per-thread table of a time view
+ * (idle left out), the resolver's figures of a perf.data, the input's
+ * name, and with PERFAN_LOAD_REPORT_NATIVE_DETAIL the native functions of
+ * each Python function's self time (a perfan_python_hotspots per column
+ * with weight of the profile before the Python view, opts.keep_native;
+ * rows as OPTS limit them). An input without samples (read without error)
+ * and native detail without Python functions are warnings to L's advice
+ * callback. L must outlive *OUT. Returns 0 or a negative error (*OUT NULL
+ * then). */
+typedef struct perfan_load_report perfan_load_report;
+enum {
+	PERFAN_LOAD_REPORT_NATIVE_DETAIL = 1 << 0,
+};
+PERFAN_API int perfan_load_report_new(perfan_load_report **out, perfan_load *l,
+				      const struct perfan_report_opts *opts,
+				      unsigned flags);
+PERFAN_API void perfan_load_report_free(perfan_load_report *lr);
+/* The report's rows, borrowed from LR. */
+PERFAN_API const perfan_report *
+perfan_load_report_rows(const perfan_load_report *lr);
+/* WO's name, stats, threads, wall and native detail for LR (borrowed
+ * from it); WO's format is the caller's. */
+PERFAN_API void
+perfan_load_report_write_opts(const perfan_load_report *lr,
+			      struct perfan_report_write_opts *wo);
+
+/* What perfan_load_triage reads beside the recording. */
+struct perfan_load_triage_opts {
+	size_t sz;
+	const char *stat; /* perf stat output of the same run, or NULL */
+	/* recordings of runs before, for what changed since (NR_BEFORE of
+	 * them; none: no change section) */
+	const char *const *before;
+	size_t nr_before;
+};
+
+/* The triage (perfan/triage.h) of the recording PATH read with OPTS
+ * (roots by comm): its plateaus (the on-CPU report by dso,sym, self
+ * first), its off-CPU view and per-thread table when its events record
+ * switches (read again from the same input: perfan_load_again; a failure
+ * of that read is advice, and the triage says what is missing), the
+ * verdict of OPTS' perf stat output, and the change since the runs
+ * before; *OUT owns them all (perfan_triage_free). Returns 0,
+ * PERFAN_LOAD_ADVISED when a read's errors went to the advice callback,
+ * or a negative error (perfan_error_last says why); *OUT is NULL unless
+ * 0. */
+struct perfan_triage;
+PERFAN_API int perfan_load_triage(struct perfan_triage **out, const char *path,
+				  const struct perfan_load_opts *opts,
+				  const struct perfan_load_triage_opts *topts);
 
 /* Free L and all it owns; NULL is fine. */
 PERFAN_API void perfan_load_free(perfan_load *l);

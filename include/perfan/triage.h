@@ -60,6 +60,11 @@ struct perfan_triage_opts {
 	size_t max_plateaus; /* 0: 10 */
 	size_t max_sites;    /* 0: 10 */
 	size_t max_changes;  /* 0: 10 */
+	/* Called by perfan_triage_free, last, with RELEASE_PAYLOAD: what the
+	 * inputs borrow from goes with the result (perfan_load_triage);
+	 * not called when perfan_triage_new fails. NULL: the caller's. */
+	void (*release)(void *payload);
+	void *release_payload;
 };
 
 /* What a thing to record next is for: the question it answers. */

@@ -94,6 +94,7 @@ int perfan_triage_new(perfan_triage **out, const struct perfan_triage_in *in,
 	if (!rc)
 		rc = perfan__triage_next(t);
 	if (rc) {
+		t->o.release = NULL; /* the caller's still */
 		perfan_triage_free(t);
 		return rc;
 	}
@@ -111,6 +112,8 @@ void perfan_triage_free(perfan_triage *t)
 	}
 	free(t->next);
 	free(t->sites);
+	if (t->o.release)
+		t->o.release(t->o.release_payload);
 	free(t);
 }
 

@@ -19,6 +19,7 @@ struct perfan_load {
 	struct perfan_load_info info;
 	char *period_event; /* info.period_event's storage */
 	int advice_errors;  /* PERFAN_ADVICE_ERROR given during this read */
+	int read_rc;        /* what the last read returned */
 };
 
 /* The formatted message to L's advice callback at LEVEL (enum

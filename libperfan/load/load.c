@@ -370,7 +370,7 @@ static int after_read(perfan_load *l, int rc)
 	    !(l->o.quiet_advice & PERFAN_LOAD_QUIET_PYTHON))
 		perfan__load_python_check(l);
 	int vrc = perfan__load_python_view(l);
-	return vrc ? vrc : rc;
+	return l->read_rc = vrc ? vrc : rc;
 }
 
 int perfan_load_read(perfan_load *l, const char *path)

@@ -1,0 +1,259 @@
+/* load/triage.c: perfan_load_triage, the first look at one recording made
+ * from its inputs: the on-CPU view and its plateaus, the off-CPU view read
+ * again from the same input when the recording has switches, a perf stat
+ * verdict, the change since runs before; the triage owns them. */
+#include "load/internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <perfan/classify.h>
+#include <perfan/diff.h>
+#include <perfan/python.h>
+#include <perfan/report.h>
+#include <perfan/stat.h>
+#include <perfan/threads.h>
+#include <perfan/triage.h>
+
+#include "util/error.h"
+#include "util/log.h"
+#include "util/opts.h"
+
+/* What the inputs gave, freed with the triage (release). */
+struct inputs {
+	perfan_load *cpu, *wait;
+	perfan_load **before;
+	size_t nbefore;
+	struct perfan_diff_run *runs;
+	perfan_report *plateaus;
+	perfan_threads *threads;
+	perfan_stat *stat;
+	perfan_classify *classify;
+	perfan_diff *diff;
+};
+
+static void release(void *payload)
+{
+	struct inputs *in = payload;
+	perfan_diff_free(in->diff);
+	for (size_t i = 0; in->before && i < in->nbefore; i++)
+		perfan_load_free(in->before[i]);
+	free(in->before);
+	free(in->runs);
+	perfan_classify_free(in->classify);
+	perfan_stat_free(in->stat);
+	perfan_threads_free(in->threads);
+	perfan_report_free(in->plateaus);
+	perfan_load_free(in->wait);
+	perfan_load_free(in->cpu);
+	free(in);
+}
+
+/* The second reading's warnings: the first gave them. */
+static void quiet_log(enum perfan_log_level level, const char *msg,
+		      void *payload)
+{
+	(void)level;
+	(void)msg;
+	(void)payload;
+}
+
+/* The off-CPU view, when the recording has switches (its events say so),
+ * read from the input the on-CPU view read; its summary says what it
+ * lacks either way, and a read that fails is said as advice. */
+static int load_wait(struct inputs *in, const struct perfan_load_opts *opts)
+{
+	if (!perfan_offcpu_recorded(perfan_load_reader(in->cpu)))
+		return 0; /* nothing to read it from: the triage says so */
+	struct perfan_load_opts lo = *opts;
+	lo.time_view = PERFAN_VIEW_OFFCPU;
+	lo.root = PERFAN_ROOT_PID_TID;
+	lo.log = quiet_log;
+	lo.quiet_advice = PERFAN_LOAD_QUIET_VIEW;
+	int rc = perfan_load_again(&in->wait, in->cpu, &lo);
+	if (!in->wait)
+		return rc;
+	if (rc < 0)
+		perfan__load_advise(in->wait, PERFAN_ADVICE_ERROR, "%s",
+				    perfan_error_last());
+	const perfan_offcpu *oc = perfan_load_offcpu(in->wait);
+	if (rc || !oc)
+		return 0; /* the triage says what is missing */
+	const struct perfan_offcpu_summary *s = perfan_offcpu_summary(oc);
+	if (!s->sched_switch && !s->switch_records && !s->offcpu_time)
+		return 0;
+	struct perfan_threads_opts to = PERFAN_THREADS_OPTS_INIT;
+	to.skip_idle = 1;
+	return perfan_threads_new(&in->threads, perfan_load_profile(in->wait),
+				  s, &to);
+}
+
+/* PATH, perf stat output, and its verdict. */
+static int load_stat(struct inputs *in, const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	if (!fp)
+		return perfan__err(errno == ENOENT ? PERFAN_ENOTFOUND
+						   : PERFAN_EIO,
+				   "%s: %s", path, strerror(errno));
+	struct perfan_stat_parse_opts po =
+		PERFAN_OPTS_INIT(struct perfan_stat_parse_opts);
+	po.name = path;
+	int rc = perfan_stat_read(&in->stat, fp, &po);
+	fclose(fp);
+	struct perfan_classify_opts co =
+		PERFAN_OPTS_INIT(struct perfan_classify_opts);
+	return rc ? rc : perfan_classify_stat(&in->classify, in->stat, &co);
+}
+
+/* The column of on-CPU time: --event's, else a CPU clock or cycles, else
+ * the first of another event that is no tracepoint (instructions, cache
+ * misses); SIZE_MAX when there is none (a recording of sched_switch
+ * alone). */
+static size_t cpu_column(const perfan_load *l, const char *name)
+{
+	static const char *const clocks[] = {"cpu-clock", "task-clock",
+					     "cycles"};
+	const perfan_profile *p = l->p;
+	size_t n = perfan_profile_nr_columns(p);
+	if (l->o.filter.event)
+		return perfan_load_column(l, NULL, name);
+	for (size_t k = 0; k < sizeof(clocks) / sizeof(*clocks); k++)
+		for (size_t c = 0; c < n; c++) {
+			const char *cn = perfan_profile_column_name(p, c);
+			if (cn && strstr(cn, clocks[k]) &&
+			    perfan_profile_total(p, c))
+				return c;
+		}
+	for (size_t c = 0; c < n; c++) {
+		const char *cn = perfan_profile_column_name(p, c);
+		if (cn && !strchr(cn, ':') && perfan_profile_total(p, c))
+			return c;
+	}
+	return SIZE_MAX;
+}
+
+/* The runs before, each whole, against the on-CPU view of PATH. Returns 0,
+ * PERFAN_LOAD_ADVISED, or a negative error. */
+static int load_before(struct inputs *in, const char *path,
+		       const struct perfan_load_opts *opts,
+		       const struct perfan_load_triage_opts *to)
+{
+	size_t n = to->nr_before;
+	in->before = calloc(n, sizeof(*in->before));
+	in->runs = calloc(n + 1, sizeof(*in->runs));
+	if (!in->before || !in->runs)
+		return perfan__nomem("triage");
+	in->nbefore = n;
+	for (size_t i = 0; i < n; i++) {
+		int rc = perfan_load_open(&in->before[i], to->before[i], opts);
+		if (rc)
+			return rc;
+		in->runs[i] = (struct perfan_diff_run){
+			in->before[i]->p,
+			perfan_load_column(in->before[i], NULL, NULL),
+			to->before[i]};
+	}
+	in->runs[n] = (struct perfan_diff_run){
+		in->cpu->p, perfan_load_column(in->cpu, NULL, path), path};
+	for (size_t i = 0; i <= n; i++)
+		if (in->runs[i].column == SIZE_MAX)
+			return perfan__err(PERFAN_EINVAL,
+					   "%s: no on-CPU samples to compare",
+					   in->runs[i].name);
+	struct perfan_diff_opts dopts =
+		PERFAN_OPTS_INIT(struct perfan_diff_opts);
+	return perfan_diff_new(&in->diff, in->runs, n, in->runs + n, 1, &dopts);
+}
+
+/* Whether the plateaus have callers: a call graph was recorded. */
+static int has_callers(const perfan_report *r, size_t col)
+{
+	if (col >= perfan_report_nr_columns(r))
+		return 0;
+	for (size_t i = 0; i < perfan_report_nr_rows(r, col); i++) {
+		const struct perfan_report_row *row =
+			perfan_report_row(r, col, i);
+		if (row->total > row->self)
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether an interpreter frame is in the profile. */
+static int has_interpreter(const perfan_profile *p)
+{
+	for (size_t i = 0; i < perfan_profile_nr_frames(p); i++) {
+		const struct perfan_frame *f = perfan_profile_frame_get(p, i);
+		if (f->module && perfan_python_is_interpreter(f->module))
+			return 1;
+	}
+	return 0;
+}
+
+/* The triage of what IN holds, the recording named NAME. */
+static int triage(perfan_triage **out, struct inputs *in, const char *name)
+{
+	const struct perfan_load_info *res = &in->cpu->info;
+	struct perfan_triage_in ti = PERFAN_OPTS_INIT(struct perfan_triage_in);
+	ti.name = name;
+	ti.plateaus = in->plateaus;
+	ti.cpu = in->cpu->p;
+	ti.wait = perfan_load_profile(in->wait);
+	ti.column = cpu_column(in->cpu, name);
+	ti.has_cpu = ti.column != SIZE_MAX;
+	ti.threads = in->threads;
+	ti.offcpu = in->wait && in->wait->offcpu
+			    ? perfan_offcpu_summary(in->wait->offcpu)
+			    : NULL;
+	ti.classify = in->classify;
+	ti.diff = in->diff;
+	ti.callchains = has_callers(in->plateaus, ti.column);
+	ti.frames = res->resolve.frames;
+	ti.frames_unresolved = res->resolve.frames_unresolved;
+	ti.python_functions = perfan_python_present(ti.cpu);
+	ti.python_interpreter = has_interpreter(ti.cpu);
+	struct perfan_triage_opts o =
+		PERFAN_OPTS_INIT(struct perfan_triage_opts);
+	o.release = release;
+	o.release_payload = in;
+	return perfan_triage_new(out, &ti, &o);
+}
+
+int perfan_load_triage(perfan_triage **out, const char *path,
+		       const struct perfan_load_opts *opts,
+		       const struct perfan_load_triage_opts *topts)
+{
+	if (!out || !path)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_load_triage: an argument is NULL");
+	*out = NULL;
+	struct perfan_load_triage_opts to;
+	int rc = PERFAN__OPTS_COPY(to, topts);
+	struct inputs *in = rc ? NULL : calloc(1, sizeof(*in));
+	if (!in)
+		return rc ? rc : perfan__nomem("triage");
+	struct perfan_load_opts lo = opts ? *opts : PERFAN_LOAD_OPTS_INIT;
+	lo.root = PERFAN_ROOT_COMM;
+	struct perfan_report_opts ro =
+		PERFAN_OPTS_INIT(struct perfan_report_opts);
+	ro.sort = "dso,sym";
+	ro.no_children = 1;
+	rc = perfan_load_open(&in->cpu, path, &lo);
+	if (!rc)
+		rc = perfan_report_new(&in->plateaus, in->cpu->p, &ro);
+	if (!rc)
+		rc = load_wait(in, &lo);
+	if (!rc && to.stat)
+		rc = load_stat(in, to.stat);
+	if (!rc && to.nr_before)
+		rc = load_before(in, path, &lo, &to);
+	if (!rc)
+		rc = triage(out, in,
+			    in->cpu->info.name ? in->cpu->info.name : path);
+	if (rc)
+		release(in);
+	return rc;
+}
