@@ -4,13 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <perfan/perfan.h>
 
 #include "args.h"
 #include "cli.h"
-#include "progress.h"
 
 #define CMD "annotate"
 
@@ -149,14 +147,6 @@ static int write_job(const void *arg, FILE *fp)
 	return perfan_annotate_write(j->an, fp, &wo);
 }
 
-static uint64_t file_size(const char *path)
-{
-	struct stat sb;
-	return !strcmp(path, "-") || stat(path, &sb) || !S_ISREG(sb.st_mode)
-		       ? 0
-		       : (uint64_t)sb.st_size;
-}
-
 static void warn_functions(const struct perfan_annotate_result *r)
 {
 	for (size_t i = 0; i < r->nr_missing; i++)
@@ -196,22 +186,13 @@ int cmd_annotate(int argc, char **argv)
 		return 1;
 	}
 
-	struct perfan_perfdata_opts po =
-		PERFAN_OPTS_INIT(struct perfan_perfdata_opts);
-	po.threads = a.load.threads;
-	perfan_perfdata *pd;
-	if (perfan_perfdata_open(&pd, path, &po)) {
-		cli_error(CMD, "%s", perfan_error_last());
-		free(a.dirs);
-		return 1;
-	}
-	struct perfan_resolve_opts ro;
-	perfan_load_resolve_opts(&ro, &a.load);
-	ro.no_demangle = a.no_demangle;
+	if (a.no_demangle)
+		a.ao.flags |= PERFAN_ANNOTATE_NO_DEMANGLE;
+	perfan_load *l = NULL;
 	perfan_annotate *an = NULL;
-	cli_progress_start(CMD, path, file_size(path));
-	int err = perfan_annotate_perfdata(&an, pd, &ro, &a.ao);
-	cli_progress_end();
+	int err = perfan_load_new(&l, &a.load);
+	if (!err)
+		err = perfan_load_annotate(&an, l, path, &a.ao);
 	int status = 0;
 	if (err) {
 		cli_error(CMD, "%s", perfan_error_last());
@@ -230,7 +211,7 @@ int cmd_annotate(int argc, char **argv)
 			status = 1;
 	}
 	perfan_annotate_free(an);
-	perfan_perfdata_free(pd);
+	perfan_load_free(l);
 	free(a.dirs);
 	return status;
 }

@@ -21,6 +21,10 @@ extern "C" {
 enum {
 	/* x86: Intel syntax (default AT&T, as perf annotate and objdump) */
 	PERFAN_ANNOTATE_INTEL = 1u << 0,
+	/* symbols as the symbol table has them, not demangled (the
+	 * resolver's no_demangle, for perfan_annotate_perfdata and
+	 * perfan_load_annotate) */
+	PERFAN_ANNOTATE_NO_DEMANGLE = 1u << 1,
 };
 
 struct perfan_annotate_opts {

@@ -304,6 +304,20 @@ PERFAN_API void
 perfan_load_report_write_opts(const perfan_load_report *lr,
 			      struct perfan_report_write_opts *wo);
 
+/* The annotation (perfan/annotate.h) of the perf.data PATH ("-":
+ * standard input; a pipe too), opened through the registry and read with
+ * L's filters, symbol places, threads and progress
+ * (perfan_load_resolve_opts) and AO's functions, as
+ * perfan_annotate_perfdata does; L keeps the reader, which *OUT borrows:
+ * L must outlive *OUT. Returns as perfan_annotate_perfdata (*OUT holds
+ * the samples before a damaged record with its error), or
+ * perfan_source_open's and perfan_source_perfdata's errors (*OUT NULL). */
+struct perfan_annotate;
+struct perfan_annotate_opts;
+PERFAN_API int perfan_load_annotate(struct perfan_annotate **out,
+				    perfan_load *l, const char *path,
+				    const struct perfan_annotate_opts *ao);
+
 /* What perfan_load_triage reads beside the recording. */
 struct perfan_load_triage_opts {
 	size_t sz;

@@ -288,9 +288,16 @@ int perfan_annotate_perfdata(perfan_annotate **out, perfan_perfdata *pd,
 			     const struct perfan_annotate_opts *opts)
 {
 	*out = NULL;
-	perfan_stream *s;
-	int err = perfan_stream_open(&s, pd, ro);
+	struct perfan_resolve_opts r;
+	int err = PERFAN__OPTS_COPY(r, ro);
 	if (err)
+		return err;
+	if (!ro)
+		r = PERFAN_RESOLVE_OPTS_INIT;
+	if (opts && (opts->flags & PERFAN_ANNOTATE_NO_DEMANGLE))
+		r.no_demangle = 1;
+	perfan_stream *s;
+	if ((err = perfan_stream_open(&s, pd, &r)))
 		return err;
 	perfan_annotate *a;
 	if ((err = perfan_annotate_new(&a, s, opts))) {

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <perfan/annotate.h>
 #include <perfan/offcpu.h>
 #include <perfan/threads.h>
 
@@ -334,6 +335,40 @@ static int read_one(perfan_load *l, perfan_profile *p, const char *path,
 	perfan_source *src;
 	int rc = perfan_source_open(&src, path, &so);
 	return rc ? rc : read_src(l, p, src, &ro);
+}
+
+int perfan_load_annotate(perfan_annotate **out, perfan_load *l,
+			 const char *path,
+			 const struct perfan_annotate_opts *ao)
+{
+	if (!out || !l || !path)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_load_annotate: an argument is NULL");
+	*out = NULL;
+	begin(l, strcmp(path, "-") ? path : "<stdin>");
+	struct perfan_resolve_opts ro;
+	struct perfan_source_opts so;
+	read_opts(l, &ro, &so, 0);
+	int rc = perfan_source_open(&l->src, path, &so);
+	if (rc)
+		return rc;
+	struct perfan_load_info *in = &l->info;
+	in->size = perfan_source_size(l->src);
+	in->format = perfan_source_format(l->src);
+	in->caps = perfan_source_caps(l->src);
+	/* the reader's own warnings are not the annotation's */
+	struct perfan_perfdata_opts po =
+		PERFAN_OPTS_INIT(struct perfan_perfdata_opts);
+	po.threads = l->o.threads;
+	rc = perfan_source_perfdata(l->src, &l->time_pd, &po);
+	if (rc)
+		return rc;
+	in->read = 1;
+	in->inputs++;
+	progress(l, PERFAN_LOAD_START, in->size);
+	rc = perfan_annotate_perfdata(out, l->time_pd, &ro, ao);
+	progress(l, PERFAN_LOAD_END, 0);
+	return rc;
 }
 
 /* PATH into L's profile; a pruned read that met an unsorted file starts
