@@ -1,7 +1,6 @@
 /* cli/cmd_convert.c: perfan convert: any input perfan reads, written in
  * another tool's format: pprof (profile.proto, gzipped), speedscope JSON or
  * folded stacks. */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,9 +53,18 @@ static enum format format_of_name(const char *path)
 	return F_NONE;
 }
 
-static int write_out(const perfan_load *l, enum format f, size_t col, FILE *fp)
+/* What is written: the format, and the column. */
+struct job {
+	enum format to;
+	size_t col;
+};
+
+static int write_out(const void *load, FILE *fp, const void *job)
 {
+	const perfan_load *l = load;
 	const perfan_profile *p = perfan_load_profile(l);
+	enum format f = ((const struct job *)job)->to;
+	size_t col = ((const struct job *)job)->col;
 	if (f == F_FOLDED) {
 		struct perfan_folded_write_opts fo =
 			PERFAN_OPTS_INIT(struct perfan_folded_write_opts);
@@ -148,22 +156,8 @@ int cmd_convert(int argc, char **argv)
 		perfan_load_free(l);
 		return 1;
 	}
-	size_t col = perfan_load_column(l, NULL, NULL);
-	int status = 0;
-	struct cli_output o;
-	if (cli_output_open(&o, out)) {
-		cli_error(CMD, "cannot write %s: %s", out, strerror(errno));
-		status = 1;
-	} else {
-		if (write_out(l, to, col, o.fp)) {
-			cli_error(CMD, "%s", perfan_error_last());
-			status = 1;
-		}
-		if (cli_output_close(&o, status == 0) && !status) {
-			cli_error(CMD, "cannot write %s", out);
-			status = 1;
-		}
-	}
+	struct job j = {to, perfan_load_column(l, NULL, NULL)};
+	int status = cli_write(CMD, out, 0, write_out, l, &j);
 	perfan_load_free(l);
 	return status;
 }

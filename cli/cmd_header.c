@@ -8,6 +8,7 @@
 #include <perfan/perfan.h>
 
 #include "cli.h"
+#include "progress.h"
 
 #define CMD "header"
 
@@ -36,15 +37,6 @@ static int bad_usage(void)
 			"PERF.DATA\n(perfan header --help tells more)\n");
 	return 2;
 }
-
-static void on_log(enum perfan_log_level level, const char *msg, void *payload)
-{
-	(void)payload;
-	if (level <= PERFAN_LOG_WARN)
-		cli_warn(CMD, "%s", msg);
-}
-
-/* ---- perf's names for attr bits (perf 6.1's perf_event_attr__fprintf) ---- */
 
 static int write_header(const void *h, FILE *fp, const void *wo)
 {
@@ -103,7 +95,8 @@ int cmd_header(int argc, char **argv)
 		return 1;
 	struct perfan_header_read_opts ro =
 		PERFAN_OPTS_INIT(struct perfan_header_read_opts);
-	ro.log = on_log;
+	ro.log = cli_progress_log; /* "perfan header: warning: ..." */
+	ro.log_payload = (void *)CMD;
 	perfan_header *h = NULL;
 	if (perfan_header_read(&h, path, &ro) < 0) {
 		cli_error(CMD, "%s", perfan_error_last());

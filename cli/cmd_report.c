@@ -100,15 +100,15 @@ static int write_report(const void *lr, FILE *fp, const void *wo)
 }
 
 /* A --sort that none of report's keys is a usage error (2), unless a
- * cProfile dump's report takes it: then *BAD_SORT says why, for an input
- * that is none. 1 for another error (printed), else 0. */
-static int check_sort(const struct perfan_report_opts *rep, char **bad_sort)
+ * cProfile dump's report takes it (an input that is none says so after
+ * reading). 1 for another error (printed), else 0. */
+static int check_sort(const struct perfan_report_opts *rep)
 {
 	int rc = perfan_report_check(rep);
 	/* pstats' keys (tottime, ...) are for a cProfile dump only */
 	if (rc == PERFAN_EINVAL && rep->sort &&
 	    perfan_pstats_sort_parse(rep->sort) >= 0)
-		*bad_sort = strdup(perfan_error_last()), rc = 0;
+		rc = 0;
 	if (rc == PERFAN_EINVAL)
 		return usage_error("--sort: %s", perfan_error_last());
 	if (rc) {
@@ -232,8 +232,7 @@ int cmd_report(int argc, char **argv)
 	o.load.folded_process_root = 1; /* stackcollapse-perf.pl's comm */
 
 	/* a bad --sort is a usage error, found before reading anything */
-	char *bad_sort = NULL;
-	int rc = check_sort(&rep, &bad_sort);
+	int rc = check_sort(&rep);
 	if (rc)
 		return rc;
 
@@ -243,10 +242,8 @@ int cmd_report(int argc, char **argv)
 	o.load.keep_native = o.native_detail;
 	perfan_load *l = NULL;
 	int status = cli_read(&l, path, &o.load, CMD);
-	if (!l) {
-		free(bad_sort);
+	if (!l)
 		return 1;
-	}
 	const struct perfan_load_info *res = perfan_load_info(l);
 	perfan_pstats *dump = perfan_load_calls(l);
 	if (dump || (res->caps & PERFAN_SOURCE_CALLS)) {
@@ -256,14 +253,11 @@ int cmd_report(int argc, char **argv)
 						   o.limit, o.json, o.graph_arg,
 						   o.out, CMD);
 		perfan_load_free(l);
-		free(bad_sort);
 		return status;
 	}
-	if (bad_sort) {
-		int rc = usage_error("--sort: %s", bad_sort);
-		free(bad_sort);
+	if (perfan_report_check(&rep) == PERFAN_EINVAL) { /* a pstats key */
 		perfan_load_free(l);
-		return rc;
+		return usage_error("--sort: %s", perfan_error_last());
 	}
 	/* nothing to show for an input that could not be opened or is none
 	 * of the three */
