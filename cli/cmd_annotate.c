@@ -12,7 +12,7 @@
 
 #define CMD "annotate"
 
-static const char usage_text[] =
+static const char head[] =
 	"usage: perfan annotate [options] [SYMBOL...] FILE\n"
 	"\n"
 	"Disassemble the hottest functions of perf.data FILE (or the ones\n"
@@ -24,116 +24,74 @@ static const char usage_text[] =
 	"inlined there and their call sites, jump targets and loops, and a\n"
 	"summary of the hottest lines and instructions. One event is\n"
 	"counted: the first with samples, or --event NAME.\n"
-	"\n"
-	"  -n, --top N        the N hottest functions when none is named\n"
-	"                     (default 5)\n"
-	"  --source           per-source-line costs only, no instructions\n"
-	"  --json             print a JSON object instead\n"
-	"  -M, --disassembler-style STYLE\n"
-	"                     x86 syntax: att (the default, as perf) or intel\n"
-	"  --source-dir DIR   look for source files under DIR first (the path\n"
-	"                     DWARF recorded, then its basename); may be\n"
-	"                     given more than once\n"
-	"  --no-demangle      keep C++ and Rust names mangled\n"
-	"  -o, --output FILE  write to FILE (atomically) instead of stdout\n"
-	"  --event NAME       count samples of event NAME\n"
-	"  --pid PID          only samples of process PID\n"
-	"  --tid TID          only samples of thread TID\n"
-	"  --comm COMM        only samples of threads named COMM\n"
-	"  --cpu CPU          only samples taken on CPU\n"
-	"  --time START,END   only samples between these times, in seconds\n"
-	"                     as perf script prints them\n"
-	"  --symfs DIR        look for binaries under DIR\n"
-	"  --debug-dir DIR    look for debug files under DIR too\n"
-	"  --buildid-dir DIR  perf's build-id cache (default ~/.debug)\n"
-	"  --kallsyms FILE    kernel symbols from FILE\n"
-	"  --perf-map-dir DIR JIT symbols from DIR/perf-PID.map (default /tmp)\n"
-	"  --jitdump-dir DIR  look for jit-PID.dump in DIR first\n" CLI_THREADS_HELP
-	"  -h, --help         show this help\n";
+	"\n";
 
-enum {
-	O_SOURCE = CLI_ARGS_OPT_END + 1,
-	O_JSON,
-	O_SOURCE_DIR,
-	O_NO_DEMANGLE,
-};
-
-struct args {
+struct opts {
 	struct perfan_load_opts load;
 	struct perfan_annotate_opts ao;
-	const char **dirs;
-	size_t ndirs;
-	int format, no_demangle;
+	int format;
 	const char *out;
 };
 
-static int parse(struct args *a, int argc, char **argv)
+static const char *set_top(void *top, const char *arg)
 {
-	static const struct option longopts[] = {
-		{"top", required_argument, NULL, 'n'},
-		{"source", no_argument, NULL, O_SOURCE},
-		{"json", no_argument, NULL, O_JSON},
-		{"disassembler-style", required_argument, NULL, 'M'},
-		{"source-dir", required_argument, NULL, O_SOURCE_DIR},
-		{"no-demangle", no_argument, NULL, O_NO_DEMANGLE},
-		{"output", required_argument, NULL, 'o'},
-		{"help", no_argument, NULL, 'h'},
-		{"event", required_argument, NULL, CLI_ARGS_O_EVENT},
-		{"pid", required_argument, NULL, CLI_ARGS_O_PID},
-		{"tid", required_argument, NULL, CLI_ARGS_O_TID},
-		{"comm", required_argument, NULL, CLI_ARGS_O_COMM},
-		{"cpu", required_argument, NULL, CLI_ARGS_O_CPU},
-		{"time", required_argument, NULL, CLI_ARGS_O_TIME},
-		{"symfs", required_argument, NULL, CLI_ARGS_O_SYMFS},
-		{"debug-dir", required_argument, NULL, CLI_ARGS_O_DEBUG_DIR},
-		{"buildid-dir", required_argument, NULL,
-		 CLI_ARGS_O_BUILDID_DIR},
-		{"kallsyms", required_argument, NULL, CLI_ARGS_O_KALLSYMS},
-		{"perf-map-dir", required_argument, NULL,
-		 CLI_ARGS_O_PERF_MAP_DIR},
-		{"jitdump-dir", required_argument, NULL,
-		 CLI_ARGS_O_JITDUMP_DIR},
-		{"threads", required_argument, NULL, CLI_ARGS_O_THREADS},
-		{0},
-	};
-	int opt;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "n:M:o:h", longopts, NULL)) !=
-	       -1) {
-		int shared = cli_args_option(&a->load, opt, optarg, CMD);
-		if (shared < 0)
-			return 2;
-		if (shared)
-			continue;
-		switch (opt) {
-		case 'n':
-			if (cli_parse_count(optarg, &a->ao.top) || !a->ao.top)
-				return cli_usage_error(CMD, usage_text,
-						       "bad --top: %s", optarg);
-			break;
-		case O_SOURCE: a->format = PERFAN_ANNOTATE_SOURCE; break;
-		case O_JSON: a->format = PERFAN_ANNOTATE_JSON; break;
-		case 'M':
-			if (!strcmp(optarg, "intel"))
-				a->ao.flags |= PERFAN_ANNOTATE_INTEL;
-			else if (strcmp(optarg, "att"))
-				return cli_usage_error(
-					CMD, usage_text,
-					"bad --disassembler-style: %s "
-					"(att or intel)",
-					optarg);
-			break;
-		case O_SOURCE_DIR: a->dirs[a->ndirs++] = optarg; break;
-		case O_NO_DEMANGLE: a->no_demangle = 1; break;
-		case 'o': a->out = optarg; break;
-		case 'h': fputs(usage_text, stdout); return -1;
-		default: fputs(usage_text, stderr); return 2;
-		}
-	}
-	if (optind >= argc)
-		return cli_usage_error(CMD, usage_text, "no perf.data%s", "");
-	return 0;
+	char *end;
+	long long n = strtoll(arg, &end, 10);
+	if (end == arg || *end || n < 1)
+		return "is not a number of functions (1 or more)";
+	*(size_t *)top = (size_t)n;
+	return NULL;
 }
+
+static const char *set_style(void *flags, const char *arg)
+{
+	if (!strcmp(arg, "intel"))
+		*(unsigned *)flags |= PERFAN_ANNOTATE_INTEL;
+	else if (strcmp(arg, "att"))
+		return "is neither att nor intel";
+	return NULL;
+}
+
+static const char *no_demangle(void *flags, const char *arg)
+{
+	(void)arg;
+	*(unsigned *)flags |= PERFAN_ANNOTATE_NO_DEMANGLE;
+	return NULL;
+}
+
+/* --source-dir DIR, repeated: in AO's array (argc slots) */
+static const char *add_dir(void *ao, const char *arg)
+{
+	struct perfan_annotate_opts *o = ao;
+	((const char **)o->source_dirs)[o->nr_source_dirs++] = arg;
+	return NULL;
+}
+
+static const struct cli_opt options[] = {
+	{CLI_OPT_(CLI_OPT_CALL, "top", "N",
+		  "the N hottest functions when none is named\n(default 5)",
+		  offsetof(struct opts, ao.top)),
+	 .short_name = 'n', .call = set_top},
+	CLI_FLAG_VALUE("source", format, PERFAN_ANNOTATE_SOURCE,
+		       "per-source-line costs only, no instructions"),
+	CLI_FLAG_VALUE("json", format, PERFAN_ANNOTATE_JSON,
+		       "print a JSON object instead"),
+	{CLI_OPT_(CLI_OPT_CALL, "disassembler-style", "STYLE",
+		  "\nx86 syntax: att (the default, as perf) or intel",
+		  offsetof(struct opts, ao.flags)),
+	 .short_name = 'M', .call = set_style},
+	CLI_CALL("source-dir", "DIR", ao, add_dir,
+		 "look for source files under DIR first (the path\n"
+		 "DWARF recorded, then its basename); may be\n"
+		 "given more than once"),
+	CLI_CALL("no-demangle", NULL, ao.flags, no_demangle,
+		 "keep C++ and Rust names mangled"),
+	CLI_OUTPUT(out),
+	CLI_TABLE(cli_filter_table, load),
+	CLI_TABLE(cli_symbols_table, load),
+	CLI_TABLE(cli_threads_table, load),
+	CLI_END,
+};
 
 struct job {
 	const perfan_annotate *an;
@@ -159,40 +117,14 @@ static void warn_functions(const struct perfan_annotate_result *r)
 				 r->functions[i].status_text);
 }
 
-int cmd_annotate(int argc, char **argv)
+/* The annotation of O on PATH, written: the exit status. */
+static int annotate(struct opts *o, const char *path)
 {
-	struct args a;
-	memset(&a, 0, sizeof(a));
-	cli_args_init(&a.load, CMD);
-	a.ao = PERFAN_OPTS_INIT(struct perfan_annotate_opts);
-	a.dirs = calloc((size_t)argc + 1, sizeof(*a.dirs));
-	if (!a.dirs) {
-		cli_error(CMD, "out of memory");
-		return 1;
-	}
-	int rc = parse(&a, argc, argv);
-	if (rc) {
-		free(a.dirs);
-		return rc < 0 ? 0 : rc;
-	}
-	const char *path = argv[argc - 1];
-	a.ao.symbols = (const char *const *)(argv + optind);
-	a.ao.nr_symbols = (size_t)(argc - 1 - optind);
-	a.ao.source_dirs = a.dirs;
-	a.ao.nr_source_dirs = a.ndirs;
-	const char *in[] = {path};
-	if (cli_output_guard(CMD, a.out, in, 1)) {
-		free(a.dirs);
-		return 1;
-	}
-
-	if (a.no_demangle)
-		a.ao.flags |= PERFAN_ANNOTATE_NO_DEMANGLE;
 	perfan_load *l = NULL;
 	perfan_annotate *an = NULL;
-	int err = perfan_load_new(&l, &a.load);
+	int err = perfan_load_new(&l, &o->load);
 	if (!err)
-		err = perfan_load_annotate(&an, l, path, &a.ao);
+		err = perfan_load_annotate(&an, l, path, &o->ao);
 	int status = 0;
 	if (err) {
 		cli_error(CMD, "%s", perfan_error_last());
@@ -206,12 +138,37 @@ int cmd_annotate(int argc, char **argv)
 			cli_warn(CMD, "%s has no samples", path);
 		else if (!r->nr_functions)
 			status = 1;
-		struct job j = {an, a.format};
-		if (cli_write_result(CMD, a.out, write_job, &j))
+		struct job j = {an, o->format};
+		if (cli_write_result(CMD, o->out, write_job, &j))
 			status = 1;
 	}
 	perfan_annotate_free(an);
 	perfan_load_free(l);
-	free(a.dirs);
+	return status;
+}
+
+int cmd_annotate(int argc, char **argv)
+{
+	struct opts o = {.ao = PERFAN_OPTS_INIT(struct perfan_annotate_opts)};
+	cli_args_init(&o.load, CMD);
+	const char **dirs = calloc((size_t)argc + 1, sizeof(*dirs));
+	if (!dirs) {
+		cli_error(CMD, "out of memory");
+		return 1;
+	}
+	o.ao.source_dirs = dirs;
+	int status = cli_opt_parse(argc, argv, options, &o, head, CMD, 0);
+	const char *path = argv[argc - 1];
+	if (status < 0 && optind >= argc)
+		status =
+			cli_opt_error(CMD, options, head, "no perf.data%s", "");
+	else if (status < 0 && cli_output_guard(CMD, o.out, &path, 1))
+		status = 1;
+	if (status < 0) {
+		o.ao.symbols = (const char *const *)(argv + optind);
+		o.ao.nr_symbols = (size_t)(argc - 1 - optind);
+		status = annotate(&o, path);
+	}
+	free(dirs);
 	return status;
 }
