@@ -9,7 +9,7 @@
 #include <perfan/annotate.h>
 
 #include "render/annotate.h"
-#include "util/opts.h"
+#include "render/sink.h"
 
 /* Source text: tabs as four spaces; TRIM drops the indentation (in the
  * summary, where lines of several depths are listed together). */
@@ -238,17 +238,32 @@ static void text(FILE *fp, const struct perfan_annotate_result *r, int source)
 	}
 }
 
+static void write_text(const void *a, FILE *fp)
+{
+	text(fp, perfan_annotate_result(a), 0);
+}
+
+static void write_source(const void *a, FILE *fp)
+{
+	text(fp, perfan_annotate_result(a), 1);
+}
+
+static void write_json(const void *a, FILE *fp)
+{
+	perfan__annotate_json(fp, perfan_annotate_result(a));
+}
+
+static perfan__sink_fn *const formats[] = {
+	[PERFAN_ANNOTATE_TEXT] = write_text,
+	[PERFAN_ANNOTATE_SOURCE] = write_source,
+	[PERFAN_ANNOTATE_JSON] = write_json,
+};
+
+static const struct perfan__sink sink = {"perfan_annotate_write", formats,
+					 sizeof(formats) / sizeof(*formats)};
+
 int perfan_annotate_write(const perfan_annotate *a, FILE *fp,
 			  const struct perfan_annotate_write_opts *opts)
 {
-	struct perfan_annotate_write_opts o;
-	if (PERFAN__OPTS_COPY(o, opts))
-		return PERFAN_EINVAL; /* named by perfan__opts_copy */
-	int format = o.format;
-	const struct perfan_annotate_result *r = perfan_annotate_result(a);
-	if (format == PERFAN_ANNOTATE_JSON)
-		perfan__annotate_json(fp, r);
-	else
-		text(fp, r, format == PERFAN_ANNOTATE_SOURCE);
-	return ferror(fp) ? PERFAN_EIO : 0;
+	return perfan__sink_write(&sink, a, fp, opts);
 }

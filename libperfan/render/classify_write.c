@@ -8,8 +8,8 @@
 #include <perfan/classify.h>
 
 #include "render/json.h"
+#include "render/sink.h"
 #include "util/error.h"
-#include "util/opts.h"
 #include <perfan/text.h>
 
 enum kind { K_PLAIN, K_PCT, K_MPKI };
@@ -116,8 +116,9 @@ static void put_title(FILE *fp, const struct perfan_classify_group *g, int runs)
 		fprintf(fp, "%s%s", g->interval >= 0 ? " " : "", g->aggr);
 }
 
-static void write_text(FILE *fp, const perfan_classify *c)
+static void write_text(const void *result, FILE *fp)
 {
+	const perfan_classify *c = result;
 	int runs = runs_of(c);
 	for (size_t i = 0; i < perfan_classify_nr_groups(c); i++) {
 		const struct perfan_classify_group *g =
@@ -264,8 +265,9 @@ static void json_numbers(struct perfan__json *j,
 }
 
 /* {"groups": [ a group a line (its numbers on lines of their own) ]}. */
-static void write_json(FILE *fp, const perfan_classify *c)
+static void write_json(const void *result, FILE *fp)
 {
+	const perfan_classify *c = result;
 	struct perfan__json j;
 	perfan__json_init(&j, fp, 0);
 	perfan__json_open(&j, NULL, '{');
@@ -285,18 +287,16 @@ static void write_json(FILE *fp, const perfan_classify *c)
 	fputc('\n', fp);
 }
 
+static perfan__sink_fn *const formats[] = {
+	[PERFAN_CLASSIFY_TEXT] = write_text,
+	[PERFAN_CLASSIFY_JSON] = write_json,
+};
+
+static const struct perfan__sink sink = {"perfan_classify_write", formats,
+					 sizeof(formats) / sizeof(*formats)};
+
 int perfan_classify_write(const perfan_classify *c, FILE *fp,
 			  const struct perfan_classify_write_opts *opts)
 {
-	struct perfan_classify_write_opts o;
-	if (PERFAN__OPTS_COPY(o, opts))
-		return PERFAN_EINVAL; /* named by perfan__opts_copy */
-	int format = o.format;
-	if (format == PERFAN_CLASSIFY_JSON)
-		write_json(fp, c);
-	else
-		write_text(fp, c);
-	if (fflush(fp) || ferror(fp))
-		return perfan__err(PERFAN_EIO, "classify: write failed");
-	return 0;
+	return perfan__sink_write(&sink, c, fp, opts);
 }

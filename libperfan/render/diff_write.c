@@ -9,8 +9,8 @@
 
 #include "analysis/diff_result.h"
 #include "render/json.h"
+#include "render/sink.h"
 #include "util/error.h"
-#include "util/opts.h"
 #include <perfan/text.h>
 
 /* ---- text ------------------------------------------------------------------ */
@@ -152,8 +152,9 @@ static void write_amdahl(const perfan_diff *d, FILE *fp)
 		w - b, u, b, w, a.speedup_whole);
 }
 
-static void write_text(const perfan_diff *d, FILE *fp)
+static void write_text(const void *result, FILE *fp)
 {
+	const perfan_diff *d = result;
 	const char *what = d->o.absolute ? "weights (counts or periods) per run"
 					 : "shares of each run's total";
 	fprintf(fp,
@@ -340,8 +341,9 @@ static void json_row(struct perfan__json *j, const perfan_diff *d,
 	perfan__json_close(j, '}');
 }
 
-static void write_json(const perfan_diff *d, FILE *fp)
+static void write_json(const void *result, FILE *fp)
 {
+	const perfan_diff *d = result;
 	struct perfan__json j;
 	double k;
 	perfan__json_init(&j, fp, 0);
@@ -363,22 +365,16 @@ static void write_json(const perfan_diff *d, FILE *fp)
 	fputc('\n', fp);
 }
 
+static perfan__sink_fn *const formats[] = {
+	[PERFAN_DIFF_TEXT] = write_text,
+	[PERFAN_DIFF_JSON] = write_json,
+};
+
+static const struct perfan__sink sink = {"perfan_diff_write", formats,
+					 sizeof(formats) / sizeof(*formats)};
+
 int perfan_diff_write(const perfan_diff *d, FILE *fp,
 		      const struct perfan_diff_write_opts *opts)
 {
-	struct perfan_diff_write_opts o;
-	if (PERFAN__OPTS_COPY(o, opts))
-		return PERFAN_EINVAL; /* named by perfan__opts_copy */
-	int format = o.format;
-	if (!d || !fp)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_diff_write: %s is NULL",
-				   d ? "fp" : "diff");
-	if (format == PERFAN_DIFF_JSON)
-		write_json(d, fp);
-	else
-		write_text(d, fp);
-	if (fflush(fp) || ferror(fp))
-		return perfan__err(PERFAN_EIO, "diff: writing failed");
-	return 0;
+	return perfan__sink_write(&sink, d, fp, opts);
 }

@@ -7,8 +7,8 @@
 
 #include "python/hotspots_result.h"
 #include "render/json.h"
+#include "render/sink.h"
 #include "util/error.h"
-#include "util/opts.h"
 
 /* A module's last part, as perf report names dsos. */
 static const char *short_module(const char *m)
@@ -19,8 +19,9 @@ static const char *short_module(const char *m)
 	return s ? s + 1 : m;
 }
 
-static void write_text(const perfan_python_hotspots *h, FILE *fp)
+static void write_text(const void *result, FILE *fp)
 {
+	const perfan_python_hotspots *h = result;
 	const perfan_profile *p = h->p;
 	int cols = perfan_profile_nr_columns(p) > 0;
 	fprintf(fp,
@@ -56,8 +57,9 @@ static void json_pct(struct perfan__json *j, const char *key, double v)
 	fprintf(j->fp, "%.4f", v);
 }
 
-static void write_json(const perfan_python_hotspots *h, FILE *fp)
+static void write_json(const void *result, FILE *fp)
 {
+	const perfan_python_hotspots *h = result;
 	const perfan_profile *p = h->p;
 	int cols = perfan_profile_nr_columns(p) > 0;
 	struct perfan__json j;
@@ -96,28 +98,18 @@ static void write_json(const perfan_python_hotspots *h, FILE *fp)
 	perfan__json_close(&j, '}');
 }
 
+static perfan__sink_fn *const formats[] = {
+	[PERFAN_PYTHON_HOTSPOTS_TEXT] = write_text,
+	[PERFAN_PYTHON_HOTSPOTS_JSON] = write_json,
+};
+
+static const struct perfan__sink sink = {"perfan_python_hotspots_write",
+					 formats,
+					 sizeof(formats) / sizeof(*formats)};
+
 int perfan_python_hotspots_write(
 	const perfan_python_hotspots *h, FILE *fp,
 	const struct perfan_python_hotspots_write_opts *opts)
 {
-	struct perfan_python_hotspots_write_opts o;
-	if (PERFAN__OPTS_COPY(o, opts))
-		return PERFAN_EINVAL; /* named by perfan__opts_copy */
-	int format = o.format;
-	if (!h || !fp)
-		return perfan__err(
-			PERFAN_EINVAL,
-			"perfan_python_hotspots_write: NULL argument");
-	if (format == PERFAN_PYTHON_HOTSPOTS_JSON)
-		write_json(h, fp);
-	else if (format == PERFAN_PYTHON_HOTSPOTS_TEXT)
-		write_text(h, fp);
-	else
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_python_hotspots_write: no format %d",
-				   format);
-	if (fflush(fp) || ferror(fp))
-		return perfan__err(PERFAN_EIO,
-				   "python hot spots: cannot write the output");
-	return 0;
+	return perfan__sink_write(&sink, h, fp, opts);
 }

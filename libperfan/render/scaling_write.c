@@ -9,8 +9,8 @@
 
 #include "analysis/scaling_result.h"
 #include "render/json.h"
+#include "render/sink.h"
 #include "util/error.h"
-#include "util/opts.h"
 
 /* Runs of one size that differ more than this (max / min) get a note:
  * the machine's speed drifted, or the runs did different work. */
@@ -129,8 +129,9 @@ static void write_row(const perfan_scaling *s, FILE *fp,
 	fprintf(fp, " %11s %11s  %s\n", a, b, r->name);
 }
 
-static void write_text(const perfan_scaling *s, FILE *fp)
+static void write_text(const void *result, FILE *fp)
 {
+	const perfan_scaling *s = result;
 	const struct perfan_scaling_size *lo = &s->sizes[0],
 					 *hi = &s->sizes[s->nsizes - 1];
 	char a[32];
@@ -227,8 +228,9 @@ static void json_runs(struct perfan__json *j, const char *key, const double *v,
 	perfan__json_close(j, ']');
 }
 
-static void write_json(const perfan_scaling *s, FILE *fp)
+static void write_json(const void *result, FILE *fp)
 {
+	const perfan_scaling *s = result;
 	struct perfan__json j;
 	perfan__json_init(&j, fp, 1);
 	perfan__json_open(&j, NULL, '{');
@@ -289,22 +291,16 @@ static void write_json(const perfan_scaling *s, FILE *fp)
 	fputc('\n', fp);
 }
 
+static perfan__sink_fn *const formats[] = {
+	[PERFAN_SCALING_TEXT] = write_text,
+	[PERFAN_SCALING_JSON] = write_json,
+};
+
+static const struct perfan__sink sink = {"perfan_scaling_write", formats,
+					 sizeof(formats) / sizeof(*formats)};
+
 int perfan_scaling_write(const perfan_scaling *s, FILE *fp,
 			 const struct perfan_scaling_write_opts *opts)
 {
-	struct perfan_scaling_write_opts o;
-	if (PERFAN__OPTS_COPY(o, opts))
-		return PERFAN_EINVAL; /* named by perfan__opts_copy */
-	int format = o.format;
-	if (!s || !fp)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_scaling_write: %s is NULL",
-				   s ? "fp" : "result");
-	if (format == PERFAN_SCALING_JSON)
-		write_json(s, fp);
-	else
-		write_text(s, fp);
-	if (fflush(fp) || ferror(fp))
-		return perfan__err(PERFAN_EIO, "scaling: writing failed");
-	return 0;
+	return perfan__sink_write(&sink, s, fp, opts);
 }

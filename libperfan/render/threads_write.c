@@ -10,8 +10,8 @@
 
 #include "analysis/threads_result.h"
 #include "render/json.h"
+#include "render/sink.h"
 #include "util/error.h"
-#include "util/opts.h"
 
 /* ---- text ------------------------------------------------------------------ */
 
@@ -53,8 +53,9 @@ static void put_site_states(FILE *fp, const struct perfan_thread_site *s)
 		fputc(')', fp);
 }
 
-static void write_text(const perfan_threads *t, FILE *fp)
+static void write_text(const void *result, FILE *fp)
 {
+	const perfan_threads *t = result;
 	enum { W = 10 };
 	static const char *const fixed[] = {"wall", "on-CPU"};
 	int width[PERFAN_OFFCPU_NR_STATES];
@@ -214,8 +215,9 @@ static void json_row(struct perfan__json *j, const struct perfan_thread_row *r)
 }
 
 /* {"threads": [ a row a line ]} and a newline. */
-static void write_json(const perfan_threads *t, FILE *fp)
+static void write_json(const void *result, FILE *fp)
 {
+	const perfan_threads *t = result;
 	struct perfan__json j;
 	perfan__json_init(&j, fp, 0);
 	perfan__json_open(&j, NULL, '{');
@@ -227,21 +229,16 @@ static void write_json(const perfan_threads *t, FILE *fp)
 	fputc('\n', fp);
 }
 
+static perfan__sink_fn *const formats[] = {
+	[PERFAN_THREADS_TEXT] = write_text,
+	[PERFAN_THREADS_JSON] = write_json,
+};
+
+static const struct perfan__sink sink = {"perfan_threads_write", formats,
+					 sizeof(formats) / sizeof(*formats)};
+
 int perfan_threads_write(const perfan_threads *t, FILE *fp,
 			 const struct perfan_threads_write_opts *opts)
 {
-	struct perfan_threads_write_opts o;
-	if (PERFAN__OPTS_COPY(o, opts))
-		return PERFAN_EINVAL; /* named by perfan__opts_copy */
-	int format = o.format;
-	if (!t || !fp)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_threads_write: NULL argument");
-	if (format == PERFAN_THREADS_JSON)
-		write_json(t, fp);
-	else
-		write_text(t, fp);
-	if (fflush(fp) || ferror(fp))
-		return perfan__err(PERFAN_EIO, "threads: writing failed");
-	return 0;
+	return perfan__sink_write(&sink, t, fp, opts);
 }
