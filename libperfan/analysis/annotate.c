@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/annotate_internal.h"
+#include "util/cmp.h"
 #include "util/error.h"
 #include "util/log.h"
 #include "util/opts.h"
@@ -114,22 +115,19 @@ struct cand {
 static int hotter(const void *x, const void *y)
 {
 	const struct cand *a = x, *b = y;
-	if (a->period != b->period)
-		return a->period > b->period ? -1 : 1;
-	if (a->samples != b->samples)
-		return a->samples > b->samples ? -1 : 1;
-	int c = strcmp(a->sym.name, b->sym.name);
-	return c ? c
-		 : (a->sym.start > b->sym.start) -
-			       (a->sym.start < b->sym.start);
+	int c = perfan__cmp_u64(b->period, a->period); /* hottest first */
+	if (!c)
+		c = perfan__cmp_u64(b->samples, a->samples);
+	if (!c)
+		c = strcmp(a->sym.name, b->sym.name);
+	return c ? c : perfan__cmp_u64(a->sym.start, b->sym.start);
 }
 
 static int more_samples(const void *x, const void *y)
 {
 	const struct perfan_annotate_unresolved *a = x, *b = y;
-	if (a->samples != b->samples)
-		return a->samples > b->samples ? -1 : 1;
-	return strcmp(a->dso_path, b->dso_path);
+	int c = perfan__cmp_u64(b->samples, a->samples);
+	return c ? c : strcmp(a->dso_path, b->dso_path);
 }
 
 /* The files with samples outside their symbols, LOST[i] of DSO i. */

@@ -7,6 +7,7 @@
 
 #include "analysis/annotate_internal.h"
 #include "resolve/funcinfo.h"
+#include "util/cmp.h"
 #include "util/demangle.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -127,11 +128,9 @@ static int by_file_line(const void *x, const void *y)
 {
 	const struct lkey *a = x, *b = y;
 	int c = strcmp(a->file, b->file);
-	if (c)
-		return c;
-	if (a->line != b->line)
-		return a->line < b->line ? -1 : 1;
-	return (a->insn > b->insn) - (a->insn < b->insn);
+	if (!c)
+		c = perfan__cmp_u64(a->line, b->line);
+	return c ? c : perfan__cmp_u64(a->insn, b->insn);
 }
 
 static int by_first_insn(const void *x, const void *y)

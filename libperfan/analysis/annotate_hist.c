@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "analysis/annotate_internal.h"
+#include "util/cmp.h"
 #include "util/grow.h"
 
 static int dso_index(struct perfan__ahist *h, const perfan_dso *dso,
@@ -51,9 +52,8 @@ int perfan__ahist_add(struct perfan__ahist *h, const perfan_dso *dso,
 static int by_dso_addr(const void *a, const void *b)
 {
 	const struct perfan__hcount *x = a, *y = b;
-	if (x->dso != y->dso)
-		return x->dso < y->dso ? -1 : 1;
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
+	int c = perfan__cmp_u64(x->dso, y->dso);
+	return c ? c : perfan__cmp_u64(x->addr, y->addr);
 }
 
 void perfan__ahist_sort(struct perfan__ahist *h)

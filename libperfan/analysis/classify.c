@@ -11,6 +11,7 @@
 
 #include "analysis/classify_internal.h"
 #include "util/error.h"
+#include "util/grow.h"
 #include "util/htab.h"
 #include "util/log.h"
 
@@ -423,14 +424,8 @@ static struct cl_group *find_group(perfan_classify *c, double interval,
 
 struct cl_group *perfan__classify_push(perfan_classify *c)
 {
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 8;
-		struct cl_group *g = realloc(c->g, cap * sizeof(*g));
-		if (!g)
-			return NULL;
-		c->g = g;
-		c->cap = cap;
-	}
+	if (perfan__grow((void **)&c->g, &c->cap, c->n + 1, sizeof(*c->g)))
+		return NULL;
 	struct cl_group *g = &c->g[c->n++];
 	memset(g, 0, sizeof(*g));
 	acc_init(&g->a);

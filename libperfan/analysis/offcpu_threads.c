@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/offcpu_internal.h"
+#include "util/cmp.h"
 #include "util/grow.h"
 
 struct perfan__othread *perfan__othread_find(struct perfan__othreads *t,
@@ -66,12 +67,11 @@ int perfan__othread_stack(struct perfan__othread *th,
 static int by_pid_tid(const void *a, const void *b)
 {
 	const struct perfan_offcpu_thread *x = a, *y = b;
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
+	int c = perfan__cmp_i64(x->pid, y->pid);
+	if (!c)
+		c = perfan__cmp_i64(x->tid, y->tid);
 	/* a tid used twice: the older thread first */
-	return x->start < y->start ? -1 : x->start > y->start;
+	return c ? c : perfan__cmp_u64(x->start, y->start);
 }
 
 static int any_interval(const struct perfan_offcpu_thread *t)

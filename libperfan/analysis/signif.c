@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "analysis/signif.h"
+#include "util/cmp.h"
 #include "util/error.h"
 #include "util/log.h"
 
@@ -163,9 +164,8 @@ struct ranked {
 static int cmp_ranked(const void *va, const void *vb)
 {
 	const struct ranked *a = va, *b = vb;
-	if (a->p != b->p)
-		return a->p < b->p ? -1 : 1;
-	return a->i < b->i ? -1 : a->i > b->i;
+	int c = perfan__cmp_f64(a->p, b->p);
+	return c ? c : perfan__cmp_u64(a->i, b->i);
 }
 
 /* The p-values of P that are not NaN, smallest first, with their

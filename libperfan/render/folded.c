@@ -8,6 +8,7 @@
 
 #include "profile/model.h"
 #include "util/error.h"
+#include "util/grow.h"
 #include "util/opts.h"
 
 struct text {
@@ -19,19 +20,8 @@ static int text_put(struct text *t, const char *s, size_t n)
 {
 	if (!n)
 		return 0;
-	if (t->len + n > t->cap) {
-		size_t cap = t->cap ? t->cap : 1 << 12;
-		while (cap < t->len + n) {
-			if (cap > SIZE_MAX / 2)
-				return PERFAN_ENOMEM;
-			cap *= 2;
-		}
-		char *nb = realloc(t->buf, cap);
-		if (!nb)
-			return PERFAN_ENOMEM;
-		t->buf = nb;
-		t->cap = cap;
-	}
+	if (perfan__grow((void **)&t->buf, &t->cap, t->len + n, 1))
+		return PERFAN_ENOMEM;
 	memcpy(t->buf + t->len, s, n);
 	t->len += n;
 	return 0;
@@ -238,14 +228,9 @@ struct walk {
 static int push_item(struct walk *k, const struct dname *d, uint32_t sub,
 		     uint32_t node)
 {
-	if (k->nitems == k->cap) {
-		size_t cap = k->cap ? k->cap * 2 : 256;
-		struct item *ni = realloc(k->items, cap * sizeof(*ni));
-		if (!ni)
-			return PERFAN_ENOMEM;
-		k->items = ni;
-		k->cap = cap;
-	}
+	if (perfan__grow((void **)&k->items, &k->cap, k->nitems + 1,
+			 sizeof(*k->items)))
+		return PERFAN_ENOMEM;
 	k->items[k->nitems++] = (struct item){d->s, d->len, sub, node};
 	return 0;
 }
@@ -286,14 +271,9 @@ static void sort_items(struct item *it, size_t n)
 static int push_level(struct writer *w, struct walk *k, size_t from, size_t to,
 		      int root)
 {
-	if (k->nlv == k->cap_lv) {
-		size_t cap = k->cap_lv ? k->cap_lv * 2 : 64;
-		struct level *nl = realloc(k->lv, cap * sizeof(*nl));
-		if (!nl)
-			return PERFAN_ENOMEM;
-		k->lv = nl;
-		k->cap_lv = cap;
-	}
+	if (perfan__grow((void **)&k->lv, &k->cap_lv, k->nlv + 1,
+			 sizeof(*k->lv)))
+		return PERFAN_ENOMEM;
 	struct level *l = &k->lv[k->nlv];
 	l->base = k->nitems;
 	l->at = 0;
@@ -373,6 +353,7 @@ static int cmp_line(const void *va, const void *vb)
 static int write_lines(struct writer *w)
 {
 	size_t nn = perfan_profile_nr_nodes(w->p), nlines = 0, cap = 0;
+	size_t path_cap = 0;
 	struct line *lines = NULL;
 	struct text all = {0};
 	uint32_t *path = NULL;
@@ -382,12 +363,10 @@ static int write_lines(struct writer *w)
 		if (!wt || w->names[w->nodes[n].frame].skip)
 			continue;
 		uint32_t d = w->nodes[n].depth, k = 0;
-		uint32_t *np = realloc(path, (size_t)d * sizeof(*np));
-		if (!np) {
+		if (perfan__grow((void **)&path, &path_cap, d, sizeof(*path))) {
 			rc = PERFAN_ENOMEM;
 			break;
 		}
-		path = np;
 		for (uint32_t x = n; x; x = w->nodes[x].parent)
 			path[k++] = x;
 		size_t off = all.len;
@@ -405,14 +384,10 @@ static int write_lines(struct writer *w)
 		}
 		if (rc || all.len == off)
 			continue;
-		if (nlines == cap) {
-			cap = cap ? cap * 2 : 1024;
-			struct line *nl = realloc(lines, cap * sizeof(*nl));
-			if (!nl) {
-				rc = PERFAN_ENOMEM;
-				break;
-			}
-			lines = nl;
+		if (perfan__grow((void **)&lines, &cap, nlines + 1,
+				 sizeof(*lines))) {
+			rc = PERFAN_ENOMEM;
+			break;
 		}
 		lines[nlines++] = (struct line){off, all.len - off, wt, NULL};
 	}

@@ -12,6 +12,7 @@
 
 #include "render/profile.pb-c.h"
 #include "util/error.h"
+#include "util/grow.h"
 #include "util/hash.h"
 #include "util/htab.h"
 #include "util/opts.h"
@@ -35,14 +36,8 @@ static int vec_push(struct vec *a, void *x)
 {
 	if (!x)
 		return PERFAN_ENOMEM;
-	if (a->n == a->cap) {
-		size_t cap = a->cap ? 2 * a->cap : 64;
-		void **v = realloc(a->v, cap * sizeof(*v));
-		if (!v)
-			return PERFAN_ENOMEM;
-		a->v = v;
-		a->cap = cap;
-	}
+	if (perfan__grow((void **)&a->v, &a->cap, a->n + 1, sizeof(*a->v)))
+		return PERFAN_ENOMEM;
 	a->v[a->n++] = x;
 	return 0;
 }
@@ -313,13 +308,8 @@ static int sample(struct writer *w, perfan_node_id n, size_t ncols,
 					   v);
 		s->value[c] = (int64_t)v;
 	}
-	if (*cap < depth) {
-		perfan_frame_id *st = realloc(*stack, depth * sizeof(*st));
-		if (!st)
-			return PERFAN_ENOMEM;
-		*stack = st;
-		*cap = depth;
-	}
+	if (perfan__grow((void **)stack, cap, depth, sizeof(**stack)))
+		return PERFAN_ENOMEM;
 	/* Inlined frames come leafward of the frame they were inlined into:
 	 * gather them until that frame closes the location. */
 	size_t pending = 0;

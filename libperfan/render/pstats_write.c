@@ -9,6 +9,7 @@
 
 #include "render/json.h"
 #include "sources/pstats_result.h"
+#include "util/cmp.h"
 #include "util/error.h"
 #include "util/log.h"
 #include "util/opts.h"
@@ -79,9 +80,8 @@ struct row {
 static int row_cmp(const void *a, const void *b)
 {
 	const struct row *x = a, *y = b;
-	if (x->key != y->key)
-		return x->key > y->key ? -1 : 1;
-	return (x->i > y->i) - (x->i < y->i);
+	int c = perfan__cmp_f64(y->key, x->key); /* the largest first */
+	return c ? c : perfan__cmp_u64(x->i, y->i);
 }
 
 /* By the key, largest first; ties (and the name sort) in name order. */

@@ -11,7 +11,9 @@
 #include "config.h"
 #include "profile/model.h"
 #include "render/json.h"
+#include "util/cmp.h"
 #include "util/error.h"
+#include "util/grow.h"
 #include "util/hash.h"
 #include "util/htab.h"
 #include "util/log.h"
@@ -154,13 +156,9 @@ static int plan(struct writer *w)
 static int write_stack(struct writer *w, perfan_node_id n)
 {
 	size_t depth = perfan_profile_node_depth(w->p, n);
-	if (depth > w->path_cap) {
-		perfan_node_id *v = realloc(w->path, depth * sizeof(*v));
-		if (!v)
-			return perfan__nomem("speedscope");
-		w->path = v;
-		w->path_cap = depth;
-	}
+	if (perfan__grow((void **)&w->path, &w->path_cap, depth,
+			 sizeof(*w->path)))
+		return perfan__nomem("speedscope");
 	size_t k = 0;
 	for (perfan_node_id x = n; x != PERFAN_ROOT_NODE;
 	     x = perfan_profile_node_parent(w->p, x))
@@ -188,9 +186,8 @@ struct timed {
 static int cmp_time(const void *a, const void *b)
 {
 	const struct timed *x = a, *y = b;
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->i < y->i ? -1 : x->i > y->i;
+	int c = perfan__cmp_u64(x->time, y->time);
+	return c ? c : perfan__cmp_u64(x->i, y->i);
 }
 
 /* Whether kept sample S goes into the file. */
@@ -275,15 +272,9 @@ static int walk_group(struct writer *w, uint32_t g, int pass)
 	for (;;) {
 		/* push the children, last first, so the first comes out
 		 * first */
-		if (n + nk > cap) {
-			while (cap < n + nk)
-				cap *= 2;
-			perfan_node_id *v = realloc(todo, cap * sizeof(*v));
-			if (!v) {
-				rc = perfan__nomem("speedscope");
-				break;
-			}
-			todo = v;
+		if (perfan__grow((void **)&todo, &cap, n + nk, sizeof(*todo))) {
+			rc = perfan__nomem("speedscope");
+			break;
 		}
 		for (size_t i = nk; i-- > 0;)
 			if (w->group[kids[i]] == g)

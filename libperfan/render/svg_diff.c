@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "render/svg_diff.h"
+#include "util/cmp.h"
 #include "util/error.h"
 #include "util/log.h"
 
@@ -174,10 +175,9 @@ struct change {
 static int by_size(const void *a, const void *b)
 {
 	const struct change *x = a, *y = b;
-	double mx = fabs(x->delta), my = fabs(y->delta);
-	if (mx != my)
-		return mx > my ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
+	/* the largest change first */
+	int c = perfan__cmp_f64(fabs(y->delta), fabs(x->delta));
+	return c ? c : perfan__cmp_u64(x->id, y->id);
 }
 
 /* NAME as the summary shows it: a Python function without its file. */

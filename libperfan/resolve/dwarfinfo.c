@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "resolve/dwarf_internal.h"
+#include "util/cmp.h"
+#include "util/grow.h"
 
 struct perfan__dwarf *perfan__dwarf_open(struct perfan__elf *e)
 {
@@ -63,14 +65,8 @@ static int add_range(struct cu_index *ci, uint64_t lo, uint64_t hi,
 {
 	if (lo >= hi)
 		return 0;
-	if (ci->n == ci->cap) {
-		size_t cap = ci->cap ? ci->cap * 2 : 64;
-		struct fnrange *v = realloc(ci->v, cap * sizeof(*v));
-		if (!v)
-			return -1;
-		ci->v = v;
-		ci->cap = cap;
-	}
+	if (perfan__grow((void **)&ci->v, &ci->cap, ci->n + 1, sizeof(*ci->v)))
+		return -1;
 	ci->v[ci->n++] = (struct fnrange){lo, hi, die};
 	return 0;
 }
@@ -104,9 +100,8 @@ static int index_children(struct cu_index *ci, Dwarf_Die *die, int depth)
 static int range_cmp(const void *a, const void *b)
 {
 	const struct fnrange *x = a, *y = b;
-	if (x->lo != y->lo)
-		return x->lo < y->lo ? -1 : 1;
-	return x->hi < y->hi ? -1 : x->hi > y->hi;
+	int c = perfan__cmp_u64(x->lo, y->lo);
+	return c ? c : perfan__cmp_u64(x->hi, y->hi);
 }
 
 static struct cu_index *cu_index(struct perfan__dwarf *d, Dwarf_Die *cu)
@@ -115,14 +110,9 @@ static struct cu_index *cu_index(struct perfan__dwarf *d, Dwarf_Die *cu)
 	uint64_t *v = perfan__htab_get(&d->cus, key);
 	if (v)
 		return &d->idx[*v];
-	if (d->nidx == d->capidx) {
-		size_t cap = d->capidx ? d->capidx * 2 : 16;
-		struct cu_index *n = realloc(d->idx, cap * sizeof(*n));
-		if (!n)
-			return NULL;
-		d->idx = n;
-		d->capidx = cap;
-	}
+	if (perfan__grow((void **)&d->idx, &d->capidx, d->nidx + 1,
+			 sizeof(*d->idx)))
+		return NULL;
 	struct cu_index *ci = &d->idx[d->nidx];
 	memset(ci, 0, sizeof(*ci));
 	if (index_children(ci, cu, 0) ||

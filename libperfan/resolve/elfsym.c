@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "resolve/symbols.h"
+#include "util/cmp.h"
 
 /* Fill E from ELF (taking it over). Returns 0 or a negative error, with
  * ELF released on failure. */
@@ -195,9 +196,8 @@ struct cand {
 static int cand_cmp(const void *a, const void *b)
 {
 	const struct cand *x = a, *y = b;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
+	int c = perfan__cmp_u64(x->start, y->start);
+	return c ? c : perfan__cmp_u64(x->idx, y->idx);
 }
 
 static size_t underscores(const char *s)

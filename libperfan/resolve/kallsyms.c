@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "resolve/symbols.h"
+#include "util/cmp.h"
 #include "util/error.h"
+#include "util/grow.h"
 
 struct kcand {
 	uint64_t start;
@@ -20,9 +22,8 @@ struct kcand {
 static int kcand_cmp(const void *a, const void *b)
 {
 	const struct kcand *x = a, *y = b;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
+	int c = perfan__cmp_u64(x->start, y->start);
+	return c ? c : perfan__cmp_u64(x->idx, y->idx);
 }
 
 /* Sort V by address, keeping the file's order among equal addresses
@@ -138,14 +139,9 @@ int perfan__kallsyms_load(struct perfan__kallsyms *k, const char *path,
 			continue; /* ARM module mapping symbols */
 		if (a)
 			nonzero++;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 4096;
-			struct perfan__ksym *nv = realloc(v, cap * sizeof(*nv));
-			if (!nv) {
-				err = PERFAN_ENOMEM;
-				break;
-			}
-			v = nv;
+		if (perfan__grow((void **)&v, &cap, n + 1, sizeof(*v))) {
+			err = PERFAN_ENOMEM;
+			break;
 		}
 		v[n].start = a;
 		v[n].end = 0;

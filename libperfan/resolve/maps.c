@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "resolve/symbols.h"
+#include "util/grow.h"
 
 /* A number no list of maps had before, in any stream of the process. */
 static uint64_t new_gen(void)
@@ -110,16 +111,8 @@ int perfan__maps_insert(struct perfan__maps **maps,
 	}
 
 	size_t n = m->n - (j - i) + nr;
-	if (n > m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 16;
-		while (cap < n)
-			cap *= 2;
-		struct perfan__map *v = realloc(m->v, cap * sizeof(*v));
-		if (!v)
-			return PERFAN_ENOMEM;
-		m->v = v;
-		m->cap = cap;
-	}
+	if (perfan__grow((void **)&m->v, &m->cap, n, sizeof(*m->v)))
+		return PERFAN_ENOMEM;
 	memmove(&m->v[i + nr], &m->v[j], (m->n - j) * sizeof(*m->v));
 	memcpy(&m->v[i], repl, nr * sizeof(*repl));
 	m->n = n;
@@ -182,14 +175,8 @@ int perfan__ksymbols_add(struct perfan__ksymbols *k, uint64_t addr,
 	uint64_t end = addr + len;
 	if (!len || end < addr)
 		return 0;
-	if (k->n + 1 > k->cap) {
-		size_t cap = k->cap ? k->cap * 2 : 16;
-		struct perfan__ksymbol *v = realloc(k->v, cap * sizeof(*v));
-		if (!v)
-			return PERFAN_ENOMEM;
-		k->v = v;
-		k->cap = cap;
-	}
+	if (perfan__grow((void **)&k->v, &k->cap, k->n + 1, sizeof(*k->v)))
+		return PERFAN_ENOMEM;
 	char *copy = strdup(name);
 	if (!copy)
 		return PERFAN_ENOMEM;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "resolve/perfmap.h"
+#include "util/cmp.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/hex.h"
@@ -42,9 +43,8 @@ int perfan__jitmap_add(struct perfan__jitmap *m, uint64_t start, uint64_t size,
 static int sym_cmp(const void *a, const void *b)
 {
 	const struct perfan__jitsym *x = a, *y = b;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	int c = perfan__cmp_u64(x->start, y->start);
+	return c ? c : perfan__cmp_u64(x->seq, y->seq);
 }
 
 /* The tree over v[lo, hi) has its root at the middle; each node keeps the

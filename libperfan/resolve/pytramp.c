@@ -11,6 +11,7 @@
 
 #include "resolve/pytramp.h"
 #include "resolve/symbols.h"
+#include "util/grow.h"
 
 /* The template of one libpython, or the knowledge that a DSO has none. */
 struct tmpl {
@@ -111,14 +112,8 @@ static const struct tmpl *template_of(struct perfan__pytramps *p,
 	for (size_t i = 0; i < p->n; i++)
 		if (p->t[i].dso == dso)
 			return &p->t[i];
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 8;
-		struct tmpl *nt = realloc(p->t, cap * sizeof(*nt));
-		if (!nt)
-			return NULL;
-		p->t = nt;
-		p->cap = cap;
-	}
+	if (perfan__grow((void **)&p->t, &p->cap, p->n + 1, sizeof(*p->t)))
+		return NULL;
 	struct tmpl *t = &p->t[p->n++];
 	memset(t, 0, sizeof(*t));
 	t->dso = dso;

@@ -7,6 +7,7 @@
 
 #include "sources/folded_reader.h"
 #include "util/error.h"
+#include "util/grow.h"
 #include "util/log.h"
 #include "util/opts.h"
 
@@ -17,29 +18,13 @@ static int is_blank(char c)
 
 static int reserve_frames(struct perfan__freader *r, size_t n)
 {
-	if (n <= r->frames_cap)
-		return 0;
-	size_t cap = r->frames_cap ? r->frames_cap * 2 : 64;
-	while (cap < n)
-		cap *= 2;
-	void *a = realloc(r->frames, cap * sizeof(*r->frames));
-	if (!a)
-		return PERFAN_ENOMEM;
-	r->frames = a;
-	if (!(a = realloc(r->ends, cap * sizeof(*r->ends))))
-		return PERFAN_ENOMEM;
-	r->ends = a;
-	if (!(a = realloc(r->lens, cap * sizeof(*r->lens))))
-		return PERFAN_ENOMEM;
-	r->lens = a;
-	if (!(a = realloc(r->hashes, cap * sizeof(*r->hashes))))
-		return PERFAN_ENOMEM;
-	r->hashes = a;
-	if (!(a = realloc(r->kinds, cap * sizeof(*r->kinds))))
-		return PERFAN_ENOMEM;
-	r->kinds = a;
-	r->frames_cap = cap;
-	return 0;
+	void **const v[] = {(void **)&r->frames, (void **)&r->ends,
+			    (void **)&r->lens, (void **)&r->hashes,
+			    (void **)&r->kinds};
+	const size_t size[] = {sizeof(*r->frames), sizeof(*r->ends),
+			       sizeof(*r->lens), sizeof(*r->hashes),
+			       sizeof(*r->kinds)};
+	return perfan__grow_each(v, size, 5, &r->frames_cap, n);
 }
 
 /* The kind a frame's text names, and how much of the text is its name. */
@@ -208,17 +193,9 @@ int perfan__freader_set_prev(struct perfan__freader *r, const char *s, size_t n)
 		r->prev = s;
 		return 0;
 	}
-	if (n > r->own_cap) {
-		size_t cap = r->own_cap ? r->own_cap : 256;
-		while (cap < n)
-			cap *= 2;
-		char *np = realloc(r->own, cap);
-		if (!np) {
-			r->prev_len = 0;
-			return perfan__nomem(r->name);
-		}
-		r->own = np;
-		r->own_cap = cap;
+	if (perfan__grow((void **)&r->own, &r->own_cap, n, 1)) {
+		r->prev_len = 0;
+		return perfan__nomem(r->name);
 	}
 	memcpy(r->own, s, n);
 	r->prev = r->own;

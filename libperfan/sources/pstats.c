@@ -10,6 +10,7 @@
 
 #include "sources/pstats_internal.h"
 #include "util/bytes.h"
+#include "util/cmp.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/log.h"
@@ -367,14 +368,11 @@ static int key_cmp(const void *a, const void *b)
 {
 	const struct key *x = a, *y = b;
 	int c = strcmp(x->file, y->file);
-	if (c)
-		return c;
-	if (x->line != y->line)
-		return x->line < y->line ? -1 : 1;
-	c = strcmp(x->name, y->name);
-	if (c)
-		return c;
-	return y->listed - x->listed; /* the listed one first */
+	if (!c)
+		c = perfan__cmp_u64(x->line, y->line);
+	if (!c)
+		c = strcmp(x->name, y->name);
+	return c ? c : y->listed - x->listed; /* the listed one first */
 }
 
 static int is_num(const struct mv *v)
@@ -436,9 +434,8 @@ static int rd_counts(struct rd *r, const struct mv *v, size_t n,
 static int edge_cmp(const void *a, const void *b)
 {
 	const struct perfan_pstats_edge *x = a, *y = b;
-	if (x->callee != y->callee)
-		return x->callee < y->callee ? -1 : 1;
-	return (x->caller > y->caller) - (x->caller < y->caller);
+	int c = perfan__cmp_u64(x->callee, y->callee);
+	return c ? c : perfan__cmp_u64(x->caller, y->caller);
 }
 
 /* The index of K among the (deduplicated, sorted) KEYS, which hold it. */

@@ -17,6 +17,7 @@
 #include "sources/internal.h"
 #include "util/demangle.h"
 #include "util/error.h"
+#include "util/grow.h"
 #include "util/hash.h"
 #include "util/lines.h"
 #include "util/log.h"
@@ -297,24 +298,6 @@ struct sc {
 	int32_t last_ppid, last_ptid;
 };
 
-static int reserve(void **p, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return 0;
-	size_t n = *cap ? *cap : 64;
-	while (n < need) {
-		if (n > SIZE_MAX / 2 / size)
-			return -1;
-		n *= 2;
-	}
-	void *np = realloc(*p, n * size);
-	if (!np)
-		return -1;
-	*p = np;
-	*cap = n;
-	return 0;
-}
-
 /* A warning through the reader's log. */
 #define warn(c, ...)                                                           \
 	perfan__logf((c)->o.log, (c)->o.log_payload, PERFAN_LOG_WARN,          \
@@ -322,7 +305,7 @@ static int reserve(void **p, size_t *cap, size_t need, size_t size)
 
 static int buf_put(struct sc *c, const char *s, size_t n)
 {
-	if (reserve((void **)&c->buf, &c->buf_cap, c->buf_len + n + 1, 1))
+	if (perfan__grow((void **)&c->buf, &c->buf_cap, c->buf_len + n + 1, 1))
 		return -1;
 	memcpy(c->buf + c->buf_len, s, n);
 	c->buf_len += n;
@@ -370,8 +353,8 @@ static int event_kept(struct sc *c, struct span ev)
 
 static int start_group(struct sc *c)
 {
-	if (reserve((void **)&c->grp, &c->grp_cap, c->ngrp + 1,
-		    sizeof(*c->grp)))
+	if (perfan__grow((void **)&c->grp, &c->grp_cap, c->ngrp + 1,
+			 sizeof(*c->grp)))
 		return -1;
 	c->grp[c->ngrp++] = c->nfr;
 	return 0;
@@ -630,8 +613,8 @@ static int make_frames(struct sc *c, const struct frameline *fl,
 		c->buf_len = n;
 		if (sfx && buf_put(c, sfx, 4))
 			return perfan__nomem(c->name);
-		if (reserve((void **)&c->fr, &c->fr_cap, c->nfr + 1,
-			    sizeof(*c->fr)))
+		if (perfan__grow((void **)&c->fr, &c->fr_cap, c->nfr + 1,
+				 sizeof(*c->fr)))
 			return perfan__nomem(c->name);
 		int rc = perfan__profile_frame_n(c->p, &c->fr[c->nfr], c->buf,
 						 c->buf_len,
@@ -677,8 +660,8 @@ static int add_frames(struct sc *c, const struct frameline *fl)
 		    !memcmp(lc->key, func, flen) &&
 		    !memcmp(lc->key + flen, mod, mlen)) {
 			if (start_group(c) ||
-			    reserve((void **)&c->fr, &c->fr_cap,
-				    c->nfr + lc->nfr, sizeof(*c->fr)))
+			    perfan__grow((void **)&c->fr, &c->fr_cap,
+					 c->nfr + lc->nfr, sizeof(*c->fr)))
 				return perfan__nomem(c->name);
 			if (lc->nfr)
 				memcpy(c->fr + c->nfr, lc->fr,
@@ -740,8 +723,8 @@ static int same_root(const struct sc *c)
 static int flush(struct sc *c, uint64_t period, int period_shown)
 {
 	size_t n = 0;
-	if (reserve((void **)&c->stack, &c->stack_cap, c->nfr + 1,
-		    sizeof(*c->stack)))
+	if (perfan__grow((void **)&c->stack, &c->stack_cap, c->nfr + 1,
+			 sizeof(*c->stack)))
 		return perfan__nomem(c->name);
 	if (!c->o.no_process) {
 		if (!same_root(c)) {
@@ -952,7 +935,7 @@ static int set_pthread(struct sc *c, const char *comm, size_t cl, int has_pid,
 	if (cl > 63 || memchr(comm, '\0', cl) ||
 	    (has_pid && !canon_i32(pid, &c->ppid)) || !canon_i32(tid, &c->ptid))
 		return 0;
-	if (reserve((void **)&c->pcomm, &c->pcomm_cap, cl + 1, 1))
+	if (perfan__grow((void **)&c->pcomm, &c->pcomm_cap, cl + 1, 1))
 		return perfan__nomem(c->name);
 	memcpy(c->pcomm, comm, cl);
 	c->pcomm[cl] = '\0';
@@ -970,7 +953,7 @@ static int set_pname(struct sc *c, const char *s, const struct header *h)
 	struct span tid = has_pid ? h->d2 : h->d1;
 	c->pname_len = 0;
 	size_t need = cl + pid.n + tid.n + 3;
-	if (reserve((void **)&c->pname, &c->pname_cap, need, 1))
+	if (perfan__grow((void **)&c->pname, &c->pname_cap, need, 1))
 		return perfan__nomem(c->name);
 	char *b = c->pname;
 	memcpy(b, comm, cl);

@@ -13,6 +13,7 @@
 #include "profile/model.h"
 #include "resolve/symbols.h"
 #include "util/error.h"
+#include "util/grow.h"
 #include "util/hash.h"
 
 /* Leaves by (memo serial, root frame): direct-mapped, a miss costs one
@@ -122,16 +123,9 @@ static int fold_sample(struct fold *f, perfan_stream *s,
 					      weight, &meta);
 
 	size_t n = sm->nr_frames + 1;
-	if (n > f->capstack) {
-		size_t cap = f->capstack ? f->capstack : 256;
-		while (cap < n)
-			cap *= 2;
-		perfan_frame_id *st = realloc(f->stack, cap * sizeof(*st));
-		if (!st)
-			return PERFAN_ENOMEM;
-		f->stack = st;
-		f->capstack = cap;
-	}
+	if (perfan__grow((void **)&f->stack, &f->capstack, n,
+			 sizeof(*f->stack)))
+		return PERFAN_ENOMEM;
 	/* Leaf first in the stream, root first in the trie. */
 	perfan_frame_id *frames = f->stack + 1;
 	const perfan_frame_id *ids = perfan__stream_frame_ids(s);

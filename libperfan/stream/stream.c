@@ -17,6 +17,7 @@
 #include "sources/perfdata/tracing.h"
 #include "stream/stream_memo.h"
 #include "util/error.h"
+#include "util/grow.h"
 #include "util/log.h"
 
 /* perf's default for kernel.perf_event_max_stack: a chain this long was
@@ -100,15 +101,9 @@ static int add_buildid(struct perfan__symctx *ctx, const char *path,
 		size = 20;
 	if (perfan__recorded_buildid(ctx, path, kernel))
 		return 0; /* the first one recorded stays */
-	if (ctx->nbids == ctx->capbids) {
-		size_t cap = ctx->capbids ? ctx->capbids * 2 : 32;
-		struct perfan__buildid *nb =
-			realloc(ctx->bids, cap * sizeof(*nb));
-		if (!nb)
-			return PERFAN_ENOMEM;
-		ctx->bids = nb;
-		ctx->capbids = cap;
-	}
+	if (perfan__grow((void **)&ctx->bids, &ctx->capbids, ctx->nbids + 1,
+			 sizeof(*ctx->bids)))
+		return PERFAN_ENOMEM;
 	char *copy = perfan__arena_strndup(&ctx->arena, path, strlen(path));
 	if (!copy)
 		return PERFAN_ENOMEM;
@@ -135,25 +130,15 @@ static int cpumode_kernel(unsigned m)
 static int push(struct perfan_stream *r, perfan_frame_id id)
 {
 	if (r->nstack == r->capstack) {
-		size_t cap = r->capstack ? r->capstack * 2 : 256;
-		perfan_frame_id *s = realloc(r->stack, cap * sizeof(*s));
-		if (!s)
+		void **const v[] = {(void **)&r->stack, (void **)&r->stack_addr,
+				    (void **)&r->stack_off,
+				    (void **)&r->stack_dso};
+		const size_t size[] = {sizeof(*r->stack),
+				       sizeof(*r->stack_addr),
+				       sizeof(*r->stack_off),
+				       sizeof(*r->stack_dso)};
+		if (perfan__grow_each(v, size, 4, &r->capstack, r->nstack + 1))
 			return PERFAN_ENOMEM;
-		r->stack = s;
-		uint64_t *a = realloc(r->stack_addr, cap * sizeof(*a));
-		if (!a)
-			return PERFAN_ENOMEM;
-		r->stack_addr = a;
-		a = realloc(r->stack_off, cap * sizeof(*a));
-		if (!a)
-			return PERFAN_ENOMEM;
-		r->stack_off = a;
-		struct perfan__dso **d =
-			realloc(r->stack_dso, cap * sizeof(*d));
-		if (!d)
-			return PERFAN_ENOMEM;
-		r->stack_dso = d;
-		r->capstack = cap;
 	}
 	r->stack_addr[r->nstack] = r->cur_ip;
 	r->stack_off[r->nstack] = r->cur_off;
@@ -180,16 +165,9 @@ static int push_cached(struct perfan_stream *r, uint64_t v)
 static int store(struct perfan_stream *r, const perfan_frame_id *ids, size_t n,
 		 unsigned flags, uint64_t *val)
 {
-	if (r->nfids + n > r->capfids) {
-		size_t cap = r->capfids ? r->capfids * 2 : 1024;
-		while (cap < r->nfids + n)
-			cap *= 2;
-		uint32_t *f = realloc(r->fids, cap * sizeof(*f));
-		if (!f)
-			return PERFAN_ENOMEM;
-		r->fids = f;
-		r->capfids = cap;
-	}
+	if (perfan__grow((void **)&r->fids, &r->capfids, r->nfids + n,
+			 sizeof(*r->fids)))
+		return PERFAN_ENOMEM;
 	memcpy(r->fids + r->nfids, ids, n * sizeof(*ids));
 	*val = cache_val(r->nfids, n, flags);
 	r->nfids += n;
@@ -824,16 +802,9 @@ static int on_sample(struct perfan_stream *r, const struct perfan_record *rec)
 	/* The frames as the public struct, leaf first. */
 	if (r->fold_only) {
 		/* perfan__stream_frame_ids */
-	} else if (r->nstack > r->capout) {
-		size_t cap = r->capout ? r->capout : 64;
-		while (cap < r->nstack)
-			cap *= 2;
-		struct perfan_stream_frame *o =
-			realloc(r->out, cap * sizeof(*o));
-		if (!o)
-			return PERFAN_ENOMEM;
-		r->out = o;
-		r->capout = cap;
+	} else if (perfan__grow((void **)&r->out, &r->capout, r->nstack,
+				sizeof(*r->out))) {
+		return PERFAN_ENOMEM;
 	}
 	for (size_t i = 0; !r->fold_only && i < r->nstack; i++) {
 		const struct perfan_frame *f =

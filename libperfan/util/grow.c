@@ -10,16 +10,28 @@ int perfan__grow(void **p, size_t *cap, size_t need, size_t size)
 {
 	if (need <= *cap)
 		return 0;
-	size_t n = *cap ? *cap : 16;
-	while (n < need) {
-		if (n > SIZE_MAX / 2 / size)
+	return perfan__grow_each(&p, &size, 1, cap, need);
+}
+
+int perfan__grow_each(void **const p[], const size_t size[], size_t n,
+		      size_t *cap, size_t need)
+{
+	if (need <= *cap)
+		return 0;
+	size_t c = *cap ? *cap : 16;
+	while (c < need) {
+		if (c > SIZE_MAX / 2)
 			return PERFAN_ENOMEM;
-		n *= 2;
+		c *= 2;
 	}
-	void *np = realloc(*p, n * size);
-	if (!np)
-		return PERFAN_ENOMEM;
-	*p = np;
-	*cap = n;
+	for (size_t i = 0; i < n; i++) {
+		if (c > SIZE_MAX / size[i])
+			return PERFAN_ENOMEM;
+		void *np = realloc(*p[i], c * size[i]);
+		if (!np)
+			return PERFAN_ENOMEM;
+		*p[i] = np;
+	}
+	*cap = c;
 	return 0;
 }

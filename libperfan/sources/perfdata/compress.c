@@ -2,6 +2,7 @@
  * one zstd stream across the file; a decoded record may straddle two
  * compressed records, so the tail of one output waits for the next. */
 #include "sources/perfdata/internal.h"
+#include "util/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -79,14 +80,8 @@ int perfan__decomp_feed(struct perfan_perfdata *pd, const struct perfan__raw *r)
 		pd->dc = dc;
 	}
 	/* records are at most 64 KiB, so is their compressed input */
-	if (dc->in_cap < in_len) {
-		uint8_t *n = realloc(dc->in, in_len);
-		if (!n)
-			return PD_ERR(pd, PERFAN_ENOMEM, r->offset,
-				      "out of memory");
-		dc->in = n;
-		dc->in_cap = in_len;
-	}
+	if (perfan__grow((void **)&dc->in, &dc->in_cap, in_len, 1))
+		return PD_ERR(pd, PERFAN_ENOMEM, r->offset, "out of memory");
 	if (in_len) /* an empty frame: nothing allocated to copy to */
 		memcpy(dc->in, in, in_len);
 	dc->in_len = in_len;

@@ -1,6 +1,7 @@
 /* sources/perfdata/events.c: the recording's events (attrs), their sample ids, and
  * finding the event a record belongs to. */
 #include "sources/perfdata/internal.h"
+#include "util/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -91,15 +92,9 @@ int perfan__event_add(struct perfan_perfdata *pd, const struct perfan_attr *at,
 		return PD_ERR(pd, PERFAN_EFORMAT, pd->pos,
 			      "more than %d events: not a plausible recording",
 			      MAX_EVENTS);
-	if (pd->nr_events == pd->cap_events) {
-		size_t ncap = pd->cap_events ? pd->cap_events * 2 : 8;
-		struct perfan_event *n = realloc(pd->events, ncap * sizeof(*n));
-		if (!n)
-			return PD_ERR(pd, PERFAN_ENOMEM, pd->pos,
-				      "out of memory");
-		pd->events = n;
-		pd->cap_events = ncap;
-	}
+	if (perfan__grow((void **)&pd->events, &pd->cap_events,
+			 pd->nr_events + 1, sizeof(*pd->events)))
+		return PD_ERR(pd, PERFAN_ENOMEM, pd->pos, "out of memory");
 	struct perfan_event *ev = &pd->events[pd->nr_events];
 	memset(ev, 0, sizeof(*ev));
 	ev->attr = *at;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/grow.h"
 #include "util/handoff.h"
 
 /* A batch closes at this many records, or bytes of them. */
@@ -115,14 +116,9 @@ int perfan__pipe_log(enum perfan_log_level level, const char *msg)
 	struct batch *b = filling->fill;
 	if (!b)
 		return 1; /* out of memory: see perfan__pipe_quiesce */
-	if (b->nlogs == b->caplogs) {
-		size_t cap = b->caplogs ? b->caplogs * 2 : 8;
-		struct pipe_log *l = realloc(b->logs, cap * sizeof(*l));
-		if (!l)
-			return 1; /* a warning lost, not the records */
-		b->logs = l;
-		b->caplogs = cap;
-	}
+	if (perfan__grow((void **)&b->logs, &b->caplogs, b->nlogs + 1,
+			 sizeof(*b->logs)))
+		return 1; /* a warning lost, not the records */
 	char *m = strdup(msg);
 	if (!m)
 		return 1;
