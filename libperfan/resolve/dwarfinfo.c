@@ -4,12 +4,14 @@
  * one function's DIEs instead of the whole unit (dwarf_getscopes). */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "resolve/dwarf_internal.h"
 #include "util/cmp.h"
 #include "util/grow.h"
+#include "util/search.h"
 
 struct perfan__dwarf *perfan__dwarf_open(struct perfan__elf *e)
 {
@@ -129,14 +131,8 @@ static struct cu_index *cu_index(struct perfan__dwarf *d, Dwarf_Die *cu)
 static int find_function(struct perfan__dwarf *d, struct cu_index *ci,
 			 uint64_t addr, Dwarf_Die *out)
 {
-	size_t lo = 0, hi = ci->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (ci->v[mid].lo <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = perfan__count_le(ci->v, ci->n, sizeof(*ci->v),
+				     offsetof(struct fnrange, lo), addr);
 	for (size_t i = lo, k = 0; i > 0 && k < 16; i--, k++)
 		if (addr < ci->v[i - 1].hi)
 			return dwarf_offdie(d->dw, ci->v[i - 1].die, out) ? 0

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <lzma.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,6 +15,7 @@
 
 #include "resolve/symbols.h"
 #include "util/cmp.h"
+#include "util/search.h"
 
 /* Fill E from ELF (taking it over). Returns 0 or a negative error, with
  * ELF released on failure. */
@@ -597,14 +599,8 @@ const struct perfan__sym *perfan__symtab_find(const struct perfan__symtab *st,
 					      uint64_t addr)
 {
 	/* The last symbol starting at or below ADDR. */
-	size_t lo = 0, hi = st->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (st->syms[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = perfan__count_le(st->syms, st->n, sizeof(*st->syms),
+				     offsetof(struct perfan__sym, start), addr);
 	/* Symbols can nest (a label inside a function): look back a few. */
 	for (size_t i = lo, k = 0; i > 0 && k < 8; i--, k++)
 		if (addr < st->syms[i - 1].end)

@@ -4,6 +4,7 @@
  * fixed up as perf does for kallsyms, so names match perf report. */
 #include <ctype.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "util/cmp.h"
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/search.h"
 
 struct kcand {
 	uint64_t start;
@@ -245,14 +247,9 @@ int perfan__kallsyms_load(struct perfan__kallsyms *k, const char *path,
 const struct perfan__ksym *
 perfan__kallsyms_find(const struct perfan__kallsyms *k, uint64_t addr)
 {
-	size_t lo = 0, hi = k->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (k->v[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = perfan__count_le(k->v, k->n, sizeof(*k->v),
+				     offsetof(struct perfan__ksym, start),
+				     addr);
 	if (lo && addr < k->v[lo - 1].end)
 		return &k->v[lo - 1];
 	return NULL;

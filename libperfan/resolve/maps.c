@@ -1,11 +1,13 @@
 /* resolve/maps.c: address spaces as sorted lists of maps (MMAP/MMAP2), with
  * overlaps replaced the way the kernel replaces them, shared copy-on-write
  * across fork; and the kernel's KSYMBOL symbols (BPF, trampolines). */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "resolve/symbols.h"
 #include "util/grow.h"
+#include "util/search.h"
 
 /* A number no list of maps had before, in any stream of the process. */
 static uint64_t new_gen(void)
@@ -67,15 +69,8 @@ static struct perfan__maps *own(struct perfan__maps **maps)
 /* Index of the first map whose end is above ADDR (n if none). */
 static size_t first_ending_after(const struct perfan__maps *m, uint64_t addr)
 {
-	size_t lo = 0, hi = m->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (m->v[mid].end > addr)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo;
+	return perfan__count_le(m->v, m->n, sizeof(*m->v),
+				offsetof(struct perfan__map, end), addr);
 }
 
 int perfan__maps_insert(struct perfan__maps **maps,
@@ -158,15 +153,8 @@ const struct perfan__map *perfan__proc_map(struct perfan__map_cache *c,
 static size_t ksym_first_ending_after(const struct perfan__ksymbols *k,
 				      uint64_t addr)
 {
-	size_t lo = 0, hi = k->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (k->v[mid].end > addr)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo;
+	return perfan__count_le(k->v, k->n, sizeof(*k->v),
+				offsetof(struct perfan__ksymbol, end), addr);
 }
 
 int perfan__ksymbols_add(struct perfan__ksymbols *k, uint64_t addr,
