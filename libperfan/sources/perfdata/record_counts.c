@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sources/perfdata/open_path.h"
 #include "util/error.h"
 #include "util/log.h"
-#include "util/opts.h"
 
 static int grow(struct perfan_recstats *c, size_t nev)
 {
@@ -56,9 +56,7 @@ static int count(perfan_perfdata *pd, struct perfan_recstats *c)
 int perfan_recstats_new(perfan_recstats **out, perfan_perfdata *pd)
 {
 	if (!out || !pd)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_recstats_new: %s is NULL",
-				   out ? "reader" : "out");
+		return perfan__err_null(__func__, out ? "reader" : "out");
 	struct perfan_recstats *c = calloc(1, sizeof(*c));
 	*out = c;
 	if (!c)
@@ -86,21 +84,11 @@ void perfan_recstats_free(perfan_recstats *rs)
 int perfan_recstats_read(perfan_recstats **out, const char *path,
 			 const struct perfan_header_read_opts *opts)
 {
-	struct perfan_header_read_opts ro;
-	if (PERFAN__OPTS_COPY(ro, opts))
-		return PERFAN_EINVAL; /* named by perfan__opts_copy */
 	if (!out)
-		return perfan__err(PERFAN_EINVAL, "perfan_recstats_read: out "
-						  "is NULL");
+		return perfan__err_null(__func__, "out");
 	*out = NULL;
-	struct perfan_perfdata_opts po =
-		PERFAN_OPTS_INIT(struct perfan_perfdata_opts);
-	po.unordered = 1; /* counting needs no time order */
-	po.skip_sample_fields = 1;
-	po.log = ro.log;
-	po.log_payload = ro.log_payload;
-	perfan_perfdata *pd = NULL;
-	int rc = perfan_perfdata_open(&pd, path, &po);
+	perfan_perfdata *pd;
+	int rc = perfan__perfdata_open_path(&pd, path, opts, 1, __func__);
 	if (rc)
 		return rc;
 	rc = perfan_recstats_new(out, pd);
