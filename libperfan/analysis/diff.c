@@ -462,8 +462,7 @@ int perfan_diff_new(perfan_diff **out, const struct perfan_diff_run *before,
 		    size_t nr_after, const struct perfan_diff_opts *opts)
 {
 	if (!out)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_diff_new: out is NULL");
+		return perfan__err_null(__func__, "out");
 	*out = NULL;
 	if (!nr_before || !nr_after || !before || !after)
 		return perfan__err(PERFAN_EINVAL, "diff: no run on the %s side",

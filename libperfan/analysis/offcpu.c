@@ -63,9 +63,7 @@ int perfan_offcpu_new(perfan_offcpu **out, perfan_stream *s,
 		      const struct perfan_offcpu_opts *opts)
 {
 	if (!out || !s)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_offcpu_new: %s is NULL",
-				   out ? "stream" : "out");
+		return perfan__err_null(__func__, out ? "stream" : "out");
 	*out = NULL;
 	struct perfan_offcpu *o = calloc(1, sizeof(*o));
 	if (!o)
@@ -634,8 +632,7 @@ static int on_task(perfan_offcpu *o, const struct perfan_stream_event *ev)
 int perfan_offcpu_feed(perfan_offcpu *o, const struct perfan_stream_event *ev)
 {
 	if (!o || !ev)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_offcpu_feed: argument is NULL");
+		return perfan__err_null(__func__, "argument");
 	if (o->err)
 		return o->err;
 	if (o->finished)

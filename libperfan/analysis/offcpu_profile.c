@@ -192,9 +192,7 @@ int perfan_offcpu_profile(perfan_profile *p, perfan_perfdata *pd,
 	if (stats)
 		memset(stats, 0, sizeof(*stats));
 	if (!p || !pd)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_offcpu_profile: %s is NULL",
-				   p ? "perfdata" : "profile");
+		return perfan__err_null(__func__, p ? "perfdata" : "profile");
 	if (view != PERFAN_VIEW_OFFCPU && view != PERFAN_VIEW_WALL)
 		return perfan__err(PERFAN_EINVAL,
 				   "perfan_offcpu_profile: no view %d", view);

@@ -353,12 +353,10 @@ int perfan_scaling_new(perfan_scaling **out,
 		       const struct perfan_scaling_opts *opts)
 {
 	if (!out)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_scaling_new: out is NULL");
+		return perfan__err_null(__func__, "out");
 	*out = NULL;
 	if (!runs && nr)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_scaling_new: runs is NULL");
+		return perfan__err_null(__func__, "runs");
 	perfan_scaling *s = calloc(1, sizeof(*s));
 	if (!s)
 		return perfan__nomem("scaling");

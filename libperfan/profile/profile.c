@@ -81,8 +81,7 @@ int perfan_profile_new(perfan_profile **out,
 		       const struct perfan_profile_opts *opts)
 {
 	if (!out)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_profile_new: out is NULL");
+		return perfan__err_null(__func__, "out");
 	*out = NULL;
 	perfan_profile *p = calloc(1, sizeof(*p));
 	if (!p)
@@ -145,9 +144,7 @@ int perfan_profile_add_column(perfan_profile *p, const char *name,
 			      const char *unit)
 {
 	if (!p || !name)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_profile_add_column: %s is NULL",
-				   p ? "name" : "profile");
+		return perfan__err_null(__func__, p ? "name" : "profile");
 	if (!unit)
 		unit = "samples";
 	for (size_t i = 0; i < p->ncols; i++)
@@ -215,15 +212,10 @@ static int perfan__profile_str(perfan_profile *p, const char *s, size_t len,
 	}
 	if (p->nstrs >= MAX_IDS)
 		return perfan__err(PERFAN_ENOMEM, "profile: too many strings");
-	size_t cap = p->strs_cap;
-	if (perfan__grow((void **)&p->strs, &cap, p->nstrs + 1,
-			 sizeof(*p->strs)))
+	void **const v[] = {(void **)&p->strs, (void **)&p->str_len};
+	const size_t size[] = {sizeof(*p->strs), sizeof(*p->str_len)};
+	if (perfan__grow_each(v, size, 2, &p->strs_cap, p->nstrs + 1))
 		return perfan__nomem("profile");
-	cap = p->strs_cap;
-	if (perfan__grow((void **)&p->str_len, &cap, p->nstrs + 1,
-			 sizeof(*p->str_len)))
-		return perfan__nomem("profile");
-	p->strs_cap = cap;
 	char *copy = perfan__arena_alloc(&p->arena, len + 1);
 	if (!copy)
 		return perfan__nomem("profile");
@@ -364,11 +356,9 @@ int perfan_profile_frame(perfan_profile *p, perfan_frame_id *out,
 			 uint32_t line, uint32_t kind)
 {
 	if (!p || !out || !name)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_profile_frame: %s is NULL",
-				   !p     ? "profile"
-				   : !out ? "out"
-					  : "name");
+		return perfan__err_null(__func__, !p     ? "profile"
+						  : !out ? "out"
+							 : "name");
 	if (kind > PERFAN_FRAME_OFFCPU)
 		return perfan__err(
 			PERFAN_EINVAL,
@@ -542,9 +532,7 @@ int perfan_profile_process_frame(perfan_profile *p, perfan_frame_id *out,
 				 const char *comm, int32_t pid, int32_t tid)
 {
 	if (!p || !out)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_profile_process_frame: %s is NULL",
-				   p ? "out" : "profile");
+		return perfan__err_null(__func__, p ? "out" : "profile");
 	if ((unsigned)root > PERFAN_ROOT_PID_TID)
 		return perfan__err(PERFAN_EINVAL,
 				   "perfan_profile_process_frame: root %d",
@@ -580,11 +568,9 @@ int perfan_profile_offcpu_frame(perfan_profile *p, perfan_frame_id *out,
 				uint32_t state, const char *name)
 {
 	if (!p || !out || !name)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_profile_offcpu_frame: %s is NULL",
-				   !p     ? "profile"
-				   : !out ? "out"
-					  : "name");
+		return perfan__err_null(__func__, !p     ? "profile"
+						  : !out ? "out"
+							 : "name");
 	const char *n;
 	int rc = perfan__profile_str(p, name, strlen(name), &n);
 	if (rc)
@@ -797,9 +783,7 @@ int perfan_profile_add(perfan_profile *p, const perfan_frame_id *frames,
 		       perfan_node_id *leaf)
 {
 	if (!p || (n && !frames))
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_profile_add: %s is NULL",
-				   p ? "frames" : "profile");
+		return perfan__err_null(__func__, p ? "frames" : "profile");
 	if (col >= p->ncols)
 		return perfan__err(PERFAN_EINVAL,
 				   "perfan_profile_add: column %zu of %zu", col,
@@ -816,13 +800,12 @@ int perfan_profile_add(perfan_profile *p, const perfan_frame_id *frames,
 				PERFAN_EINVAL,
 				"perfan_profile_add: frame %u of %zu",
 				frames[i], p->nframes);
-	size_t cap = p->last_cap;
-	if (perfan__grow((void **)&p->last_frames, &cap, n, sizeof(uint32_t)))
+	void **const last[] = {(void **)&p->last_frames,
+			       (void **)&p->last_nodes};
+	const size_t last_size[] = {sizeof(*p->last_frames),
+				    sizeof(*p->last_nodes)};
+	if (perfan__grow_each(last, last_size, 2, &p->last_cap, n))
 		return perfan__nomem("profile");
-	cap = p->last_cap;
-	if (perfan__grow((void **)&p->last_nodes, &cap, n, sizeof(uint32_t)))
-		return perfan__nomem("profile");
-	p->last_cap = cap;
 	uint32_t node = k ? p->last_nodes[k - 1] : PERFAN_ROOT_NODE;
 	for (size_t i = k; i < n; i++) {
 		int rc = child(p, node, frames[i], &node);
@@ -858,9 +841,7 @@ int perfan_profile_merge(perfan_profile *dst, size_t dst_col,
 			 const perfan_profile *src, size_t src_col)
 {
 	if (!dst || !src)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_profile_merge: %s is NULL",
-				   dst ? "src" : "dst");
+		return perfan__err_null(__func__, dst ? "src" : "dst");
 	if (dst == src)
 		return perfan__err(PERFAN_EINVAL,
 				   "perfan_profile_merge: dst and src are the "

@@ -8,6 +8,7 @@
 #include <perfan/python.h>
 
 #include "python/internal.h"
+#include "util/cmp.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/htab.h"
@@ -26,34 +27,35 @@ static int cmp_str(const char *a, const char *b)
 	return strcmp(a ? a : "", b ? b : "");
 }
 
+/* Functions by name, then module. */
+static int cmp_fn(const char *name_a, const char *mod_a, const char *name_b,
+		  const char *mod_b)
+{
+	int c = cmp_str(name_a, name_b);
+	return c ? c : cmp_str(mod_a, mod_b);
+}
+
 /* by function, then leaf: equal pairs end up side by side */
 static int cmp_pair(const void *x, const void *y)
 {
 	const struct pair *a = x, *b = y;
-	int c = cmp_str(a->py, b->py);
-	if (!c)
-		c = cmp_str(a->pymod, b->pymod);
-	if (!c)
-		c = cmp_str(a->leaf, b->leaf);
-	return c ? c : cmp_str(a->leafmod, b->leafmod);
+	int c = cmp_fn(a->py, a->pymod, b->py, b->pymod);
+	return c ? c : cmp_fn(a->leaf, a->leafmod, b->leaf, b->leafmod);
 }
 
+/* the heaviest first, then by function */
 static int cmp_func(const void *x, const void *y)
 {
 	const struct perfan_python_self *a = x, *b = y;
-	if (a->self != b->self)
-		return a->self > b->self ? -1 : 1;
-	int c = cmp_str(a->name, b->name);
-	return c ? c : cmp_str(a->module, b->module);
+	int c = perfan__cmp_u64(b->self, a->self);
+	return c ? c : cmp_fn(a->name, a->module, b->name, b->module);
 }
 
 static int cmp_spot(const void *x, const void *y)
 {
 	const struct perfan_python_hotspot *a = x, *b = y;
-	if (a->weight != b->weight)
-		return a->weight > b->weight ? -1 : 1;
-	int c = cmp_str(a->name, b->name);
-	return c ? c : cmp_str(a->module, b->module);
+	int c = perfan__cmp_u64(b->weight, a->weight);
+	return c ? c : cmp_fn(a->name, a->module, b->name, b->module);
 }
 
 /* The (Python frame, leaf frame) pairs of P's column COL into *PAIRS, their

@@ -199,17 +199,10 @@ static int dst_frame(struct view *v, perfan_frame_id id, perfan_frame_id *out)
 static int view_stack(struct view *v, perfan_node_id n, size_t *len)
 {
 	size_t depth = perfan_profile_node_depth(v->src, n);
-	if (depth + 1 > v->cap) {
-		size_t cap = v->cap;
-		if (perfan__grow((void **)&v->path, &cap, depth + 1,
-				 sizeof(*v->path)))
-			return perfan__nomem("python view");
-		cap = v->cap;
-		if (perfan__grow((void **)&v->out, &cap, depth + 1,
-				 sizeof(*v->out)))
-			return perfan__nomem("python view");
-		v->cap = cap;
-	}
+	void **const arrays[] = {(void **)&v->path, (void **)&v->out};
+	const size_t size[] = {sizeof(*v->path), sizeof(*v->out)};
+	if (perfan__grow_each(arrays, size, 2, &v->cap, depth + 1))
+		return perfan__nomem("python view");
 	size_t i = depth;
 	for (perfan_node_id x = n; x != PERFAN_ROOT_NODE && i;
 	     x = perfan_profile_node_parent(v->src, x))

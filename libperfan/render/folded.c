@@ -414,9 +414,7 @@ int perfan_folded_write(const perfan_profile *p, FILE *fp,
 			const struct perfan_folded_write_opts *opts)
 {
 	if (!p || !fp)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_folded_write: %s is NULL",
-				   p ? "fp" : "profile");
+		return perfan__err_null(__func__, p ? "fp" : "profile");
 	struct perfan_folded_write_opts o;
 	int rc = PERFAN__OPTS_COPY(o, opts);
 	if (rc)

@@ -444,9 +444,7 @@ int perfan_header_write(const perfan_header *h, FILE *fp,
 	if (rc)
 		return rc;
 	if (!h || !fp)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_header_write: %s is NULL",
-				   h ? "fp" : "header");
+		return perfan__err_null(__func__, h ? "fp" : "header");
 	const perfan_perfdata *pd = h->pd;
 	if (o.json)
 		perfan__header_json(fp, pd);

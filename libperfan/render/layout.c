@@ -29,16 +29,10 @@ struct perfan_fg_layout {
 
 static int emit(perfan_fg_layout *l, const struct perfan_fg_frame *f)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap;
-		if (perfan__grow((void **)&l->f, &l->cap, l->n + 1,
-				 sizeof(*l->f)) ||
-		    perfan__grow((void **)&l->par, &cap, l->n + 1,
-				 sizeof(*l->par)))
-			return perfan__nomem("flame graph");
-		if (cap < l->cap)
-			l->cap = cap; /* both hold at least this many */
-	}
+	void **const arrays[] = {(void **)&l->f, (void **)&l->par};
+	const size_t size[] = {sizeof(*l->f), sizeof(*l->par)};
+	if (perfan__grow_each(arrays, size, 2, &l->cap, l->n + 1))
+		return perfan__nomem("flame graph");
 	l->par[l->n] = l->cur_parent;
 	l->f[l->n++] = *f;
 	return 0;
@@ -473,9 +467,7 @@ int perfan_fg_layout_new(perfan_fg_layout **out, const perfan_profile *p,
 	if (out)
 		*out = NULL;
 	if (!out || !p)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_fg_layout_new: %s is NULL",
-				   out ? "profile" : "out");
+		return perfan__err_null(__func__, out ? "profile" : "out");
 	struct perfan_flamegraph_opts o;
 	perfan__fg_opts(&o, opts);
 	size_t ncols = perfan_profile_nr_columns(p);

@@ -89,9 +89,7 @@ int perfan_recstats_write(const perfan_recstats *rs, FILE *fp,
 	if (rc)
 		return rc;
 	if (!rs || !fp)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_recstats_write: %s is NULL",
-				   rs ? "fp" : "stats");
+		return perfan__err_null(__func__, rs ? "fp" : "stats");
 	if (o.json)
 		write_json(fp, rs);
 	else

@@ -20,8 +20,7 @@ int perfan__sink_write(const struct perfan__sink *s, const void *result,
 	if (rc)
 		return rc;
 	if (!result || !fp)
-		return perfan__err(PERFAN_EINVAL, "%s: %s is NULL", s->func,
-				   result ? "fp" : "result");
+		return perfan__err_null(s->func, result ? "fp" : "result");
 	if (o.format < 0 || (size_t)o.format >= s->nr_formats ||
 	    !s->formats[o.format])
 		return perfan__err(PERFAN_EINVAL, "%s: no format %d", s->func,

@@ -481,8 +481,7 @@ int perfan_flamegraph_write(const perfan_profile *p, FILE *fp,
 			    const struct perfan_flamegraph_opts *opts)
 {
 	if (!fp)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_flamegraph_write: fp is NULL");
+		return perfan__err_null(__func__, "fp");
 	struct perfan_flamegraph_opts op;
 	perfan__fg_opts(&op, opts);
 	int diff = op.base_column != PERFAN_FG_NO_BASE;

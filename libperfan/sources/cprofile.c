@@ -49,8 +49,7 @@ static int load(perfan_source *s, perfan_profile *p,
 int perfan_source_pstats(perfan_source *s, perfan_pstats **out)
 {
 	if (!out)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_source_pstats: OUT is NULL");
+		return perfan__err_null(__func__, "OUT");
 	*out = NULL;
 	if (!s || !s->fmt || !(s->fmt->caps & PERFAN_SOURCE_CALLS))
 		return perfan__err(PERFAN_EINVAL, "%s: not a cProfile dump",

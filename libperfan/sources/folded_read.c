@@ -18,9 +18,7 @@ int perfan_folded_read(perfan_profile *p, FILE *fp, const char *name,
 		       const struct perfan_folded_read_opts *opts)
 {
 	if (!p || !fp)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_folded_read: %s is NULL",
-				   p ? "fp" : "profile");
+		return perfan__err_null(__func__, p ? "fp" : "profile");
 	struct perfan_folded_read_opts o;
 	int rc = PERFAN__OPTS_COPY(o, opts);
 	if (rc)
@@ -94,11 +92,9 @@ int perfan_folded_read_pair(perfan_profile *p, FILE *before,
 			    const struct perfan_folded_read_opts *opts)
 {
 	if (!p || !before || !after)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_folded_read_pair: %s is NULL",
-				   !p        ? "profile"
-				   : !before ? "before"
-					     : "after");
+		return perfan__err_null(__func__, !p        ? "profile"
+						  : !before ? "before"
+							    : "after");
 	if (before == after)
 		return perfan__err(PERFAN_EINVAL,
 				   "perfan_folded_read_pair: before and after "
@@ -154,8 +150,7 @@ int perfan_folded_read_path(perfan_profile *p, const char *path,
 			    const struct perfan_folded_read_opts *opts)
 {
 	if (!path)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_folded_read_path: path is NULL");
+		return perfan__err_null(__func__, "path");
 	if (!strcmp(path, "-"))
 		return perfan_folded_read(p, stdin, "<stdin>", column, opts);
 	FILE *fp = fopen(path, "r");

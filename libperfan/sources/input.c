@@ -84,9 +84,7 @@ int perfan_source_open(perfan_source **out, const char *path,
 		       const struct perfan_source_opts *opts)
 {
 	if (!out || !path)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_source_open: %s is NULL",
-				   out ? "path" : "out");
+		return perfan__err_null(__func__, out ? "path" : "out");
 	*out = NULL;
 	if (!strcmp(path, "-"))
 		return open_fd(out, STDIN_FILENO, 0, "<stdin>", opts);
@@ -131,9 +129,7 @@ int perfan_source_perfdata(perfan_source *s, perfan_perfdata **pd,
 			   const struct perfan_perfdata_opts *opts)
 {
 	if (!s || !pd)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_source_perfdata: %s is NULL",
-				   s ? "pd" : "source");
+		return perfan__err_null(__func__, s ? "pd" : "source");
 	*pd = NULL;
 	if (!s->fmt || !(s->fmt->caps & PERFAN_SOURCE_RECORDS))
 		return perfan__err(PERFAN_EINVAL, "%s is not a perf.data",

@@ -57,9 +57,8 @@ int perfan__source_read(perfan_source *s, perfan_profile *p,
 			struct perfan_source_stats *stats)
 {
 	if (!s || !p)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_source_load: %s is NULL",
-				   s ? "profile" : "source");
+		return perfan__err_null("perfan_source_load",
+					s ? "profile" : "source");
 	if (stats)
 		memset(stats, 0, sizeof(*stats));
 	if (!s->fmt) {

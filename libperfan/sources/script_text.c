@@ -1102,9 +1102,7 @@ int perfan_script_read(perfan_profile *p, FILE *fp, const char *name,
 		       struct perfan_script_stats *stats)
 {
 	if (!p || !fp)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_script_read: %s is NULL",
-				   p ? "fp" : "profile");
+		return perfan__err_null(__func__, p ? "fp" : "profile");
 	struct sc c;
 	memset(&c, 0, sizeof(c));
 	if (opts) {
@@ -1176,8 +1174,7 @@ int perfan_script_read_path(perfan_profile *p, const char *path,
 			    struct perfan_script_stats *stats)
 {
 	if (!path)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_script_read_path: path is NULL");
+		return perfan__err_null(__func__, "path");
 	if (!strcmp(path, "-"))
 		return perfan_script_read(p, stdin, "<stdin>", opts, stats);
 	FILE *fp = fopen(path, "r");

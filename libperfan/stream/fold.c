@@ -152,9 +152,7 @@ int perfan_resolve_perfdata(perfan_profile *p, perfan_perfdata *pd,
 			    struct perfan_resolve_stats *stats)
 {
 	if (!p || !pd)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_resolve_perfdata: %s is NULL",
-				   p ? "perfdata" : "profile");
+		return perfan__err_null(__func__, p ? "perfdata" : "profile");
 	perfan_stream *s = NULL;
 	int err = perfan__stream_open_into(&s, pd, opts, p);
 	if (err) {

@@ -1123,9 +1123,8 @@ int perfan__stream_open_into(perfan_stream **out, perfan_perfdata *pd,
 			     perfan_profile *into)
 {
 	if (!out || !pd)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_stream_open: %s is NULL",
-				   out ? "perfdata" : "out");
+		return perfan__err_null("perfan_stream_open",
+					out ? "perfdata" : "out");
 	*out = NULL;
 	struct perfan_stream *r = calloc(1, sizeof(*r));
 	if (!r)
@@ -1151,8 +1150,7 @@ int perfan__stream_open_into(perfan_stream **out, perfan_perfdata *pd,
 int perfan_stream_next(perfan_stream *r, const struct perfan_stream_event **ev)
 {
 	if (!r || !ev)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_stream_next: argument is NULL");
+		return perfan__err_null(__func__, "argument");
 	if (r->err)
 		return r->err;
 	free(r->exit_comm);

@@ -28,6 +28,11 @@ int perfan__err(int code, const char *fmt, ...)
 	return code;
 }
 
+int perfan__err_null(const char *func, const char *what)
+{
+	return perfan__err(PERFAN_EINVAL, "%s: %s is NULL", func, what);
+}
+
 void perfan__err_append(const char *fmt, ...)
 {
 	size_t n = strlen(last_msg);

@@ -8,6 +8,10 @@
 int perfan__err(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* PERFAN_EINVAL with the message "FUNC: WHAT is NULL", for a public
+ * function given a NULL argument it needs. */
+int perfan__err_null(const char *func, const char *what);
+
 /* Append more text to the last error message (": detail"). */
 void perfan__err_append(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
