@@ -101,6 +101,23 @@ PERFAN_API const char *perfan_profile_column_name(const perfan_profile *p,
 PERFAN_API const char *perfan_profile_column_unit(const perfan_profile *p,
 						  size_t col);
 
+/* What a column's weights are, where its name and unit do not say: the
+ * time view of perfan_offcpu_profile is PERFAN_COLUMN_OFFCPU or
+ * PERFAN_COLUMN_WALL, any other column PERFAN_COLUMN_EVENT. Analyses find
+ * a time view's column by its kind, never by its name. */
+enum perfan_column_kind {
+	PERFAN_COLUMN_EVENT = 0,  /* counts or periods of an event */
+	PERFAN_COLUMN_OFFCPU = 1, /* ns off the CPU */
+	PERFAN_COLUMN_WALL = 2,   /* ns on and off the CPU */
+};
+
+/* Set column COL's kind. Returns 0, or PERFAN_EINVAL for no such column. */
+PERFAN_API int perfan_profile_set_column_kind(perfan_profile *p, size_t col,
+					      enum perfan_column_kind kind);
+/* Column COL's kind (PERFAN_COLUMN_EVENT for no such column). */
+PERFAN_API enum perfan_column_kind
+perfan_profile_column_kind(const perfan_profile *p, size_t col);
+
 /* Intern a frame: the same (name, module, file, line, kind) always gives the
  * same id. MODULE and FILE may be NULL. Returns 0 and sets *out. */
 PERFAN_API int perfan_profile_frame(perfan_profile *p, perfan_frame_id *out,

@@ -68,8 +68,9 @@ struct perfan_threads_opts {
 	/* Call sites per thread; 0: 5. */
 	size_t max_sites;
 	/* The profile's column of off-CPU (or wall) ns; PERFAN_THREADS_AUTO
-	 * (what PERFAN_THREADS_OPTS_INIT sets): the column named "off-cpu",
-	 * else "wall". */
+	 * (what PERFAN_THREADS_OPTS_INIT sets): the column of kind
+	 * PERFAN_COLUMN_OFFCPU, else PERFAN_COLUMN_WALL (its name does not
+	 * matter). */
 	size_t column;
 	/* Leave out threads with neither on-CPU nor off-CPU time. */
 	int skip_idle;
@@ -115,7 +116,8 @@ struct perfan_threads_write_opts {
  * "on_cpu", "on_cpu_samples", "on_cpu_from" ("samples" or "switches"), "off_cpu", "off": {STATE: ns},
  * "intervals": {STATE: n}, "open_start", "open_end", "inexact",
  * "exited", "cpu_wall_ratio", "sites": [{"wait", "caller", "total",
- * "off": {STATE: ns}}]}]}). Returns 0 or PERFAN_EIO. OPTS NULL: text. */
+ * "off": {STATE: ns}}]}]}). Returns 0, PERFAN_EINVAL (a NULL argument, an
+ * unknown format) or PERFAN_EIO. OPTS NULL: text. */
 PERFAN_API int
 perfan_threads_write(const perfan_threads *t, FILE *fp,
 		     const struct perfan_threads_write_opts *opts);

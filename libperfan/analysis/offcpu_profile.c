@@ -146,11 +146,15 @@ static int on_cpu_sample(struct fold *f, const struct perfan_stream_event *ev)
 
 static int setup(struct fold *f, int view)
 {
-	int col = perfan_profile_add_column(
-		f->p, view == PERFAN_VIEW_WALL ? "wall" : "off-cpu", "ns");
+	int wall = view == PERFAN_VIEW_WALL;
+	int col = perfan_profile_add_column(f->p, wall ? "wall" : "off-cpu",
+					    "ns");
 	if (col < 0)
 		return col;
 	f->col = col;
+	perfan_profile_set_column_kind(f->p, (size_t)col,
+				       wall ? PERFAN_COLUMN_WALL
+					    : PERFAN_COLUMN_OFFCPU);
 	for (uint32_t s = 0; s < PERFAN_OFFCPU_NR_STATES; s++) {
 		char name[64];
 		snprintf(name, sizeof(name), "[off-cpu: %s]",

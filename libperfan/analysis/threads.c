@@ -257,10 +257,10 @@ static int pick_column(const perfan_profile *p, size_t col, size_t *out)
 	}
 	*out = nc;
 	for (size_t c = 0; c < nc && *out == nc; c++)
-		if (!strcmp(perfan_profile_column_name(p, c), "off-cpu"))
+		if (perfan_profile_column_kind(p, c) == PERFAN_COLUMN_OFFCPU)
 			*out = c;
 	for (size_t c = 0; c < nc && *out == nc; c++)
-		if (!strcmp(perfan_profile_column_name(p, c), "wall"))
+		if (perfan_profile_column_kind(p, c) == PERFAN_COLUMN_WALL)
 			*out = c;
 	return 0; /* none: no call sites */
 }

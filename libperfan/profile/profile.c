@@ -27,6 +27,7 @@ struct column {
 	uint64_t *self;  /* per node, node_cap long */
 	uint64_t *total; /* per node when total_ok */
 	int total_ok;
+	enum perfan_column_kind kind;
 	/* the nodes when the totals were made: nodes added since (by a
 	 * stack of another column) have none yet */
 	size_t total_nodes;
@@ -184,6 +185,22 @@ const char *perfan_profile_column_name(const perfan_profile *p, size_t col)
 const char *perfan_profile_column_unit(const perfan_profile *p, size_t col)
 {
 	return p && col < p->ncols ? p->cols[col].unit : NULL;
+}
+
+int perfan_profile_set_column_kind(perfan_profile *p, size_t col,
+				   enum perfan_column_kind kind)
+{
+	if (!p || col >= p->ncols)
+		return perfan__err(PERFAN_EINVAL, "%s: no column %zu", __func__,
+				   col);
+	p->cols[col].kind = kind;
+	return 0;
+}
+
+enum perfan_column_kind perfan_profile_column_kind(const perfan_profile *p,
+						   size_t col)
+{
+	return p && col < p->ncols ? p->cols[col].kind : PERFAN_COLUMN_EVENT;
 }
 
 /* ---- strings and frames -------------------------------------------------- */

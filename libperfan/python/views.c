@@ -258,6 +258,10 @@ int perfan_python_view(perfan_profile **out, const perfan_profile *src,
 			perfan_profile_column_unit(src, c));
 		if (k < 0)
 			rc = k;
+		else
+			perfan_profile_set_column_kind(
+				v.dst, (size_t)k,
+				perfan_profile_column_kind(src, c));
 	}
 	size_t nn = perfan_profile_nr_nodes(src);
 	/* src node -> dst leaf, for the kept samples */

@@ -93,6 +93,9 @@ static int reverse_profile(perfan_fg_layout *l,
 			perfan_profile_column_unit(p, cols[c]));
 		if (newcol[c] < 0)
 			return newcol[c];
+		perfan_profile_set_column_kind(
+			l->own, (size_t)newcol[c],
+			perfan_profile_column_kind(p, cols[c]));
 	}
 	map = malloc((nf ? nf : 1) * sizeof(*map));
 	if (!map)
