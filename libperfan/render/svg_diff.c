@@ -180,14 +180,25 @@ static int by_size(const void *a, const void *b)
 	return c ? c : perfan__cmp_u64(x->id, y->id);
 }
 
-/* NAME as the summary shows it: a Python function without its file. */
+/* The length of FR's name as the summary shows it: a Python function
+ * without the " (FILE)" or " (FILE:LINE)" its source put after it, FILE
+ * being the frame's module (the Python file) and LINE its line. */
 static size_t short_name(const struct perfan_frame *fr)
 {
 	size_t len = strlen(fr->name);
-	const char *paren = strstr(fr->name, " (");
-	if (fr->kind == PERFAN_FRAME_PYTHON && paren && len &&
-	    fr->name[len - 1] == ')')
-		return (size_t)(paren - fr->name);
+	if (fr->kind != PERFAN_FRAME_PYTHON || !fr->module)
+		return len;
+	char line[16] = "";
+	if (fr->line)
+		snprintf(line, sizeof(line), ":%u", fr->line);
+	size_t ml = strlen(fr->module), ll = strlen(line);
+	size_t tail = 2 + ml + ll + 1; /* " (" FILE LINE ")" */
+	if (len < tail)
+		return len;
+	const char *t = fr->name + len - tail;
+	if (!strncmp(t, " (", 2) && !strncmp(t + 2, fr->module, ml) &&
+	    !strncmp(t + 2 + ml, line, ll) && t[tail - 1] == ')')
+		return len - tail;
 	return len;
 }
 
