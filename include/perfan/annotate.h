@@ -196,7 +196,8 @@ struct perfan_annotate_write_opts {
 	int format; /* enum perfan_annotate_format */
 };
 
-/* Write the result. Returns 0 or PERFAN_EIO. OPTS NULL: text. */
+/* Write the result. Returns 0, PERFAN_EINVAL (a NULL argument, an unknown
+ * format) or PERFAN_EIO. OPTS NULL: text. */
 PERFAN_API int
 perfan_annotate_write(const perfan_annotate *a, FILE *fp,
 		      const struct perfan_annotate_write_opts *opts);

@@ -155,8 +155,8 @@ struct perfan_classify_write_opts {
 	int format; /* enum perfan_classify_format */
 };
 
-/* Write every group: text or a JSON object. Returns 0 or PERFAN_EIO. OPTS NULL:
- * text. */
+/* Write every group: text or a JSON object. Returns 0, PERFAN_EINVAL (a NULL
+ * argument, an unknown format) or PERFAN_EIO. OPTS NULL: text. */
 PERFAN_API int
 perfan_classify_write(const perfan_classify *c, FILE *fp,
 		      const struct perfan_classify_write_opts *opts);

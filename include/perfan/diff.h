@@ -179,8 +179,8 @@ struct perfan_diff_write_opts {
 
 /* Write the table (text: sections Shrank and Grew, significant rows only
  * unless all, how many were hidden, the noise floor, the Amdahl line) or
- * JSON with every row and its per-run values. Returns 0 or PERFAN_EIO. OPTS NULL:
- * text. */
+ * JSON with every row and its per-run values. Returns 0, PERFAN_EINVAL (a
+ * NULL argument, an unknown format) or PERFAN_EIO. OPTS NULL: text. */
 PERFAN_API int perfan_diff_write(const perfan_diff *d, FILE *fp,
 				 const struct perfan_diff_write_opts *opts);
 

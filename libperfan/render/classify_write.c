@@ -9,7 +9,6 @@
 
 #include "render/json.h"
 #include "render/sink.h"
-#include "util/error.h"
 #include <perfan/text.h>
 
 enum kind { K_PLAIN, K_PCT, K_MPKI };

@@ -10,7 +10,6 @@
 #include "analysis/diff_result.h"
 #include "render/json.h"
 #include "render/sink.h"
-#include "util/error.h"
 #include <perfan/text.h>
 
 /* ---- text ------------------------------------------------------------------ */

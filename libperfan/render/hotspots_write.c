@@ -8,7 +8,6 @@
 #include "python/hotspots_result.h"
 #include "render/json.h"
 #include "render/sink.h"
-#include "util/error.h"
 
 /* A module's last part, as perf report names dsos. */
 static const char *short_module(const char *m)

@@ -14,6 +14,7 @@
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/hash.h"
+#include "util/hex.h"
 #include "util/htab.h"
 #include "util/opts.h"
 
@@ -135,11 +136,11 @@ static int mapping(struct writer *w, const char *module, uint64_t *out)
 		char *hex = malloc(2 * sizeof(b->build_id) + 1);
 		if (!hex)
 			return PERFAN_ENOMEM;
-		for (size_t k = 0; k < b->size && k < sizeof(b->build_id); k++)
-			snprintf(hex + 2 * k, 3, "%02x", b->build_id[k]);
-		hex[2 * (b->size < sizeof(b->build_id) ? b->size
-						       : sizeof(b->build_id))] =
-			0;
+		perfan__hex_bytes(b->build_id,
+				  b->size < sizeof(b->build_id)
+					  ? b->size
+					  : sizeof(b->build_id),
+				  hex);
 		if ((err = str_owned(w, hex, &m->build_id)) ||
 		    (err = str(w, b->filename, &m->filename)))
 			return err;

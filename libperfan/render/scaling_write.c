@@ -10,7 +10,6 @@
 #include "analysis/scaling_result.h"
 #include "render/json.h"
 #include "render/sink.h"
-#include "util/error.h"
 
 /* Runs of one size that differ more than this (max / min) get a note:
  * the machine's speed drifted, or the runs did different work. */

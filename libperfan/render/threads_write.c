@@ -11,7 +11,6 @@
 #include "analysis/threads_result.h"
 #include "render/json.h"
 #include "render/sink.h"
-#include "util/error.h"
 
 /* ---- text ------------------------------------------------------------------ */
 

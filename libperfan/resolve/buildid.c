@@ -4,19 +4,12 @@
 
 #include "resolve/symbols.h"
 #include "util/hash.h"
+#include "util/hex.h"
 #include "util/htab.h"
 
 const char *perfan__buildid_hex(const uint8_t *id, size_t size, char *buf)
 {
-	static const char hex[] = "0123456789abcdef";
-	if (size > 20)
-		size = 20;
-	for (size_t i = 0; i < size; i++) {
-		buf[2 * i] = hex[id[i] >> 4];
-		buf[2 * i + 1] = hex[id[i] & 15];
-	}
-	buf[2 * size] = '\0';
-	return buf;
+	return perfan__hex_bytes(id, size > 20 ? 20 : size, buf);
 }
 
 const struct perfan__buildid *

@@ -336,6 +336,19 @@ static int pyspy_root(struct ss *x, const char *name, perfan_frame_id *out)
 	return rc;
 }
 
+/* The process frame of thread TID of process PID whose comm is the first N
+ * bytes of COMM (at most 255 of them). */
+static int thread_root(struct ss *x, const char *comm, size_t n, long pid,
+		       long tid, perfan_frame_id *out)
+{
+	char c[256];
+	snprintf(c, sizeof(c), "%.*s", (int)(n < sizeof(c) ? n : sizeof(c) - 1),
+		 comm);
+	return perfan_profile_process_frame(
+		x->p, out, (enum perfan_process_root)x->o->root, c,
+		(int32_t)pid, (int32_t)tid);
+}
+
 /* The process frame for a profile named NAME. speedscope names the threads
  * of perf script text "COMM pid: P tid: T" or "COMM tid: T", perfan names
  * them "COMM-PID/TID": those become the comm[-pid[/tid]] root perf script
@@ -362,16 +375,9 @@ static int root_frame(struct ss *x, const char *name, perfan_frame_id *out)
 			     pid <= INT32_MAX;
 		}
 		const char *comm_end = p ? p : t;
-		if (ok && comm_end > name) {
-			char comm[64];
-			size_t n = (size_t)(comm_end - name);
-			snprintf(comm, sizeof(comm), "%.*s",
-				 (int)(n < 63 ? n : 63), name);
-			return perfan_profile_process_frame(
-				x->p, out, (enum perfan_process_root)x->o->root,
-				comm, (int32_t)(pid >= 0 ? pid : tid),
-				(int32_t)tid);
-		}
+		if (ok && comm_end > name)
+			return thread_root(x, name, (size_t)(comm_end - name),
+					   pid >= 0 ? pid : tid, tid, out);
 	}
 	/* perfan's own speedscope output names a profile COMM-PID/TID */
 	const char *dash = strrchr(name, '-');
@@ -396,15 +402,9 @@ static int root_frame(struct ss *x, const char *name, perfan_frame_id *out)
 			ok = 0; /* "-?" alone */
 		}
 		if (ok && !errno && !*end && pid <= INT32_MAX &&
-		    tid <= INT32_MAX) {
-			char comm[256];
-			size_t n = (size_t)(dash - name);
-			snprintf(comm, sizeof(comm), "%.*s",
-				 (int)(n < 255 ? n : 255), name);
-			return perfan_profile_process_frame(
-				x->p, out, (enum perfan_process_root)x->o->root,
-				comm, (int32_t)pid, (int32_t)tid);
-		}
+		    tid <= INT32_MAX)
+			return thread_root(x, name, (size_t)(dash - name), pid,
+					   tid, out);
 	}
 	int rc = pyspy_root(x, name, out);
 	if (rc <= 0)
