@@ -17,16 +17,14 @@
 #include "util/grow.h"
 #include "util/hash.h"
 #include "util/log.h"
+#include "util/names.h"
 #include "util/opts.h"
 
 int perfan_diff_sort_parse(const char *name)
 {
 	static const char *const keys[] = {"self",   "total", "relative",
 					   "before", "after", "name"};
-	for (int i = 0; name && i < 6; i++)
-		if (!strcmp(name, keys[i]))
-			return i;
-	return -1;
+	return perfan__name_index(keys, sizeof(keys) / sizeof(*keys), name);
 }
 
 /* Function index of each frame of P (UINT32_MAX: process roots, which

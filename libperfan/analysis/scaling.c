@@ -17,15 +17,13 @@
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/log.h"
+#include "util/names.h"
 #include "util/opts.h"
 
 int perfan_scaling_sort_parse(const char *name)
 {
 	static const char *const keys[] = {"exponent", "time", "name"};
-	for (int i = 0; name && i < 3; i++)
-		if (!strcmp(name, keys[i]))
-			return i;
-	return -1;
+	return perfan__name_index(keys, sizeof(keys) / sizeof(*keys), name);
 }
 
 /* ---- the fit --------------------------------------------------------------- */

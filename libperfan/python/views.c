@@ -11,6 +11,7 @@
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/log.h"
+#include "util/names.h"
 
 int perfan_python_view_parse(const char *name)
 {
@@ -61,12 +62,8 @@ static const char *const glue[] = {
 
 int perfan_python_is_glue(const char *name)
 {
-	if (!name)
-		return 0;
-	for (size_t i = 0; i < sizeof(glue) / sizeof(*glue); i++)
-		if (!strcmp(name, glue[i]))
-			return 1;
-	return 0;
+	return perfan__name_index(glue, sizeof(glue) / sizeof(*glue), name) >=
+	       0;
 }
 
 /* The last part of a module's path. */

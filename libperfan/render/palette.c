@@ -10,6 +10,7 @@
 #include <perfan/offcpu.h>
 
 #include "render/internal.h"
+#include "util/names.h"
 
 static const char *const palette_names[] = {
 	[PERFAN_FG_KIND] = "kind",     [PERFAN_FG_HOT] = "hot",
@@ -25,21 +26,14 @@ static const char *const palette_names[] = {
 int perfan_fg_view_parse(const char *name)
 {
 	static const char *const names[] = {"both", "after", "before"};
-	for (int i = 0; name && i < 3; i++)
-		if (!strcmp(name, names[i]))
-			return i;
-	return -1;
+	return perfan__name_index(names, sizeof(names) / sizeof(*names), name);
 }
 
 int perfan_fg_palette_parse(const char *name)
 {
-	if (!name)
-		return -1;
-	for (size_t i = 0; i < sizeof(palette_names) / sizeof(*palette_names);
-	     i++)
-		if (!strcmp(name, palette_names[i]))
-			return (int)i;
-	return -1;
+	return perfan__name_index(
+		palette_names, sizeof(palette_names) / sizeof(*palette_names),
+		name);
 }
 
 /* Three numbers in [0, 1) that vary with the name. */

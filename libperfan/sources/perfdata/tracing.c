@@ -30,6 +30,16 @@ static void parse_format(struct tep_handle *tep, const char *fmt, size_t sz,
 	free(buf);
 }
 
+/* Past a u64 size and that many bytes; -1 when fewer are left. */
+static int skip_sized(struct perfan__cur *c)
+{
+	uint64_t sz = perfan__cur_u64(c);
+	if (sz > perfan__cur_left(c))
+		return -1;
+	perfan__cur_take(c, (size_t)sz);
+	return 0;
+}
+
 /* perf's layout: "\027\010\104tracing", version string, endian byte,
  * long size byte, u32 page size, header_page, header_event, ftrace
  * formats, then per system its event formats; the rest is not needed. */
@@ -53,18 +63,13 @@ static int parse(struct tep_handle *tep, const uint8_t *p, size_t len)
 		size_t n = strnlen((const char *)c.p + c.pos,
 				   perfan__cur_left(&c));
 		perfan__cur_take(&c, n + 1);
-		uint64_t sz = perfan__cur_u64(&c);
-		if (sz > perfan__cur_left(&c))
+		if (skip_sized(&c))
 			return -1;
-		perfan__cur_take(&c, (size_t)sz);
 	}
 	uint32_t nftrace = perfan__cur_u32(&c);
-	for (uint32_t i = 0; i < nftrace && !c.bad; i++) {
-		uint64_t sz = perfan__cur_u64(&c);
-		if (sz > perfan__cur_left(&c))
+	for (uint32_t i = 0; i < nftrace && !c.bad; i++)
+		if (skip_sized(&c))
 			return -1;
-		perfan__cur_take(&c, (size_t)sz);
-	}
 	uint32_t nsys = perfan__cur_u32(&c);
 	for (uint32_t s = 0; s < nsys && !c.bad; s++) {
 		size_t n = strnlen((const char *)c.p + c.pos,
