@@ -3,16 +3,14 @@
  * as perf decides (util/symbol-elf.c, util/symbol.c), so that names match
  * perf report; and file offset -> virtual address through PT_LOAD. */
 #include <elfutils/libdwelf.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <lzma.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "resolve/regular.h"
 #include "resolve/symbols.h"
 #include "util/cmp.h"
 #include "util/search.h"
@@ -72,15 +70,14 @@ static int describe(struct perfan__elf **out, Elf *elf, const char *path)
 int perfan__elf_open(struct perfan__elf **out, const char *path)
 {
 	*out = NULL;
-	/* O_NONBLOCK: a FIFO named like a binary must not hang us. */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return errno == ENOMEM ? PERFAN_ENOMEM : PERFAN_ENOTFOUND;
-	struct stat sb;
-	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || sb.st_size < 64) {
+	uint64_t size;
+	int fd = perfan__open_regular(path, &size);
+	if (fd >= 0 && size < 64) {
 		close(fd);
-		return PERFAN_EFORMAT;
+		fd = PERFAN_EFORMAT;
 	}
+	if (fd < 0)
+		return fd;
 	elf_version(EV_CURRENT);
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {

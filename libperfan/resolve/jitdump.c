@@ -4,13 +4,12 @@
  * what came before (a JIT may still be writing, or have died). Code bytes
  * are never read; names and unwind tables are copied. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "resolve/jitdump.h"
+#include "resolve/regular.h"
 #include "util/bytes.h"
 #include "util/error.h"
 #include "util/grow.h"
@@ -307,16 +306,13 @@ static int parse(struct perfan__jitdump **out, const struct src *s,
 int perfan__jitdump_open(struct perfan__jitdump **out, const char *path)
 {
 	*out = NULL;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	uint64_t size;
+	int fd = perfan__open_regular(path, &size);
+	if (fd == PERFAN_EFORMAT)
+		return perfan__err(fd, "%s: not a regular file", path);
 	if (fd < 0)
-		return errno == ENOMEM ? PERFAN_ENOMEM : PERFAN_ENOTFOUND;
-	struct stat sb;
-	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
-		close(fd);
-		return perfan__err(PERFAN_EFORMAT, "%s: not a regular file",
-				   path);
-	}
-	struct src s = {fd, NULL, (uint64_t)sb.st_size};
+		return fd;
+	struct src s = {fd, NULL, size};
 	int err = parse(out, &s, path);
 	close(fd);
 	return err;
