@@ -146,7 +146,5 @@ void perfan__annotate_json(FILE *fp, const struct perfan_annotate_result *r)
 	perfan__json_open(&j, "functions", '[');
 	for (size_t i = 0; i < r->nr_functions; i++)
 		json_func(&j, &r->functions[i]);
-	perfan__json_close(&j, ']');
-	perfan__json_close(&j, '}');
-	fputc('\n', fp);
+	perfan__json_end(&j);
 }

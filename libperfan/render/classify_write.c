@@ -281,9 +281,7 @@ static void write_json(const void *result, FILE *fp)
 	}
 	if (!perfan_classify_nr_groups(c))
 		fputc('\n', fp); /* "[\n]" even when empty */
-	perfan__json_close(&j, ']');
-	perfan__json_close(&j, '}');
-	fputc('\n', fp);
+	perfan__json_end(&j);
 }
 
 static perfan__sink_fn *const formats[] = {

@@ -359,9 +359,7 @@ static void write_json(const void *result, FILE *fp)
 		json_row(&j, d, &d->rows[i], k);
 	if (!d->nrows)
 		fputc('\n', fp); /* "[\n]" even when empty */
-	perfan__json_close(&j, ']');
-	perfan__json_close(&j, '}');
-	fputc('\n', fp);
+	perfan__json_end(&j);
 }
 
 static perfan__sink_fn *const formats[] = {

@@ -309,7 +309,6 @@ void perfan__header_json(FILE *fp, const perfan_perfdata *pd)
 		}
 		perfan__json_close(&j, ']');
 	}
-	perfan__json_close(&j, '}');
-	fputc('\n', fp);
+	perfan__json_end(&j);
 #undef HAS
 }

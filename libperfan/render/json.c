@@ -18,13 +18,18 @@ static int first(const struct perfan__json *j)
 	return j->first[level(j) / 8] >> (level(j) % 8) & 1;
 }
 
-static void set_first(struct perfan__json *j, int v)
+static void set_bit(const struct perfan__json *j, unsigned char *bits, int v)
 {
 	unsigned char bit = (unsigned char)(1u << (level(j) % 8));
 	if (v)
-		j->first[level(j) / 8] |= bit;
+		bits[level(j) / 8] |= bit;
 	else
-		j->first[level(j) / 8] &= (unsigned char)~bit;
+		bits[level(j) / 8] &= (unsigned char)~bit;
+}
+
+static void set_first(struct perfan__json *j, int v)
+{
+	set_bit(j, j->first, v);
 }
 
 void perfan__json_init(struct perfan__json *j, FILE *fp, int pretty)
@@ -69,6 +74,7 @@ void perfan__json_open(struct perfan__json *j, const char *key, char c)
 	fputc(c, j->fp);
 	j->depth++;
 	set_first(j, 1);
+	set_bit(j, j->array, c == '[');
 }
 
 void perfan__json_open_lines(struct perfan__json *j, const char *key, char c)
@@ -105,6 +111,15 @@ void perfan__json_close(struct perfan__json *j, char c)
 			fputs("  ", j->fp);
 	}
 	fputc(c, j->fp);
+}
+
+void perfan__json_end(struct perfan__json *j)
+{
+	while (j->depth > 0) {
+		int array = j->array[level(j) / 8] >> (level(j) % 8) & 1;
+		perfan__json_close(j, array ? ']' : '}');
+	}
+	fputc('\n', j->fp);
 }
 
 void perfan__json_str(struct perfan__json *j, const char *key, const char *v)

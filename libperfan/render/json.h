@@ -20,6 +20,7 @@ struct perfan__json {
 	int tight; /* the depth of the container opened with _open_tight */
 	int brk;   /* perfan__json_break's indent, plus 1 */
 	unsigned char first[PERFAN__JSON_DEPTH / 8]; /* a bit per level */
+	unsigned char array[PERFAN__JSON_DEPTH / 8]; /* '[' (else '{') */
 };
 
 void perfan__json_init(struct perfan__json *j, FILE *fp, int pretty);
@@ -27,6 +28,9 @@ void perfan__json_init(struct perfan__json *j, FILE *fp, int pretty);
  * or at the top), closed by perfan__json_close with '}' or ']'. */
 void perfan__json_open(struct perfan__json *j, const char *key, char c);
 void perfan__json_close(struct perfan__json *j, char c);
+/* The end of a document: every container still open closed, innermost
+ * first, and a newline. */
+void perfan__json_end(struct perfan__json *j);
 /* In a one-line writer, a container whose items each start a line,
  * indented two spaces, and which closes on a line of its own (when not
  * empty); the items' insides stay on their line. One at a time. */

@@ -373,9 +373,7 @@ static void write_json(const perfan_pstats *s, FILE *fp,
 			perfan__json_close(&j, '}');
 		}
 	}
-	perfan__json_close(&j, ']');
-	perfan__json_close(&j, '}');
-	fputc('\n', fp);
+	perfan__json_end(&j);
 }
 
 int perfan_pstats_write(const perfan_pstats *s, FILE *fp,

@@ -76,9 +76,7 @@ static void write_json(FILE *fp, const struct perfan_recstats *c)
 				 i < c->nev ? c->lost_samples[i] : 0);
 		perfan__json_close(&j, '}');
 	}
-	perfan__json_close(&j, ']');
-	perfan__json_close(&j, '}');
-	fputc('\n', fp);
+	perfan__json_end(&j);
 }
 
 int perfan_recstats_write(const perfan_recstats *rs, FILE *fp,

@@ -286,8 +286,7 @@ static void write_json(const void *result, FILE *fp)
 	}
 	perfan__json_close(&j, ']');
 	perfan__json_u64(&j, "below_share", s->nbelow);
-	perfan__json_close(&j, '}');
-	fputc('\n', fp);
+	perfan__json_end(&j);
 }
 
 static perfan__sink_fn *const formats[] = {

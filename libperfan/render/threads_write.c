@@ -223,9 +223,7 @@ static void write_json(const void *result, FILE *fp)
 	perfan__json_open_lines(&j, "threads", '[');
 	for (size_t i = 0; i < t->nrows; i++)
 		json_row(&j, &t->rows[i]);
-	perfan__json_close(&j, ']');
-	perfan__json_close(&j, '}');
-	fputc('\n', fp);
+	perfan__json_end(&j);
 }
 
 static perfan__sink_fn *const formats[] = {
