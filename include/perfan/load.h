@@ -331,8 +331,9 @@ struct perfan_load_triage_opts {
 /* The triage (perfan/triage.h) of the recording PATH read with OPTS
  * (roots by comm): its plateaus (the on-CPU report by dso,sym, self
  * first), its off-CPU view and per-thread table when its events record
- * switches (read again from the same input: perfan_load_again; a failure
- * of that read is advice, and the triage says what is missing), the
+ * switches (read again from the same input: perfan_load_again; a stream,
+ * pipe-mode too, is kept in a temporary file for it as it is read; a
+ * failure of that read is advice, and the triage says what is missing), the
  * verdict of OPTS' perf stat output, and the change since the runs
  * before; *OUT owns them all (perfan_triage_free). Returns 0,
  * PERFAN_LOAD_ADVISED when a read's errors went to the advice callback,

@@ -20,6 +20,7 @@ struct perfan_load {
 	char *period_event; /* info.period_event's storage */
 	int advice_errors;  /* PERFAN_ADVICE_ERROR given during this read */
 	int read_rc;        /* what the last read returned */
+	int keep_input;     /* a stream is kept for perfan_load_again */
 };
 
 /* The formatted message to L's advice callback at LEVEL (enum

@@ -334,7 +334,11 @@ static int read_one(perfan_load *l, perfan_profile *p, const char *path,
 	read_opts(l, &ro, &so, prune);
 	perfan_source *src;
 	int rc = perfan_source_open(&src, path, &so);
-	return rc ? rc : read_src(l, p, src, &ro);
+	if (rc)
+		return rc;
+	if (l->keep_input)
+		perfan__source_keep(src);
+	return read_src(l, p, src, &ro);
 }
 
 int perfan_load_annotate(perfan_annotate **out, perfan_load *l,

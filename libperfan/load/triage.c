@@ -241,7 +241,12 @@ int perfan_load_triage(perfan_triage **out, const char *path,
 		PERFAN_OPTS_INIT(struct perfan_report_opts);
 	ro.sort = "dso,sym";
 	ro.no_children = 1;
-	rc = perfan_load_open(&in->cpu, path, &lo);
+	rc = perfan_load_new(&in->cpu, &lo);
+	if (!rc) {
+		/* the off-CPU view reads it again: a stream is kept */
+		in->cpu->keep_input = 1;
+		rc = perfan_load_read(in->cpu, path);
+	}
 	if (!rc)
 		rc = perfan_report_new(&in->plateaus, in->cpu->p, &ro);
 	if (!rc)

@@ -106,6 +106,11 @@ int perfan_source_open_fd(perfan_source **out, int fd, const char *name,
 	return open_fd(out, fd, 0, name ? name : "<input>", opts);
 }
 
+void perfan__source_keep(perfan_source *s)
+{
+	s->keep = 1;
+}
+
 int perfan__source_reopen(perfan_source **out, const perfan_source *s,
 			  const struct perfan_source_opts *opts)
 {

@@ -123,7 +123,8 @@ static int file_mode(perfan_source *s)
 /* A file-mode perf.data from a stream (a FIFO, a pipe from cat): its
  * reader needs the whole file at hand (the features follow the records),
  * so its bytes go once into an unlinked temporary file, read from then on
- * as the regular file it now is (again too: perfan__source_reopen). */
+ * as the regular file it now is (again too: perfan__source_reopen); a
+ * pipe-mode one too when it is to be read again (perfan__source_keep). */
 static int spool(perfan_source *s)
 {
 	FILE *tmp = tmpfile();
@@ -190,7 +191,7 @@ int perfan__input_perfdata(perfan_source *s, perfan_perfdata **pd,
 		po.log_payload = s->o.log_payload;
 		po.threads = s->o.threads;
 	}
-	if (!s->regular && file_mode(s)) {
+	if (!s->regular && (s->keep || file_mode(s))) {
 		int rc = spool(s);
 		if (rc)
 			return rc;

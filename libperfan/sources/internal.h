@@ -54,6 +54,7 @@ struct perfan_source {
 	char *peek;
 	size_t npeek, off; /* peeked bytes, and how many were given again */
 	int used;          /* loaded, or its reader handed out */
+	int keep;          /* a stream is kept to be read again */
 	pthread_t feeder;
 	int feeding, feed_fd, pipe_fd;
 	char *feed_buf;

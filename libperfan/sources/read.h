@@ -22,6 +22,11 @@ int perfan__source_read(perfan_source *s, perfan_profile *p,
 int perfan__source_records(perfan_source *s, perfan_perfdata **pd,
 			   struct perfan_resolve_opts *ro);
 
+/* Keep S's input, a perf.data stream, in a temporary file as it is read,
+ * so that perfan__source_reopen can read it again (a file-mode one is
+ * kept whatever is asked: its reader needs it whole). */
+void perfan__source_keep(perfan_source *s);
+
 /* A new source *OUT over S's input from its first byte, with OPTS, not
  * opened again: a regular file (or the temporary file a file-mode perf.data
  * from a stream was kept in) through a copy of its descriptor. Returns 0,

@@ -176,7 +176,8 @@ checks=$((checks + 1))
 [ "$out" = OK ] || fail "figures: $out"
 
 # a pipe is read once (the off-CPU view too): standard input and a FIFO
-# give what the path gives, but for the name in the heading
+# give what the path gives, but for the name in the heading, for a
+# file-mode recording and a pipe-mode one
 checks=$((checks + 1))
 "$PERFAN_BIN" triage --text "${O[@]}" "$D/perf.data" 2>/dev/null | sed 1d >"$tmp/path.txt"
 timeout 60 "$PERFAN_BIN" triage --text "${O[@]}" - <"$D/perf.data" 2>/dev/null |
@@ -189,6 +190,14 @@ timeout 60 cat "$D/perf.data" >"$tmp/fifo" &
 timeout 60 "$PERFAN_BIN" triage --text "${O[@]}" "$tmp/fifo" 2>/dev/null | sed 1d >"$tmp/fifo.txt"
 wait
 cmp -s "$tmp/path.txt" "$tmp/fifo.txt" || fail "triage FIFO: not the triage of the path"
+# a pipe-mode recording through a pipe: kept to be read again too
+checks=$((checks + 1))
+SP=testdata/sched-pipe/perf.data
+"$PERFAN_BIN" triage --text --kallsyms testdata/kallsyms "$SP" 2>/dev/null | sed 1d >"$tmp/sp.txt"
+timeout 60 cat "$SP" | timeout 60 "$PERFAN_BIN" triage --text --kallsyms testdata/kallsyms - \
+	2>/dev/null | sed 1d >"$tmp/sp.pipe.txt"
+cmp -s "$tmp/sp.txt" "$tmp/sp.pipe.txt" && grep -q 'off-CPU ms' "$tmp/sp.pipe.txt" ||
+	fail "triage of a pipe-mode recording on a pipe: not the triage of the path"
 
 # bad input: a message naming it, exit 1
 checks=$((checks + 1))
