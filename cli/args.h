@@ -33,11 +33,12 @@ extern const struct cli_opt cli_views_table[]; /* python, off-cpu, wall */
 
 /* perfan_load_opts_set for a table entry (LO a perfan_load_opts). */
 int cli_set_load(void *lo, const char *name, const char *value);
-/* perfan_flamegraph_opts_set, perfan_diff_opts_set and
- * perfan_scaling_opts_set the same way. */
+/* perfan_flamegraph_opts_set, perfan_diff_opts_set,
+ * perfan_scaling_opts_set and perfan_report_opts_set the same way. */
 int cli_set_fg(void *fo, const char *name, const char *value);
 int cli_set_diff(void *d, const char *name, const char *value);
 int cli_set_scaling(void *so, const char *name, const char *value);
+int cli_set_report(void *rep, const char *name, const char *value);
 
 /* Defaults for command CMD: every sample, weighed by period; warnings,
  * advice and a progress line on stderr as "perfan CMD: ...". */

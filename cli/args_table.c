@@ -23,6 +23,11 @@ int cli_set_scaling(void *so, const char *name, const char *value)
 	return perfan_scaling_opts_set(so, name, value);
 }
 
+int cli_set_report(void *rep, const char *name, const char *value)
+{
+	return perfan_report_opts_set(rep, name, value);
+}
+
 #define LOAD(name, arg, help) CLI_SET_AT(name, arg, 0, cli_set_load, help)
 #define SUB(table) CLI_TABLE_AT(table, 0)
 

@@ -76,6 +76,16 @@ struct perfan_report_opts {
 	int root_format;
 };
 
+/* O's option NAME as perf report's command line spells it, from VALUE
+ * (borrowed; NULL for a switch): sort (keys, checked by
+ * perfan_report_check), children and no-children, call-graph (caller,
+ * callee or none), percent-limit (0 to 100), limit (a count), no-speedup,
+ * dso or dsos (comma-separated modules). Since 0.2. Returns 0, or
+ * PERFAN_EINVAL with a message naming the option ("--limit: 'x' is not a
+ * count"). */
+PERFAN_API int perfan_report_opts_set(struct perfan_report_opts *o,
+				      const char *name, const char *value);
+
 /* One row of a column. Strings are borrowed from the report (and its
  * profile); fields that are not keys of the report are NULL or -1. */
 struct perfan_report_row {

@@ -1,8 +1,8 @@
 /* check_opts_set.c: the library's options set by name, as the command line
  * spells them (perfan_load_opts_set, perfan_flamegraph_opts_set,
- * perfan_diff_opts_set, perfan_scaling_opts_set): each name reaches its
- * field, a bad value is an error naming the option and leaves the rest,
- * and a name the setter does not know is an error. */
+ * perfan_diff_opts_set, perfan_scaling_opts_set, perfan_report_opts_set):
+ * each name reaches its field, a bad value is an error naming the option
+ * and leaves the rest, and a name the setter does not know is an error. */
 #include <perfan/perfan.h>
 #include <string.h>
 
@@ -142,6 +142,34 @@ START_TEST(test_diff_scaling)
 }
 END_TEST
 
+START_TEST(test_report)
+{
+	struct perfan_report_opts r =
+		PERFAN_OPTS_INIT(struct perfan_report_opts);
+	ck_assert_int_eq(perfan_report_opts_set(&r, "sort", "pid,sym"), 0);
+	ck_assert_str_eq(r.sort, "pid,sym");
+	ck_assert_int_eq(perfan_report_opts_set(&r, "no-children", NULL), 0);
+	ck_assert_int_eq(r.no_children, 1);
+	ck_assert_int_eq(perfan_report_opts_set(&r, "children", NULL), 0);
+	ck_assert_int_eq(r.no_children, 0);
+	ck_assert_int_eq(perfan_report_opts_set(&r, "call-graph", "callee"), 0);
+	ck_assert_int_eq(r.call_graph, PERFAN_REPORT_GRAPH_CALLEE);
+	ck_assert_int_eq(perfan_report_opts_set(&r, "percent-limit", "0"), 0);
+	ck_assert_int_eq(perfan_report_opts_set(&r, "percent-limit", "2.5"), 0);
+	ck_assert(r.percent_limit == 2.5);
+	ck_assert_int_eq(perfan_report_opts_set(&r, "dsos", "libc.so.6"), 0);
+	ck_assert_str_eq(r.dsos, "libc.so.6");
+	ck_assert_int_eq(perfan_report_opts_set(&r, "call-graph", "fractal"),
+			 PERFAN_EINVAL);
+	ck_assert_str_eq(perfan_error_last(), "--call-graph: 'fractal' is none "
+					      "of caller, callee, none");
+	ck_assert_int_eq(perfan_report_opts_set(&r, "percent-limit", "101"),
+			 PERFAN_EINVAL);
+	ck_assert(r.percent_limit == 2.5);
+	ck_assert_int_eq(r.call_graph, PERFAN_REPORT_GRAPH_CALLEE);
+}
+END_TEST
+
 static Suite *opts_set_suite(void)
 {
 	Suite *s = suite_create("opts_set");
@@ -149,6 +177,7 @@ static Suite *opts_set_suite(void)
 	tcase_add_test(tc, test_load);
 	tcase_add_test(tc, test_flamegraph);
 	tcase_add_test(tc, test_diff_scaling);
+	tcase_add_test(tc, test_report);
 	suite_add_tcase(s, tc);
 	return s;
 }
