@@ -5,6 +5,7 @@
 #include <perfan/annotate.h>
 #include <perfan/classify.h>
 #include <perfan/common.h>
+#include <perfan/convert.h>
 #include <perfan/diff.h>
 #include <perfan/features.h>
 #include <perfan/filter.h>
