@@ -70,25 +70,6 @@ int cli_write(const char *cmd, const char *out_path, int status,
 int cli_write_result(const char *cmd, const char *out_path,
 		     int (*write)(const void *arg, FILE *fp), const void *arg);
 
-/* "perfan CMD: " and FMT with ARG on stderr, then the command's USAGE;
- * returns 2, the exit status of a usage error. */
-int cli_usage_error(const char *cmd, const char *usage, const char *fmt,
-		    const char *arg);
-
-/* A plain decimal in (0, MAX] (no hex, inf or nan). 0 or -1. */
-int cli_parse_positive(const char *s, double max, double *out);
-
-/* A count: a plain decimal, 0 or more. 0 or -1. */
-int cli_parse_count(const char *s, size_t *out);
-
-/* --minwidth: "PX" or "PCT%" into the flame graph options. 0 or -1. */
-struct perfan_flamegraph_opts;
-int cli_parse_minwidth(const char *arg, struct perfan_flamegraph_opts *fo);
-/* --view VIEW of a differential flame graph into FO->view: 0, or a usage
- * error (exit status 2) for a name that is none. */
-int cli_parse_view(const char *cmd, const char *usage, const char *arg,
-		   struct perfan_flamegraph_opts *fo);
-
 /* Write the flame graph of P to OUT_PATH (NULL or "-": stdout) as
  * cli_output does, after a load that ended with STATUS (a failed one keeps
  * no file). Returns the exit status: STATUS, or 1 on a failure here. */

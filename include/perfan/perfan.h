@@ -1,36 +1,46 @@
-/* perfan/perfan.h: the whole public API of libperfan. */
+/* perfan/perfan.h: the whole public API of libperfan, in the order data
+ * flows through it (DESIGN.md): each header may use those above it. */
 #ifndef PERFAN_PERFAN_H
 #define PERFAN_PERFAN_H
 
-#include <perfan/annotate.h>
-#include <perfan/classify.h>
+/* util: error codes, options, the log, text from inputs, the host */
 #include <perfan/common.h>
-#include <perfan/convert.h>
-#include <perfan/diff.h>
-#include <perfan/features.h>
-#include <perfan/filter.h>
-#include <perfan/flamegraph.h>
-#include <perfan/folded.h>
-#include <perfan/header.h>
 #include <perfan/host.h>
-#include <perfan/load.h>
-#include <perfan/offcpu.h>
-#include <perfan/perfdata.h>
-#include <perfan/pprof.h>
+#include <perfan/text.h>
+/* profile: the model every stage builds or reads */
 #include <perfan/profile.h>
-#include <perfan/pstats.h>
-#include <perfan/python.h>
+/* sources: perf stat, perf.data, and every other input by one registry */
+#include <perfan/stat.h>
+#include <perfan/features.h>
 #include <perfan/records.h>
-#include <perfan/report.h>
-#include <perfan/resolve.h>
-#include <perfan/scaling.h>
+#include <perfan/perfdata.h>
+#include <perfan/filter.h>
+#include <perfan/folded.h>
+#include <perfan/pstats.h>
 #include <perfan/script.h>
 #include <perfan/source.h>
-#include <perfan/speedscope.h>
-#include <perfan/stat.h>
+/* resolve: addresses to functions, lines and modules */
+#include <perfan/resolve.h>
+/* stream: the resolved samples, one at a time */
 #include <perfan/stream.h>
-#include <perfan/text.h>
+/* python: CPython's frames in a profile */
+#include <perfan/python.h>
+/* analysis: what the profiles mean */
+#include <perfan/offcpu.h>
 #include <perfan/threads.h>
+#include <perfan/report.h>
+#include <perfan/diff.h>
+#include <perfan/scaling.h>
+#include <perfan/annotate.h>
+#include <perfan/classify.h>
 #include <perfan/triage.h>
+/* load: any input to a profile, with the filters */
+#include <perfan/load.h>
+/* render: every sink */
+#include <perfan/flamegraph.h>
+#include <perfan/pprof.h>
+#include <perfan/speedscope.h>
+#include <perfan/header.h>
+#include <perfan/convert.h>
 
 #endif
