@@ -10,15 +10,15 @@
 /* profile: the model every stage builds or reads */
 #include <perfan/profile.h>
 /* sources: perf stat, perf.data, and every other input by one registry */
-#include <perfan/stat.h>
 #include <perfan/features.h>
-#include <perfan/records.h>
-#include <perfan/perfdata.h>
 #include <perfan/filter.h>
 #include <perfan/folded.h>
+#include <perfan/perfdata.h>
 #include <perfan/pstats.h>
+#include <perfan/records.h>
 #include <perfan/script.h>
 #include <perfan/source.h>
+#include <perfan/stat.h>
 /* resolve: addresses to functions, lines and modules */
 #include <perfan/resolve.h>
 /* stream: the resolved samples, one at a time */
@@ -26,21 +26,21 @@
 /* python: CPython's frames in a profile */
 #include <perfan/python.h>
 /* analysis: what the profiles mean */
-#include <perfan/offcpu.h>
-#include <perfan/threads.h>
-#include <perfan/report.h>
-#include <perfan/diff.h>
-#include <perfan/scaling.h>
 #include <perfan/annotate.h>
 #include <perfan/classify.h>
+#include <perfan/diff.h>
+#include <perfan/offcpu.h>
+#include <perfan/report.h>
+#include <perfan/scaling.h>
+#include <perfan/threads.h>
 #include <perfan/triage.h>
 /* load: any input to a profile, with the filters */
 #include <perfan/load.h>
 /* render: every sink */
+#include <perfan/convert.h>
 #include <perfan/flamegraph.h>
+#include <perfan/header.h>
 #include <perfan/pprof.h>
 #include <perfan/speedscope.h>
-#include <perfan/header.h>
-#include <perfan/convert.h>
 
 #endif
