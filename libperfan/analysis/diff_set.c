@@ -4,14 +4,13 @@
 
 #include <perfan/diff.h>
 
-#include "util/error.h"
 #include "util/optval.h"
 
 /* The option NAME with VALUE: what is wrong with VALUE, "" when nothing
  * is, NULL when NAME is none of these. */
-static const char *value_option(struct perfan_diff_opts *d, const char *name,
-				const char *value)
+static const char *value_option(void *opts, const char *name, const char *value)
 {
+	struct perfan_diff_opts *d = opts;
 	double v;
 	if (!strcmp(name, "sort")) {
 		d->sort = perfan_diff_sort_parse(value);
@@ -42,18 +41,12 @@ static const char *value_option(struct perfan_diff_opts *d, const char *name,
 int perfan_diff_opts_set(struct perfan_diff_opts *d, const char *name,
 			 const char *value)
 {
-	if (!d || !name)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_diff_opts_set: NULL argument");
-	int *flag = !strcmp(name, "absolute") ? &d->absolute
-		    : !strcmp(name, "all")    ? &d->all
-		    : !strcmp(name, "shares") ? &d->shares_only
-					      : NULL;
-	if (flag) {
-		*flag = 1;
-		return 0;
-	}
-	return perfan__opt_set_result("perfan_diff_opts_set", name, value,
-				      value ? value_option(d, name, value)
-					    : NULL);
+	static const struct perfan__opt_switch switches[] = {
+		{"absolute", offsetof(struct perfan_diff_opts, absolute), 1},
+		{"all", offsetof(struct perfan_diff_opts, all), 1},
+		{"shares", offsetof(struct perfan_diff_opts, shares_only), 1},
+		{NULL, 0, 0},
+	};
+	return perfan__opts_set(__func__, d, name, value, switches,
+				value_option);
 }

@@ -6,14 +6,13 @@
 
 #include <perfan/report.h>
 
-#include "util/error.h"
 #include "util/optval.h"
 
 /* What is wrong with VALUE for option NAME, "" when nothing is, NULL when
  * NAME is none of these. */
-static const char *value_option(struct perfan_report_opts *o, const char *name,
-				const char *value)
+static const char *value_option(void *opts, const char *name, const char *value)
 {
+	struct perfan_report_opts *o = opts;
 	if (!strcmp(name, "sort")) {
 		o->sort = value; /* perfan_report_check says if it is bad */
 		return "";
@@ -49,18 +48,15 @@ static const char *value_option(struct perfan_report_opts *o, const char *name,
 int perfan_report_opts_set(struct perfan_report_opts *o, const char *name,
 			   const char *value)
 {
-	if (!o || !name)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_report_opts_set: NULL argument");
-	int *flag = !strcmp(name, "no-children") || !strcmp(name, "children")
-			    ? &o->no_children
-		    : !strcmp(name, "no-speedup") ? &o->no_speedup
-						  : NULL;
-	if (flag) {
-		*flag = strncmp(name, "no-", 3) == 0;
-		return 0;
-	}
-	return perfan__opt_set_result("perfan_report_opts_set", name, value,
-				      value ? value_option(o, name, value)
-					    : NULL);
+	static const struct perfan__opt_switch switches[] = {
+		{"children", offsetof(struct perfan_report_opts, no_children),
+		 0},
+		{"no-children",
+		 offsetof(struct perfan_report_opts, no_children), 1},
+		{"no-speedup", offsetof(struct perfan_report_opts, no_speedup),
+		 1},
+		{NULL, 0, 0},
+	};
+	return perfan__opts_set(__func__, o, name, value, switches,
+				value_option);
 }

@@ -4,14 +4,13 @@
 
 #include <perfan/scaling.h>
 
-#include "util/error.h"
 #include "util/optval.h"
 
 /* What is wrong with VALUE for option NAME, "" when nothing is, NULL when
  * NAME is none. */
-static const char *value_option(struct perfan_scaling_opts *o, const char *name,
-				const char *value)
+static const char *value_option(void *opts, const char *name, const char *value)
 {
+	struct perfan_scaling_opts *o = opts;
 	double v;
 	if (!strcmp(name, "sort")) {
 		o->sort = perfan_scaling_sort_parse(value);
@@ -41,10 +40,5 @@ static const char *value_option(struct perfan_scaling_opts *o, const char *name,
 int perfan_scaling_opts_set(struct perfan_scaling_opts *o, const char *name,
 			    const char *value)
 {
-	if (!o || !name)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_scaling_opts_set: NULL argument");
-	return perfan__opt_set_result("perfan_scaling_opts_set", name, value,
-				      value ? value_option(o, name, value)
-					    : NULL);
+	return perfan__opts_set(__func__, o, name, value, NULL, value_option);
 }

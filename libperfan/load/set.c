@@ -7,34 +7,9 @@
 #include <perfan/python.h>
 #include <perfan/script.h>
 
-#include "util/error.h"
 #include "util/optval.h"
 
-/* The switch NAME: 0 after setting it, -1 when NAME is none. */
-static int flag_option(struct perfan_load_opts *o, const char *name)
-{
-	if (!strcmp(name, "samples"))
-		o->count_samples = 1;
-	else if (!strcmp(name, "period"))
-		o->count_samples = 0;
-	else if (!strcmp(name, "inline"))
-		o->inline_frames = 1;
-	else if (!strcmp(name, "lineno"))
-		o->lineno = 1;
-	else if (!strcmp(name, "off-cpu"))
-		o->time_view = PERFAN_VIEW_OFFCPU;
-	else if (!strcmp(name, "wall"))
-		o->time_view = PERFAN_VIEW_WALL;
-	else if (!strcmp(name, "kernel"))
-		o->kernel = 1;
-	else if (!strcmp(name, "jit"))
-		o->jit = 1;
-	else if (!strcmp(name, "addrs"))
-		o->addrs = 1;
-	else
-		return -1;
-	return 0;
-}
+#define AT(field) offsetof(struct perfan_load_opts, field)
 
 /* The directory or file option NAME: its field in O, or NULL. */
 static const char **path_option(struct perfan_load_opts *o, const char *name)
@@ -48,11 +23,24 @@ static const char **path_option(struct perfan_load_opts *o, const char *name)
 					       : NULL;
 }
 
-/* --threads, --python and --compat: what is wrong with VALUE, "" when nothing is,
- * NULL when NAME is neither. */
-static const char *value_option(struct perfan_load_opts *o, const char *name,
-				const char *value)
+static const char *const filters[] = {"pid", "tid",  "comm",
+				      "cpu", "time", "event"};
+
+/* The option NAME with VALUE: what is wrong with VALUE, "" when nothing
+ * is, NULL when NAME is none of these. */
+static const char *value_option(void *opts, const char *name, const char *value)
 {
+	struct perfan_load_opts *o = opts;
+	for (size_t i = 0; i < sizeof(filters) / sizeof(filters[0]); i++)
+		if (!strcmp(name, filters[i])) /* its message is the error */
+			return perfan_filter_set(&o->filter, name, value)
+				       ? perfan_error_last()
+				       : "";
+	const char **path = path_option(o, name);
+	if (path) {
+		*path = value;
+		return "";
+	}
 	if (!strcmp(name, "threads")) {
 		char *end;
 		long n = strtol(value, &end, 10);
@@ -62,9 +50,11 @@ static const char *value_option(struct perfan_load_opts *o, const char *name,
 		return "";
 	}
 	if (!strcmp(name, "python")) {
-		o->python_view = perfan_python_view_parse(value);
-		return o->python_view < 0 ? "is none of native, mixed, python"
-					  : "";
+		int view = perfan_python_view_parse(value);
+		if (view < 0)
+			return "is none of native, mixed, python";
+		o->python_view = view;
+		return "";
 	}
 	if (!strcmp(name, "compat")) {
 		int fg = !strcmp(value, "flamegraph");
@@ -77,28 +67,21 @@ static const char *value_option(struct perfan_load_opts *o, const char *name,
 	return NULL;
 }
 
-static const char *const filters[] = {"pid", "tid",  "comm",
-				      "cpu", "time", "event"};
-
 int perfan_load_opts_set(struct perfan_load_opts *o, const char *name,
 			 const char *value)
 {
-	if (!o || !name)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_load_opts_set: NULL argument");
-	if (!flag_option(o, name))
-		return 0;
-	if (!value)
-		return perfan__opt_set_result("perfan_load_opts_set", name,
-					      NULL, NULL);
-	for (size_t i = 0; i < sizeof(filters) / sizeof(filters[0]); i++)
-		if (!strcmp(name, filters[i]))
-			return perfan_filter_set(&o->filter, name, value);
-	const char **path = path_option(o, name);
-	if (path) {
-		*path = value;
-		return 0;
-	}
-	return perfan__opt_set_result("perfan_load_opts_set", name, value,
-				      value_option(o, name, value));
+	static const struct perfan__opt_switch switches[] = {
+		{"samples", AT(count_samples), 1},
+		{"period", AT(count_samples), 0},
+		{"inline", AT(inline_frames), 1},
+		{"lineno", AT(lineno), 1},
+		{"off-cpu", AT(time_view), PERFAN_VIEW_OFFCPU},
+		{"wall", AT(time_view), PERFAN_VIEW_WALL},
+		{"kernel", AT(kernel), 1},
+		{"jit", AT(jit), 1},
+		{"addrs", AT(addrs), 1},
+		{NULL, 0, 0},
+	};
+	return perfan__opts_set(__func__, o, name, value, switches,
+				value_option);
 }

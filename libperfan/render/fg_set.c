@@ -6,7 +6,6 @@
 
 #include <perfan/flamegraph.h>
 
-#include "util/error.h"
 #include "util/optval.h"
 
 /* "PX" or "PCT%" into the minimum width: 0 or -1. */
@@ -38,8 +37,8 @@ static int bgcolors(const char *s)
 
 /* The option NAME with a number or a choice for VALUE: what is wrong with
  * VALUE, "" when none is, or NULL when NAME is none of them. */
-static const char *value_option(struct perfan_flamegraph_opts *fo,
-				const char *name, const char *value)
+static const char *number_option(struct perfan_flamegraph_opts *fo,
+				 const char *name, const char *value)
 {
 	double v;
 	if (!strcmp(name, "width")) { /* more than the 10 px margins */
@@ -109,37 +108,33 @@ static const char **text_option(struct perfan_flamegraph_opts *fo,
 	return NULL;
 }
 
-/* The switch NAME: its field in FO, or NULL. */
-static int *flag_option(struct perfan_flamegraph_opts *fo, const char *name)
+/* The option NAME with VALUE, a text, a number or a choice: what is
+ * wrong with VALUE, "" when nothing is, NULL when NAME is none. */
+static const char *value_option(void *opts, const char *name, const char *value)
 {
-	return !strcmp(name, "hash")         ? &fo->hash
-	       : !strcmp(name, "inverted")   ? &fo->inverted
-	       : !strcmp(name, "reverse")    ? &fo->reverse
-	       : !strcmp(name, "flamechart") ? &fo->flamechart
-	       : !strcmp(name, "negate")     ? &fo->negate
-	       : !strcmp(name, "total")      ? &fo->color_total
-					     : NULL;
+	const char **text = text_option(opts, name);
+	if (!text)
+		return number_option(opts, name, value);
+	*text = value;
+	return "";
 }
+
+#define AT(field) offsetof(struct perfan_flamegraph_opts, field)
 
 int perfan_flamegraph_opts_set(struct perfan_flamegraph_opts *fo,
 			       const char *name, const char *value)
 {
-	if (!fo || !name)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_flamegraph_opts_set: NULL argument");
-	if (!strcmp(name, "color"))
+	static const struct perfan__opt_switch switches[] = {
+		{"hash", AT(hash), 1},
+		{"inverted", AT(inverted), 1},
+		{"reverse", AT(reverse), 1},
+		{"flamechart", AT(flamechart), 1},
+		{"negate", AT(negate), 1},
+		{"total", AT(color_total), 1},
+		{NULL, 0, 0},
+	};
+	if (name && !strcmp(name, "color"))
 		name = "colors"; /* flamegraph.pl takes both */
-	int *flag = flag_option(fo, name);
-	if (flag) {
-		*flag = 1;
-		return 0;
-	}
-	const char **text = text_option(fo, name);
-	if (text && value) {
-		*text = value;
-		return 0;
-	}
-	return perfan__opt_set_result(
-		"perfan_flamegraph_opts_set", name, value,
-		text || !value ? NULL : value_option(fo, name, value));
+	return perfan__opts_set(__func__, fo, name, value, switches,
+				value_option);
 }

@@ -30,13 +30,27 @@ int perfan__parse_count(const char *s, size_t *out)
 	return 0;
 }
 
-int perfan__opt_set_result(const char *fn, const char *name, const char *value,
-			   const char *bad)
+int perfan__opts_set(const char *fn, void *o, const char *name,
+		     const char *value,
+		     const struct perfan__opt_switch *switches,
+		     const char *(*value_option)(void *o, const char *name,
+						 const char *value))
 {
+	if (!o || !name)
+		return perfan__err_null(fn, !o ? "the options" : "the name");
+	for (; switches && switches->name; switches++)
+		if (!strcmp(name, switches->name)) {
+			*(int *)((char *)o + switches->offset) =
+				switches->value;
+			return 0;
+		}
+	const char *bad = value ? value_option(o, name, value) : NULL;
 	if (!bad && !value)
 		return perfan__err(PERFAN_EINVAL, "--%s: no value", name);
 	if (!bad)
 		return perfan__err(PERFAN_EINVAL, "%s: no option %s", fn, name);
+	if (!strncmp(bad, "--", 2)) /* a message already set, whole */
+		return PERFAN_EINVAL;
 	if (*bad)
 		return perfan__err(PERFAN_EINVAL, "--%s: '%s' %s", name, value,
 				   bad);
