@@ -141,8 +141,9 @@ const struct cli_opt *cli_opt_long(const struct cli_opt *table,
 
 /* getopt_long's tables for the N entries of FLAT: option I has the value
  * 256 + I, or its short name. */
-static int getopt_tables(const struct flat *flat, size_t n,
-			 struct option *longopts, char *shortopts, int in_order)
+static void getopt_tables(const struct flat *flat, size_t n,
+			  struct option *longopts, char *shortopts,
+			  int in_order)
 {
 	char *s = shortopts;
 	if (in_order)
@@ -163,7 +164,6 @@ static int getopt_tables(const struct flat *flat, size_t n,
 	longopts[n] = (struct option){"help", no_argument, NULL, 'h'};
 	longopts[n + 1] = (struct option){NULL, 0, NULL, 0};
 	strcpy(s, "h");
-	return 0;
 }
 
 /* The entry getopt_long returned VAL for, or NULL. */
