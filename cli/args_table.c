@@ -87,7 +87,7 @@ const struct cli_opt cli_threads_table[] = {
 	CLI_END,
 };
 
-const struct cli_opt cli_views_table[] = {
+const struct cli_opt cli_python_table[] = {
 	LOAD("python", "VIEW",
 	     "Python frames: python (Python functions, the\n"
 	     "interpreter and libc frames under one in its\n"
@@ -96,11 +96,18 @@ const struct cli_opt cli_views_table[] = {
 	     "mixed (each Python function in place of the\n"
 	     "interpreter frames that ran it, the C code it\n"
 	     "called below it) or native (as perf)"),
+	CLI_END,
+};
+
+const struct cli_opt cli_views_table[] = {
+	SUB(cli_python_table),
 	LOAD("off-cpu", NULL,
 	     "(perf.data) off-CPU time instead of samples: how\n"
 	     "long threads were off the CPU (sched_switch,\n"
 	     "switch events), in ns, on the stack that left\n"
-	     "it, under a leaf [off-cpu: STATE]"),
+	     "it, under a leaf [off-cpu: CLASS] naming why it\n"
+	     "waited (GIL, lock, idle, I/O, sleep, ...), else\n"
+	     "[off-cpu: STATE]"),
 	LOAD("wall", NULL,
 	     "(perf.data) wall-clock time: on-CPU time (the\n"
 	     "cpu-clock or task-clock period) and off-CPU time\n"

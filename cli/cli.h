@@ -8,6 +8,7 @@
 /* Each subcommand: parse ARGV (ARGV[0] is its name), run, return the exit
  * status: 0 ok, 1 failure, 2 usage. */
 int cmd_annotate(int argc, char **argv);
+int cmd_gil(int argc, char **argv);
 int cmd_classify(int argc, char **argv);
 int cmd_collapse(int argc, char **argv);
 int cmd_convert(int argc, char **argv);

@@ -21,6 +21,7 @@ static const struct command commands[] = {
 	{"convert", cmd_convert, "write a profile as pprof or folded stacks"},
 	{"diff", cmd_diff, "compare profiles, with significance across runs"},
 	{"flamegraph", cmd_flamegraph, "draw an interactive SVG flame graph"},
+	{"gil", cmd_gil, "who waited for the GIL, and who held it meanwhile"},
 	{"header", cmd_header, "show the header and features of a perf.data"},
 	{"report", cmd_report, "top functions by self and total share"},
 	{"scaling", cmd_scaling, "fit how time grows with the input size"},

@@ -12,6 +12,7 @@
 #include <perfan/common.h>
 #include <perfan/filter.h>
 #include <perfan/host.h>
+#include <perfan/gil.h>
 #include <perfan/offcpu.h>
 #include <perfan/profile.h>
 #include <perfan/pstats.h>
@@ -317,6 +318,13 @@ struct perfan_annotate_opts;
 PERFAN_API int perfan_load_annotate(struct perfan_annotate **out,
 				    perfan_load *l, const char *path,
 				    const struct perfan_annotate_opts *ao);
+
+/* The GIL ledger (perfan/gil.h) of the perf.data at PATH, read with L's
+ * symbol options; GO's filter NULL: L's filters. Returns 0 or a negative
+ * error (*OUT NULL then). */
+PERFAN_API int perfan_load_gil(perfan_gil **out, perfan_load *l,
+			       const char *path,
+			       const struct perfan_gil_opts *go);
 
 /* What perfan_load_triage reads beside the recording. */
 struct perfan_load_triage_opts {

@@ -12,6 +12,7 @@
 #include <perfan/profile.h>
 #include <perfan/resolve.h>
 #include <perfan/stream.h>
+#include <perfan/waits.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -80,6 +81,28 @@ struct perfan_offcpu_interval {
 	 * stream's: their strings live as long as the stream. */
 	size_t nr_frames;
 	const struct perfan_stream_frame *frames;
+	/* Why it waited (enum perfan_wait_class, perfan/waits.h), read
+	 * from FRAMES; PERFAN_WAIT_NONE for a RUNQ or UNSEEN interval and
+	 * where the stack says nothing. The WAKEUP_DELAY part of a split
+	 * interval keeps its wait's class. */
+	uint32_t wait;
+	/* FRAMES[SITE] is the blocking site, the innermost frame of the
+	 * user's own code; SITE == NR_FRAMES when there is none. */
+	size_t site;
+	/* What ended the wait: the first wakeup inside it (enum
+	 * perfan_wake_source; PERFAN_WAKE_NONE when none was recorded),
+	 * at WAKE_TIME, by thread WAKER_PID/WAKER_TID (-1 unless the
+	 * source is a thread) with the stack it woke it from (the waking
+	 * record's, leaf first; the stream's frames). WAKER_UNCERTAIN:
+	 * read from sched_wakeup, which may be recorded on the wakee's CPU
+	 * outside the waker's context, so the waker may be another thread
+	 * (sched_waking always runs in the waker's). */
+	uint32_t wake_source;
+	int waker_uncertain;
+	int32_t waker_pid, waker_tid;
+	uint64_t wake_time;
+	size_t nr_waker_frames;
+	const struct perfan_stream_frame *waker_frames;
 };
 
 /* One thread's totals, ns. */

@@ -30,6 +30,8 @@
 #include <perfan/classify.h>
 #include <perfan/diff.h>
 #include <perfan/offcpu.h>
+#include <perfan/waits.h>
+#include <perfan/gil.h>
 #include <perfan/report.h>
 #include <perfan/scaling.h>
 #include <perfan/threads.h>

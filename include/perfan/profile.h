@@ -65,10 +65,13 @@ struct perfan_frame {
 	 *   (a folded file's root, a thread's Python name);
 	 * - an off-CPU leaf made by perfan_profile_offcpu_frame: its state
 	 *   (enum perfan_offcpu_state); PERFAN_FRAME_NO_STATE for one made
-	 *   by perfan_profile_frame, 0 for every other frame. */
+	 *   by perfan_profile_frame, 0 for every other frame; and why it
+	 *   waited (enum perfan_wait_class, perfan/waits.h; 0: not said),
+	 *   made by perfan_profile_wait_frame. */
 	const char *comm;
 	uint32_t root;
 	uint32_t state;
+	uint32_t wait;
 };
 
 #define PERFAN_FRAME_NO_STATE UINT32_MAX
@@ -164,6 +167,12 @@ PERFAN_API int perfan_profile_frame_copy(perfan_profile *p,
 PERFAN_API int perfan_profile_offcpu_frame(perfan_profile *p,
 					   perfan_frame_id *out, uint32_t state,
 					   const char *name);
+/* The same for a wait of class WAIT (enum perfan_wait_class) in STATE,
+ * shown as NAME ("[off-cpu: GIL]"). A frame is one (NAME, STATE, WAIT);
+ * WAIT 0 is perfan_profile_offcpu_frame's. */
+PERFAN_API int perfan_profile_wait_frame(perfan_profile *p,
+					 perfan_frame_id *out, uint32_t state,
+					 uint32_t wait, const char *name);
 
 /* Add WEIGHT to column COL of the stack FRAMES[0..N) (root first). With
  * keep_samples, also records one sample (its meta may be NULL). Returns 0

@@ -56,6 +56,13 @@ PERFAN_API int perfan_python_is_interpreter(const char *module);
  * libcrypto it calls) and every other library are not. */
 PERFAN_API int perfan_python_is_runtime(const char *module);
 
+/* Of NAME, a trampoline's or jitdump's "py::QUALNAME:FILE" as CPython
+ * writes it: *QUAL and *QUAL_LEN the qualified name ("Queue.get"), *FILE
+ * the file (NULL when absent), both pointing into NAME. Returns 1, or 0
+ * (the outputs untouched) when NAME is not such a name. */
+PERFAN_API int perfan_python_frame_split(const char *name, const char **qual,
+					 size_t *qual_len, const char **file);
+
 /* A new profile *OUT with every column of SRC, its stacks in VIEW (enum
  * perfan_python_view). Python frames are named "qualname (file)", their
  * module the file. SRC's kept samples are carried over, in their order

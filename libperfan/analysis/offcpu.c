@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/offcpu_internal.h"
+#include "analysis/waits_internal.h"
 #include "util/error.h"
 #include "util/log.h"
 #include "util/opts.h"
@@ -28,7 +29,8 @@ enum {
 	K_UNSEEN = 0, /* not classified yet */
 	K_OTHER,
 	K_SWITCH, /* sched:sched_switch */
-	K_WAKEUP, /* sched:sched_wakeup, sched:sched_waking */
+	K_WAKEUP, /* sched:sched_wakeup: the waker uncertain */
+	K_WAKING, /* sched:sched_waking: in the waker's context */
 	K_OFFCPU, /* perf's offcpu-time */
 	K_CPU,    /* cpu-clock, task-clock */
 };
@@ -39,6 +41,7 @@ struct perfan_offcpu {
 	struct perfan__othreads th;
 	struct perfan_offcpu_summary sum;
 	struct perfan_filter filter; /* o.filter's copy */
+	struct perfan__waits waits;  /* what each frame says of a wait */
 	uint8_t *kind;               /* per event index */
 	size_t nkind;
 	int finished;
@@ -104,6 +107,7 @@ void perfan_offcpu_free(perfan_offcpu *o)
 	if (!o)
 		return;
 	perfan__othreads_free(&o->th);
+	perfan__waits_free(&o->waits);
 	free(o->kind);
 	free(o);
 }
@@ -115,10 +119,12 @@ static int nomem(perfan_offcpu *o)
 
 /* ---- intervals ------------------------------------------------------- */
 
-/* One interval of TH, on stack FRAMES[0..N) (leaf first). */
+/* One interval of TH, on stack FRAMES[0..N) (leaf first), its wait
+ * class, site and waker those of TH's open interval when WAITED. */
 static int deliver(perfan_offcpu *o, struct perfan__othread *th, uint32_t state,
 		   uint64_t start, uint64_t end, uint32_t flags,
-		   const struct perfan_stream_frame *frames, size_t n)
+		   const struct perfan_stream_frame *frames, size_t n,
+		   int waited)
 {
 	struct perfan_offcpu_thread *t = &th->pub;
 	const struct perfan_filter *f = &o->filter;
@@ -150,7 +156,24 @@ static int deliver(perfan_offcpu *o, struct perfan__othread *th, uint32_t state,
 		.end = end,
 		.nr_frames = n,
 		.frames = n ? frames : NULL,
+		.site = n,
+		.waker_pid = -1,
+		.waker_tid = -1,
 	};
+	if (waited) {
+		iv.wait = th->wait;
+		iv.site = th->site < n ? th->site : n;
+		iv.wake_source = th->wake_source;
+		iv.waker_uncertain = th->waker_uncertain;
+		iv.waker_pid = th->waker_pid;
+		iv.waker_tid = th->waker_tid;
+		iv.wake_time = th->wake_source ? th->wake : 0;
+		iv.nr_waker_frames = th->nr_wframes;
+		iv.waker_frames = th->nr_wframes ? th->wframes : NULL;
+	} else if (n) {
+		iv.wait = perfan__wait_classify(&o->waits, frames, n, state,
+						&iv.site);
+	}
 	int rc = o->o.interval(&iv, o->o.payload);
 	if (rc)
 		o->err = rc;
@@ -166,18 +189,19 @@ static int deliver_split(perfan_offcpu *o, struct perfan__othread *th,
 	if (end < start)
 		end = start;
 	/* an UNSEEN interval has no stack: the open one's is another's */
-	size_t n = state == PERFAN_OFFCPU_UNSEEN ? 0 : th->nr_frames;
+	int unseen = state == PERFAN_OFFCPU_UNSEEN;
+	size_t n = unseen ? 0 : th->nr_frames;
 	if (wake > start && wake < end && state != PERFAN_OFFCPU_RUNQ &&
 	    !o->o.no_wakeup_split) {
 		int rc = deliver(o, th, state, start, wake, flags, th->frames,
-				 n);
+				 n, !unseen);
 		if (!rc)
 			rc = deliver(o, th, PERFAN_OFFCPU_WAKEUP_DELAY, wake,
 				     end, flags & ~PERFAN_OFFCPU_OPEN_START,
-				     th->frames, n);
+				     th->frames, n, !unseen);
 		return rc;
 	}
-	return deliver(o, th, state, start, end, flags, th->frames, n);
+	return deliver(o, th, state, start, end, flags, th->frames, n, !unseen);
 }
 
 static int close_iv(perfan_offcpu *o, struct perfan__othread *th, uint64_t t,
@@ -187,8 +211,10 @@ static int close_iv(perfan_offcpu *o, struct perfan__othread *th, uint64_t t,
 		return 0;
 	th->src = SRC_NONE;
 	uint64_t wake = th->wake;
+	int rc = deliver_split(o, th, th->state, th->start, t, wake, flags);
 	th->wake = 0;
-	return deliver_split(o, th, th->state, th->start, t, wake, flags);
+	th->wake_source = PERFAN_WAKE_NONE;
+	return rc;
 }
 
 static int flush_unseen(perfan_offcpu *o, struct perfan__othread *th)
@@ -272,6 +298,12 @@ static int switch_out(perfan_offcpu *o, struct perfan__othread *th, uint64_t t,
 	th->state = state;
 	th->start = t;
 	th->wake = 0;
+	th->wake_source = PERFAN_WAKE_NONE;
+	th->site = n;
+	th->wait = state == PERFAN_OFFCPU_RUNQ
+			   ? PERFAN_WAIT_NONE
+			   : perfan__wait_classify(&o->waits, frames, n, state,
+						   &th->site);
 	return 0;
 }
 
@@ -325,9 +357,10 @@ static int kind_of(perfan_offcpu *o, const struct perfan_event *ev)
 		if ((ev->attr.flags & PERFAN_ATTR_FREQ) ||
 		    ev->attr.sample_period_or_freq > 1)
 			o->sum.switch_sampled = 1;
-	} else if (!strcmp(name, "sched:sched_wakeup") ||
-		   !strcmp(name, "sched:sched_waking")) {
+	} else if (!strcmp(name, "sched:sched_wakeup")) {
 		k = K_WAKEUP;
+	} else if (!strcmp(name, "sched:sched_waking")) {
+		k = K_WAKING;
 	} else if (!strcmp(name, "offcpu-time")) {
 		k = K_OFFCPU;
 	} else if (perfan__offcpu_is_cpu_clock(ev)) {
@@ -422,7 +455,23 @@ static int on_sched_switch(perfan_offcpu *o,
 			  ev->u.sample.frames, ev->u.sample.nr_frames);
 }
 
-static int on_wakeup(perfan_offcpu *o, const struct perfan_stream_event *ev)
+/* TH's wait ends by EV, a wakeup (sched_waking when WAKING): who woke it,
+ * from where. */
+static int waker(perfan_offcpu *o, struct perfan__othread *th,
+		 const struct perfan_stream_event *ev, int waking)
+{
+	const struct perfan_stream_frame *f = ev->u.sample.frames;
+	size_t n = ev->u.sample.nr_frames;
+	th->wake_source = perfan_wake_source(ev->tid, f, n);
+	th->waker_uncertain = !waking;
+	int thread = th->wake_source == PERFAN_WAKE_THREAD;
+	th->waker_pid = thread ? ev->pid : -1;
+	th->waker_tid = thread ? ev->tid : -1;
+	return perfan__othread_waker_stack(th, f, n) ? nomem(o) : 0;
+}
+
+static int on_wakeup(perfan_offcpu *o, const struct perfan_stream_event *ev,
+		     int waking)
 {
 	uint64_t pid;
 	o->sum.wakeups++;
@@ -437,8 +486,12 @@ static int on_wakeup(perfan_offcpu *o, const struct perfan_stream_event *ev)
 		int waiting = th->src != SRC_NONE
 				      ? th->state != PERFAN_OFFCPU_RUNQ
 				      : !th->seen && !th->fork_time;
-		if (waiting && !th->wake && ev->time)
+		if (waiting && !th->wake && ev->time) {
 			th->wake = ev->time;
+			int rc = waker(o, th, ev, waking);
+			if (rc)
+				return rc;
+		}
 	}
 	return running(o, ev->pid, ev->tid, ev->time, NULL);
 }
@@ -481,9 +534,9 @@ static int on_offcpu_time(perfan_offcpu *o,
 	size_t n = raw ? 0 : sm->nr_frames;
 	if (ev->time && ev->time < OFF_CPU_TIMESTAMP && ev->time >= period)
 		return deliver(o, th, PERFAN_OFFCPU_BLOCKED, ev->time - period,
-			       ev->time, PERFAN_OFFCPU_EXACT, f, n);
+			       ev->time, PERFAN_OFFCPU_EXACT, f, n, 0);
 	return deliver(o, th, PERFAN_OFFCPU_BLOCKED, 0, period,
-		       PERFAN_OFFCPU_AGGREGATE, f, n);
+		       PERFAN_OFFCPU_AGGREGATE, f, n, 0);
 }
 
 /* A cpu-clock/task-clock sample of a thread whose switch-in was not
@@ -521,7 +574,8 @@ static int on_sample(perfan_offcpu *o, const struct perfan_stream_event *ev)
 		o->sum.system_wide = 1; /* only every CPU's events see idle */
 	switch (k) {
 	case K_SWITCH: return on_sched_switch(o, ev);
-	case K_WAKEUP: return on_wakeup(o, ev);
+	case K_WAKEUP: return on_wakeup(o, ev, 0);
+	case K_WAKING: return on_wakeup(o, ev, 1);
 	case K_OFFCPU: return on_offcpu_time(o, ev);
 	default: break;
 	}

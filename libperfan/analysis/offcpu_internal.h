@@ -27,7 +27,14 @@ struct perfan__othread {
 	int src; /* SRC_*; SRC_NONE: nothing open */
 	uint32_t state;
 	uint64_t start;
-	uint64_t wake; /* first wakeup inside it; 0: none */
+	uint64_t wake;        /* first wakeup inside it; 0: none */
+	uint32_t wait;        /* enum perfan_wait_class */
+	size_t site;          /* the blocking site's index in frames */
+	uint32_t wake_source; /* the wakeup's (enum perfan_wake_source) */
+	int waker_uncertain;  /* read from sched_wakeup */
+	int32_t waker_pid, waker_tid;
+	struct perfan_stream_frame *wframes; /* the waker's stack */
+	size_t nr_wframes, cap_wframes;
 	/* Its CPU time since its last cpu-clock/task-clock sample: RAN up
 	 * to its last switch-out, and from RUN_FROM on (0: off-CPU, or not
 	 * known). A per-task cpu-clock fires after PERIOD ns on the CPU,
@@ -64,6 +71,10 @@ int perfan__othread_comm(struct perfan__othreads *t, struct perfan__othread *th,
  * TH's open interval's stack. Returns 0 or PERFAN_ENOMEM. */
 int perfan__othread_stack(struct perfan__othread *th,
 			  const struct perfan_stream_frame *frames, size_t n);
+/* The same for the stack of its open interval's waker. */
+int perfan__othread_waker_stack(struct perfan__othread *th,
+				const struct perfan_stream_frame *frames,
+				size_t n);
 /* The public totals, each thread's lifetime set (END: the end of the
  * recording, for threads with an interval open there), sorted by pid, then
  * tid, into t->sorted; *N their number (threads only named by others'

@@ -21,7 +21,9 @@ struct fold {
 	int col;
 	perfan_frame_id *ids; /* stream frame id -> profile frame id */
 	size_t nids;
-	perfan_frame_id leaf[PERFAN_OFFCPU_NR_STATES];
+	/* each state's leaf, and each wait class's in each state (made
+	 * when first met) */
+	perfan_frame_id leaf[PERFAN_OFFCPU_NR_STATES][PERFAN_WAIT_NR_CLASSES];
 	perfan_frame_id *stack; /* root first */
 	size_t capstack;
 	uint64_t filtered; /* samples the caller's filters left out */
@@ -116,14 +118,41 @@ static int add(struct fold *f, const char *comm, int32_t pid, int32_t tid,
 				  &meta, NULL);
 }
 
+/* The leaf of an interval in STATE that waited for WAIT: the class names
+ * the time the thread was blocked; its run-queue delay after the wakeup,
+ * and a preemption, keep their state's name. */
+static int leaf_of(struct fold *f, uint32_t state, uint32_t wait,
+		   perfan_frame_id *out)
+{
+	if (state == PERFAN_OFFCPU_WAKEUP_DELAY ||
+	    state == PERFAN_OFFCPU_RUNQ || state == PERFAN_OFFCPU_UNSEEN ||
+	    wait >= PERFAN_WAIT_NR_CLASSES)
+		wait = PERFAN_WAIT_NONE;
+	perfan_frame_id *l = &f->leaf[state][wait];
+	if (*l == NO_FRAME) {
+		char name[64];
+		snprintf(name, sizeof(name), "[off-cpu: %s]",
+			 wait ? perfan_wait_class_name(wait)
+			      : perfan_offcpu_state_name(state));
+		int err = perfan_profile_wait_frame(f->p, l, state, wait, name);
+		if (err)
+			return err;
+	}
+	*out = *l;
+	return 0;
+}
+
 /* An interval the engine kept (the caller's filter: perfan_offcpu_opts). */
 static int on_interval(const struct perfan_offcpu_interval *iv, void *payload)
 {
 	struct fold *f = payload;
 	if (iv->end > iv->start) {
-		int err = add(f, iv->comm, iv->pid, iv->tid, iv->frames,
-			      iv->nr_frames, f->leaf[iv->state], iv->start,
-			      iv->end - iv->start);
+		perfan_frame_id leaf;
+		int err = leaf_of(f, iv->state, iv->wait, &leaf);
+		if (!err)
+			err = add(f, iv->comm, iv->pid, iv->tid, iv->frames,
+				  iv->nr_frames, leaf, iv->start,
+				  iv->end - iv->start);
 		if (err)
 			return err;
 	}
@@ -156,11 +185,11 @@ static int setup(struct fold *f, int view)
 				       wall ? PERFAN_COLUMN_WALL
 					    : PERFAN_COLUMN_OFFCPU);
 	for (uint32_t s = 0; s < PERFAN_OFFCPU_NR_STATES; s++) {
-		char name[64];
-		snprintf(name, sizeof(name), "[off-cpu: %s]",
-			 perfan_offcpu_state_name(s));
-		int err =
-			perfan_profile_offcpu_frame(f->p, &f->leaf[s], s, name);
+		for (uint32_t w = 0; w < PERFAN_WAIT_NR_CLASSES; w++)
+			f->leaf[s][w] = NO_FRAME;
+		/* the states' leaves first, in their order, as before */
+		perfan_frame_id id;
+		int err = leaf_of(f, s, PERFAN_WAIT_NONE, &id);
 		if (err)
 			return err;
 	}

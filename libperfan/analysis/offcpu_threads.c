@@ -51,17 +51,31 @@ int perfan__othread_comm(struct perfan__othreads *t, struct perfan__othread *th,
 	return 0;
 }
 
+/* Copy FRAMES[0..N) into *TO (of *CAP), *NR their number. */
+static int copy_stack(struct perfan_stream_frame **to, size_t *nr, size_t *cap,
+		      const struct perfan_stream_frame *frames, size_t n)
+{
+	if (n > *cap && perfan__grow((void **)to, cap, n, sizeof(**to)))
+		return PERFAN_ENOMEM;
+	if (n)
+		memcpy(*to, frames, n * sizeof(*frames));
+	*nr = n;
+	return 0;
+}
+
 int perfan__othread_stack(struct perfan__othread *th,
 			  const struct perfan_stream_frame *frames, size_t n)
 {
-	if (n > th->cap_frames &&
-	    perfan__grow((void **)&th->frames, &th->cap_frames, n,
-			 sizeof(*th->frames)))
-		return PERFAN_ENOMEM;
-	if (n)
-		memcpy(th->frames, frames, n * sizeof(*frames));
-	th->nr_frames = n;
-	return 0;
+	return copy_stack(&th->frames, &th->nr_frames, &th->cap_frames, frames,
+			  n);
+}
+
+int perfan__othread_waker_stack(struct perfan__othread *th,
+				const struct perfan_stream_frame *frames,
+				size_t n)
+{
+	return copy_stack(&th->wframes, &th->nr_wframes, &th->cap_wframes,
+			  frames, n);
 }
 
 static int by_pid_tid(const void *a, const void *b)
@@ -130,6 +144,7 @@ void perfan__othreads_free(struct perfan__othreads *t)
 {
 	for (size_t i = 0; i < t->n; i++) {
 		free(t->v[i]->frames);
+		free(t->v[i]->wframes);
 		free(t->v[i]);
 	}
 	free(t->v);

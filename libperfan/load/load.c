@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include <perfan/annotate.h>
+#include <perfan/gil.h>
 #include <perfan/offcpu.h>
+#include <perfan/python.h>
 #include <perfan/threads.h>
 
 #include "sources/read.h"
@@ -341,18 +343,15 @@ static int read_one(perfan_load *l, perfan_profile *p, const char *path,
 	return read_src(l, p, src, &ro);
 }
 
-int perfan_load_annotate(perfan_annotate **out, perfan_load *l,
-			 const char *path,
-			 const struct perfan_annotate_opts *ao)
+/* PATH opened as a perf.data for an analysis that reads its stream
+ * itself (annotate, the GIL ledger): L's reader (perfan_load_reader) and
+ * *RO, the resolver's options L's stand for. */
+static int open_perfdata(perfan_load *l, const char *path,
+			 struct perfan_resolve_opts *ro)
 {
-	if (!out || !l || !path)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_load_annotate: an argument is NULL");
-	*out = NULL;
 	begin(l, strcmp(path, "-") ? path : "<stdin>");
-	struct perfan_resolve_opts ro;
 	struct perfan_source_opts so;
-	read_opts(l, &ro, &so, 0);
+	read_opts(l, ro, &so, 0);
 	int rc = perfan_source_open(&l->src, path, &so);
 	if (rc)
 		return rc;
@@ -360,7 +359,7 @@ int perfan_load_annotate(perfan_annotate **out, perfan_load *l,
 	in->size = perfan_source_size(l->src);
 	in->format = perfan_source_format(l->src);
 	in->caps = perfan_source_caps(l->src);
-	/* the reader's own warnings are not the annotation's */
+	/* the reader's own warnings are not the analysis' */
 	struct perfan_perfdata_opts po =
 		PERFAN_OPTS_INIT(struct perfan_perfdata_opts);
 	po.threads = l->o.threads;
@@ -369,10 +368,56 @@ int perfan_load_annotate(perfan_annotate **out, perfan_load *l,
 		return rc;
 	in->read = 1;
 	in->inputs++;
-	progress(l, PERFAN_LOAD_START, in->size);
+	return 0;
+}
+
+int perfan_load_annotate(perfan_annotate **out, perfan_load *l,
+			 const char *path,
+			 const struct perfan_annotate_opts *ao)
+{
+	if (!out || !l || !path)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_load_annotate: an argument is NULL");
+	*out = NULL;
+	struct perfan_resolve_opts ro;
+	int rc = open_perfdata(l, path, &ro);
+	if (rc)
+		return rc;
+	progress(l, PERFAN_LOAD_START, l->info.size);
 	rc = perfan_annotate_perfdata(out, l->time_pd, &ro, ao);
 	progress(l, PERFAN_LOAD_END, 0);
 	return rc;
+}
+
+int perfan_load_gil(perfan_gil **out, perfan_load *l, const char *path,
+		    const struct perfan_gil_opts *go)
+{
+	if (!out || !l || !path)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_load_gil: an argument is NULL");
+	*out = NULL;
+	struct perfan_resolve_opts ro;
+	int rc = open_perfdata(l, path, &ro);
+	if (rc)
+		return rc;
+	struct perfan_gil_opts o = PERFAN_OPTS_INIT(struct perfan_gil_opts);
+	if (go)
+		memcpy(&o, go, go->sz < sizeof(o) ? go->sz : sizeof(o));
+	o.sz = sizeof(o);
+	if (!o.filter)
+		o.filter = &l->o.filter; /* the load's own filters */
+	if (!go) /* the load's Python view, python by default */
+		o.python_view = l->o.python_view < 0 ? PERFAN_PY_PYTHON
+						     : l->o.python_view;
+	progress(l, PERFAN_LOAD_START, l->info.size);
+	rc = perfan_gil_perfdata(out, l->time_pd, &ro, &o);
+	progress(l, PERFAN_LOAD_END, 0);
+	/* what the switches it read can say, as the off-CPU view's */
+	int errors = l->advice_errors;
+	if (!rc && !(l->o.quiet_advice & PERFAN_LOAD_QUIET_VIEW))
+		perfan_threads_advice(perfan_gil_result(*out)->offcpu,
+				      PERFAN_VIEW_OFFCPU, forward_advice, l);
+	return rc ? rc : l->advice_errors > errors ? PERFAN_LOAD_ADVISED : 0;
 }
 
 /* PATH into L's profile; a pruned read that met an unsorted file starts

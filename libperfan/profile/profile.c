@@ -256,17 +256,17 @@ static inline struct perfan_frame *frame_at(const perfan_profile *p,
  * frame stands for and an off-CPU leaf's state. */
 struct ident {
 	const char *comm; /* interned */
-	uint32_t root, state;
+	uint32_t root, state, wait;
 	int32_t pid, tid; /* the parts ROOT names, else -1 */
 };
 
-static const struct ident NO_IDENT = {NULL, 0, 0, -1, -1};
+static const struct ident NO_IDENT = {NULL, 0, 0, 0, -1, -1};
 
 /* A frame made by its name alone: an off-CPU leaf's state not known. */
 static const struct ident *plain_ident(uint32_t kind)
 {
-	static const struct ident no_state = {NULL, 0, PERFAN_FRAME_NO_STATE,
-					      -1, -1};
+	static const struct ident no_state = {NULL, 0,  PERFAN_FRAME_NO_STATE,
+					      0,    -1, -1};
 	return kind == PERFAN_FRAME_OFFCPU ? &no_state : &NO_IDENT;
 }
 
@@ -279,7 +279,7 @@ static void ident_ids(struct ident *id, int32_t pid, int32_t tid)
 
 static struct ident frame_ident(const struct perfan_frame *f)
 {
-	struct ident id = {f->comm, f->root, f->state, -1, -1};
+	struct ident id = {f->comm, f->root, f->state, f->wait, -1, -1};
 	ident_ids(&id, f->pid, f->tid);
 	return id;
 }
@@ -287,7 +287,8 @@ static struct ident frame_ident(const struct perfan_frame *f)
 static int ident_eq(const struct ident *a, const struct ident *b)
 {
 	return a->comm == b->comm && a->root == b->root &&
-	       a->state == b->state && a->pid == b->pid && a->tid == b->tid;
+	       a->state == b->state && a->wait == b->wait && a->pid == b->pid &&
+	       a->tid == b->tid;
 }
 
 /* Interned strings are unique, so a frame hashes and compares by the
@@ -301,10 +302,11 @@ static uint32_t frame_hash(const char *name, const char *module,
 	h = perfan__hash_u64(h ^ (uintptr_t)file);
 	h = perfan__hash_u64(h ^ ((uint64_t)line << 8 | kind));
 	if (id->root || id->state)
-		h = perfan__hash_u64(h ^
-				     ((uint64_t)(uint32_t)id->pid << 32 |
-				      (uint32_t)id->tid) ^
-				     (id->state << 2 | id->root));
+		h = perfan__hash_u64(
+			h ^
+			((uint64_t)(uint32_t)id->pid << 32 |
+			 (uint32_t)id->tid) ^
+			(id->wait << 16 | id->state << 2 | id->root));
 	return perfan__hash32(h);
 }
 
@@ -359,6 +361,7 @@ static int frame_intern(perfan_profile *p, perfan_frame_id *out,
 	f->comm = ident->comm;
 	f->root = ident->root;
 	f->state = ident->state;
+	f->wait = ident->wait;
 	p->fname_len[id] = (uint32_t)strlen(name);
 	p->nframes++;
 	perfan__idtab_put(&p->frame_tab, i, id, h);
@@ -569,7 +572,7 @@ int perfan_profile_process_frame(perfan_profile *p, perfan_frame_id *out,
 		comm = unnamed;
 	}
 	const char *n, *c;
-	struct ident id = {NULL, root, 0, -1, -1};
+	struct ident id = {NULL, root, 0, 0, -1, -1};
 	ident_ids(&id, pid, tid);
 	int rc = perfan__profile_str(p, buf, (size_t)len, &n);
 	if (!rc)
@@ -584,6 +587,12 @@ int perfan_profile_process_frame(perfan_profile *p, perfan_frame_id *out,
 int perfan_profile_offcpu_frame(perfan_profile *p, perfan_frame_id *out,
 				uint32_t state, const char *name)
 {
+	return perfan_profile_wait_frame(p, out, state, 0, name);
+}
+
+int perfan_profile_wait_frame(perfan_profile *p, perfan_frame_id *out,
+			      uint32_t state, uint32_t wait, const char *name)
+{
 	if (!p || !out || !name)
 		return perfan__err_null(__func__, !p     ? "profile"
 						  : !out ? "out"
@@ -594,6 +603,7 @@ int perfan_profile_offcpu_frame(perfan_profile *p, perfan_frame_id *out,
 		return rc;
 	struct ident id = NO_IDENT;
 	id.state = state;
+	id.wait = wait;
 	return frame_intern(p, out, n, NULL, NULL, 0, PERFAN_FRAME_OFFCPU, &id);
 }
 

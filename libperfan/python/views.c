@@ -131,17 +131,29 @@ void perfan__python_split(const perfan_profile *p, const perfan_frame_id *path,
 		}
 }
 
+int perfan_python_frame_split(const char *name, const char **qual,
+			      size_t *qual_len, const char **file)
+{
+	if (!name || strncmp(name, "py::", 4))
+		return 0;
+	/* py::QUALNAME:FILE; a qualname has no ':' */
+	const char *q = name + 4, *colon = strchr(q, ':');
+	*qual = q;
+	*qual_len = colon ? (size_t)(colon - q) : strlen(q);
+	*file = colon ? colon + 1 : NULL;
+	return 1;
+}
+
 int perfan__python_name(const struct perfan_frame *f, char **out,
 			const char **file)
 {
 	*out = NULL;
 	*file = NULL;
-	if (f->kind != PERFAN_FRAME_PYTHON || strncmp(f->name, "py::", 4))
+	const char *q;
+	size_t ql;
+	if (f->kind != PERFAN_FRAME_PYTHON ||
+	    !perfan_python_frame_split(f->name, &q, &ql, file))
 		return 0;
-	/* py::QUALNAME:FILE; a qualname has no ':' */
-	const char *q = f->name + 4, *colon = strchr(q, ':');
-	size_t ql = colon ? (size_t)(colon - q) : strlen(q);
-	*file = colon ? colon + 1 : NULL;
 	size_t fl = *file ? strlen(*file) : 0;
 	char *name = malloc(ql + fl + 4);
 	if (!name)

@@ -6,6 +6,8 @@
 #include <stdint.h>
 
 #include <perfan/flamegraph.h>
+#include <perfan/offcpu.h>
+#include <perfan/waits.h>
 
 #define PERFAN__FG_XPAD 10.0    /* px left and right of the frames */
 #define PERFAN__FG_MINWIDTH 0.1 /* px, flamegraph.pl's default */
@@ -30,7 +32,7 @@ struct perfan__rgb {
 
 /* The colour of a frame NAME of KIND (enum perfan_frame_kind) in PALETTE
  * (enum perfan_fg_palette); HASH picks flamegraph.pl's name hash. STATE
- * is an off-CPU leaf's (struct perfan_frame's state), else ignored. */
+ * is an off-CPU leaf's key (perfan__fg_leaf_key), else ignored. */
 struct perfan__rgb perfan__fg_color(int palette, int hash, const char *name,
 				    uint32_t kind, uint32_t state);
 
@@ -47,5 +49,14 @@ const char *perfan__fg_kind_label(uint32_t kind);
  * per state, blue and grey (FlameGraph's io and off-CPU convention), so
  * the legend's swatch is the frame's. */
 struct perfan__rgb perfan__fg_offcpu_color(int state);
+
+/* What an off-CPU leaf F is drawn and named by in the legend: its state
+ * (enum perfan_offcpu_state), or PERFAN__FG_WAIT_KEY + its wait class
+ * when it has one; -1 for a leaf of no known state. */
+#define PERFAN__FG_WAIT_KEY PERFAN_OFFCPU_NR_STATES
+#define PERFAN__FG_LEAF_KEYS (PERFAN_OFFCPU_NR_STATES + PERFAN_WAIT_NR_CLASSES)
+int perfan__fg_leaf_key(const struct perfan_frame *f);
+/* The legend's words for KEY: "sleep", "GIL", ... */
+const char *perfan__fg_leaf_label(int key);
 
 #endif

@@ -198,8 +198,47 @@ static struct perfan__rgb by_language(int palette, const char *name,
 	return plain(type, v);
 }
 
+int perfan__fg_leaf_key(const struct perfan_frame *f)
+{
+	/* (a sleep in S, a disk wait in D: the state's own swatch) */
+	const char *w = perfan_wait_class_name(f->wait),
+		   *s = perfan_offcpu_state_name(f->state);
+	if (w && !(s && !strcmp(w, s)))
+		return PERFAN__FG_WAIT_KEY + (int)f->wait;
+	return f->state < PERFAN_OFFCPU_NR_STATES ? (int)f->state : -1;
+}
+
+const char *perfan__fg_leaf_label(int key)
+{
+	return key >= PERFAN__FG_WAIT_KEY
+		       ? perfan_wait_class_name(
+				 (uint32_t)(key - PERFAN__FG_WAIT_KEY))
+		       : perfan_offcpu_state_name((uint32_t)key);
+}
+
+/* The colour of a wait of class WAIT: warm for the waits a program makes
+ * for itself (the GIL, locks), cool for waiting on the world. */
+static struct perfan__rgb wait_color(int wait)
+{
+	switch (wait) {
+	case PERFAN_WAIT_GIL: return (struct perfan__rgb){205, 120, 95};
+	case PERFAN_WAIT_GIL_HANDOFF:
+		return (struct perfan__rgb){215, 160, 130};
+	case PERFAN_WAIT_STW: return (struct perfan__rgb){190, 100, 120};
+	case PERFAN_WAIT_LOCK: return (struct perfan__rgb){200, 90, 150};
+	case PERFAN_WAIT_IDLE: return (struct perfan__rgb){175, 200, 175};
+	case PERFAN_WAIT_IO: return (struct perfan__rgb){90, 150, 190};
+	case PERFAN_WAIT_SLEEP: return (struct perfan__rgb){100, 115, 160};
+	case PERFAN_WAIT_GPU: return (struct perfan__rgb){118, 185, 0};
+	case PERFAN_WAIT_DISK: return (struct perfan__rgb){140, 110, 170};
+	default: return (struct perfan__rgb){160, 165, 180};
+	}
+}
+
 struct perfan__rgb perfan__fg_offcpu_color(int state)
 {
+	if (state >= PERFAN__FG_WAIT_KEY)
+		return wait_color(state - PERFAN__FG_WAIT_KEY);
 	switch (state) {
 	case PERFAN_OFFCPU_SLEEP: return (struct perfan__rgb){100, 115, 160};
 	case PERFAN_OFFCPU_DISK: return (struct perfan__rgb){140, 110, 170};
@@ -221,7 +260,7 @@ struct perfan__rgb perfan__fg_color(int palette, int hash, const char *name,
 	     palette == PERFAN_FG_JS || palette == PERFAN_FG_PERL ||
 	     palette == PERFAN_FG_PYTHON))
 		return perfan__fg_offcpu_color(
-			state < PERFAN_OFFCPU_NR_STATES ? (int)state : -1);
+			state < PERFAN__FG_LEAF_KEYS ? (int)state : -1);
 	switch (palette) {
 	case PERFAN_FG_KIND: return by_kind(kind, v);
 	case PERFAN_FG_JAVA:

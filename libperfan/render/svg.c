@@ -312,10 +312,10 @@ static void write_legend(struct out *o, const struct perfan_flamegraph_opts *op,
 		const char *label;
 		struct perfan__rgb c;
 		int mark;
-	} items[PERFAN__FG_KINDS + PERFAN_OFFCPU_NR_STATES + 8];
+	} items[PERFAN__FG_KINDS + PERFAN__FG_LEAF_KEYS + 8];
 	size_t n = 0;
 	char nnew[32], nvanished[32];
-	char offcpu[PERFAN_OFFCPU_NR_STATES][48];
+	char offcpu[PERFAN__FG_LEAF_KEYS][48];
 	if (d) {
 		struct perfan__rgb none = perfan__fg_diff_color(0, 1, 0);
 		int noise = op->noise_floor > 0 || op->noise_sigmas > 0;
@@ -346,12 +346,12 @@ static void write_legend(struct out *o, const struct perfan_flamegraph_opts *op,
 						PERFAN_FG_KIND, 0,
 						perfan__fg_kind_label(k), k, 0),
 					SWATCH};
-		/* off-CPU time, a swatch per state drawn */
-		for (int st = 0; st < PERFAN_OFFCPU_NR_STATES; st++) {
+		/* off-CPU time, a swatch per state and wait class drawn */
+		for (int st = 0; st < PERFAN__FG_LEAF_KEYS; st++) {
 			if (!(states & (1u << st)))
 				continue;
 			snprintf(offcpu[st], sizeof(offcpu[st]), "off-CPU: %s",
-				 perfan_offcpu_state_name((uint32_t)st));
+				 perfan__fg_leaf_label(st));
 			items[n++] = (struct item){offcpu[st],
 						   perfan__fg_offcpu_color(st),
 						   SWATCH};
@@ -411,8 +411,9 @@ static void write_frame(struct out *o, const struct perfan_flamegraph_opts *op,
 			perfan_profile_frame_get(p, f->frame);
 		name = fr->name;
 		kind = fr->kind;
+		int key = perfan__fg_leaf_key(fr);
 		c = perfan__fg_color(op->palette, op->hash, name, kind,
-				     fr->state);
+				     key < 0 ? UINT32_MAX : (uint32_t)key);
 	}
 	if (d && f->frame != PERFAN_FG_OTHER)
 		c = perfan__fg_diff_color(perfan__fg_diff_change(d, f),
@@ -528,8 +529,8 @@ int perfan_flamegraph_write(const perfan_profile *p, FILE *fp,
 			const struct perfan_frame *fr =
 				perfan_profile_frame_get(lp, f->frame);
 			if (fr->kind == PERFAN_FRAME_OFFCPU &&
-			    fr->state < PERFAN_OFFCPU_NR_STATES)
-				states |= 1u << fr->state;
+			    perfan__fg_leaf_key(fr) >= 0)
+				states |= 1u << perfan__fg_leaf_key(fr);
 			else
 				kinds |= 1u << (fr->kind % 32);
 		}
