@@ -24,11 +24,12 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 PERF=${PERF:-perf}
 PY312=${PY312:-$HOME/.pyenv/versions/3.12.1/bin/python3}
 PY313=${PY313:-$HOME/.pyenv/versions/3.13.0/bin/python3}
+PY311=${PY311:-$HOME/.pyenv/versions/3.11.7/bin/python3}
 CC=${CC:-gcc}
 CFLAGS="-O2 -g -fno-omit-frame-pointer"
 export PAGER=cat PERF_PAGER=cat LC_ALL=C
 
-ALL_CASES="fp dwarf pipe zstd two-events cpu-pagefaults sched py312-perf py313-perfjit py-handler multi-thread-fork switch diff slow-service dynsym debug-buildid minidebug offcpu perf-stat-local annotate lookalike"
+ALL_CASES="fp dwarf pipe zstd two-events cpu-pagefaults sched py312-perf py313-perfjit py-handler multi-thread-fork switch diff slow-service dynsym debug-buildid minidebug offcpu perf-stat-local annotate lookalike gil"
 
 # cmd STRING: log STRING to ./COMMAND and run it (eval, so redirections work).
 cmd() {
@@ -695,6 +696,149 @@ case_annotate() {
         cmd "$PERF annotate -i perf.data --stdio --stdio-color never --no-source -s $sym > annotate-dwarf-$sym.txt 2> /dev/null"
     done
     cmd "python3 ../make-kallsyms.py --case annotate /proc/kallsyms > kallsyms   # this case's own: kernel $(uname -r), not testdata/kallsyms's"
+    finish
+}
+
+# Wait classes, wakers, the GIL ledger and the critical path (issue 34):
+# Python workloads whose threads wait for the GIL, a lock, work or a reply,
+# each printing what it measured itself (*.out), recorded with sched_switch,
+# sched_waking and (for the GIL) uprobes on take_gil, its return and drop_gil
+# as the ground truth (truth-*.txt, by truth.py from perf script's output of
+# the same file, no perfan).  The workloads, truth.py and NOTES.md live in
+# gil/ itself and are kept across begin's rm -rf.
+#
+# perf 6.1 applies -F to every event given with -e, tracepoints and uprobes
+# included (see offcpu's perf.freq.data): the cpu-clock frequency is given
+# as cpu-clock/freq=199/ so that every switch, waking and probe hit is kept.
+# -z (zstd) with -m 64M (16M lost samples in a 4-thread run): no LOST records (checked below, stats-*.txt);
+# --buildid-mmap because -z drops the BUILD_ID feature; -k CLOCK_MONOTONIC
+# so that the times the workloads print (time.monotonic_ns) are perf's.
+# DWARF stacks of 8 KB: libpython has no frame pointers; 8 KB reaches
+# take_gil above the futex wait and the user's function above queue.get /
+# lock.acquire with -X perf (NOTES.md).
+case_gil() {
+    local keep f
+    keep=$(mktemp -d)
+    for f in gil.py blame.py lock.py idle.py critical.py truth.py NOTES.md; do
+        cp "$HERE/gil/$f" "$keep/"
+    done
+    begin gil
+    cp "$keep"/* .
+    rm -rf "${keep:?}"
+    local py v tag n pid lib ev a sz ret
+    local rec="-z -m 64M --buildid-mmap -k CLOCK_MONOTONIC --call-graph dwarf,8192 -e cpu-clock/freq=199/ -e sched:sched_switch -e sched:sched_waking"
+    local probes="-e probe_libpython3:take_gil -e probe_libpython3:take_gil__return -e probe_libpython3:drop_gil"
+    # gil_out DATA TAG: oracles of one recording; the GIL truth when it has the probes
+    gil_out() {
+        local d=$1 t=$2
+        cmd "$PERF report -i $d --stats > stats-$t.txt 2>&1"
+        if grep -q 'LOST' "stats-$t.txt"; then echo "WARNING: gil: $d lost records (stats-$t.txt)" >&2; fi
+        cmd "$PERF report -i $d --header-only > header-$t.txt"
+        cmd "$PERF buildid-list -i $d > buildids-$t.txt"
+        cmd "$PERF script -i $d | zstd -q -19 -o script-$t.txt.zst"
+        cmd "$PERF script -i $d --show-task-events | grep -a '^[^[:space:]].*PERF_RECORD_' > sideband-$t.txt"
+    }
+    gil_truth() {
+        local d=$1 t=$2 o=$3; shift 3
+        cmd "$PERF script -i $d -F pid,tid,time,event --ns | python3 truth.py $o $* > truth-$t.txt"
+    }
+    # 1) the GIL: gil.py with 2 and 4 CPU threads and the latency thread, 1.5 s,
+    #    on 3.11 (no -X perf there), 3.12 and 3.13 (-X perf: /tmp/perf-PID.map)
+    for v in 3.11 3.12 3.13; do
+        case $v in 3.11) py=$PY311;; 3.12) py=$PY312;; 3.13) py=$PY313;; esac
+        tag=${v/./}
+        lib=$($py -c 'import sys; print(sys.prefix)')/lib/libpython$v.so.1.0
+        # the three versions' probes share the group probe_libpython3: one at a time
+        cmd "$PERF probe -q -d 'probe_libpython3:*' 2> /dev/null || true"
+        # take_gil's return as a plain uprobe on its only ret instruction
+        # (take_gil-3XX.s), not a uretprobe (take_gil%return): a uretprobe
+        # replaces the return address on the stack with its trampoline, so
+        # every stack taken inside take_gil (the GIL waits' switch-outs)
+        # would end at take_gil, without its callers (NOTES.md)
+        a=$(nm $lib | awk '$3 == "take_gil" { print $1 }')
+        sz=$(nm -S $lib | awk '$4 == "take_gil" { print $2 }')
+        cmd "objdump -d --no-show-raw-insn --start-address=0x$a --stop-address=$(printf '0x%x' $((0x$a + 0x$sz))) $lib > take_gil-$tag.s"
+        ret=$(awk '$2 == "ret" { sub(":", "", $1); print $1 }' take_gil-$tag.s)
+        if [ "$(echo "$ret" | wc -w)" != 1 ]; then echo "gil: take_gil in $lib has not one ret: $ret" >&2; return 1; fi
+        cmd "$PERF probe -x $lib take_gil > probe-$tag.log 2>&1"
+        cmd "$PERF probe -x $lib 'take_gil__return=take_gil+$((0x$ret - 0x$a))' >> probe-$tag.log 2>&1   # the ret at 0x$ret"
+        cmd "$PERF probe -x $lib drop_gil >> probe-$tag.log 2>&1"
+        cmd "$PERF probe -l > probes-$tag.txt 2>&1"
+        cmd "cat /sys/kernel/tracing/uprobe_events >> probes-$tag.txt"
+        for n in 2 4; do
+            if [ $v = 3.11 ]; then ev=""; else ev="-X perf"; fi
+            cmd "PYTHONHASHSEED=0 $PERF record $rec $probes -o gil-$tag-$n.data $py $ev gil.py $n 1.5 > gil-$tag-$n.out 2> record-$tag-$n.log"
+            if [ $v != 3.11 ]; then
+                pid=$(pid_of gil-$tag-$n.data python3)
+                cmd "cp /tmp/perf-$pid.map perf-$pid.map   # map for gil-$tag-$n.data"
+            fi
+            gil_out gil-$tag-$n.data $tag-$n
+            gil_truth gil-$tag-$n.data $tag-$n gil-$tag-$n.out
+        done
+        # 2) blame 80/20 (3.12): the latency thread against hold_a (always
+        #    computing) and hold_b (4 ms bursts, 10 ms sleeps)
+        if [ $v = 3.12 ]; then
+            cmd "PYTHONHASHSEED=0 $PERF record $rec $probes -o gil-blame.data $py -X perf blame.py 1.5 4 10 > gil-blame.out 2> record-blame.log"
+            pid=$(pid_of gil-blame.data python3)
+            cmd "cp /tmp/perf-$pid.map perf-$pid.map   # map for gil-blame.data"
+            gil_out gil-blame.data blame
+            gil_truth gil-blame.data blame gil-blame.out --blame latency
+            # 3) lock against GIL, with the GIL truth per thread
+            cmd "PYTHONHASHSEED=0 $PERF record $rec $probes -o lock.data $py -X perf lock.py 0.6 > lock.out 2> record-lock.log"
+            pid=$(pid_of lock.data python3)
+            cmd "cp /tmp/perf-$pid.map perf-$pid.map   # map for lock.data"
+            gil_out lock.data lock
+            gil_truth lock.data lock lock.out
+        fi
+        cmd "$PERF probe -q -d 'probe_libpython3:*'"
+    done
+    # 4) idle against contention: 3 workers in queue.get, an item every 50 ms
+    cmd "PYTHONHASHSEED=0 $PERF record $rec -o idle.data $PY312 -X perf idle.py 1.0 0.05 0.005 > idle.out 2> record-idle.log"
+    pid=$(pid_of idle.data python3)
+    cmd "cp /tmp/perf-$pid.map perf-$pid.map   # map for idle.data"
+    gil_out idle.data idle
+    # 5) critical path: R -> queue -> W -> lock held by X in f() for 30 ms; 5 requests
+    cmd "PYTHONHASHSEED=0 $PERF record $rec -o critical.data $PY312 -X perf critical.py 5 30 > critical.out 2> record-critical.log"
+    pid=$(pid_of critical.data python3)
+    cmd "cp /tmp/perf-$pid.map perf-$pid.map   # map for critical.data"
+    gil_out critical.data critical
+    # 6) wakers, system-wide: sched_waking (the waker is the record's own
+    #    thread) and, apart, sched_wakeup (the waker is then uncertain), with
+    #    frame-pointer stacks, while gil.py wakes threads; other tasks of the
+    #    VM are in them
+    cmd "$PERF record -a -g -z -m 16M -k CLOCK_MONOTONIC -e sched:sched_waking -e sched:sched_switch -o wake-all.data $PY312 gil.py 2 0.7 > wake-all.out 2> record-wake-all.log"
+    gil_out wake-all.data wake-all
+    cmd "$PERF script -i wake-all.data -F comm,tid,cpu,time,event,trace --ns | zstd -q -19 -o wake-all.script.txt.zst"
+    cmd "$PERF record -a -g -z -m 16M -k CLOCK_MONOTONIC -e sched:sched_wakeup -e sched:sched_switch -o wake-up.data $PY312 gil.py 2 0.7 > wake-up.out 2> record-wake-up.log"
+    gil_out wake-up.data wake-up
+    cmd "$PERF script -i wake-up.data -F comm,tid,cpu,time,event,trace --ns | zstd -q -19 -o wake-up.script.txt.zst"
+    # the binaries, as py-handler keeps them (same build-ids) by symlink, and
+    # 3.11's libpython without its debug info (symbols and .eh_frame kept);
+    # symfs/ has libc and ld.so at their recorded paths (--symfs testdata/gil/symfs)
+    local root311
+    root311=$($PY311 -c 'import sys; print(sys.prefix)')
+    cmd "objcopy --strip-debug $root311/lib/libpython3.11.so.1.0 libpython3.11.so.1.0"
+    cmd "cp $root311/bin/python3.11 python3.11"
+    for f in libpython3.12.so.1.0 libpython3.13.so.1.0 python3.12 python3.13; do
+        cmd "ln -s ../py-handler/$f $f"
+    done
+    cmd "mkdir -p symfs/usr/lib/x86_64-linux-gnu"
+    for f in libpython3.11.so.1.0 python3.11; do
+        cmd "ln -s ../$f symfs/$f"
+    done
+    for f in libpython3.12.so.1.0 libpython3.13.so.1.0 python3.12 python3.13; do
+        cmd "ln -s ../../py-handler/$f symfs/$f"
+    done
+    for f in libc.so.6 ld-linux-x86-64.so.2; do
+        cmd "ln -s ../../../../../py-handler/$f symfs/usr/lib/x86_64-linux-gnu/$f"
+    done
+    cmd "python3 ../make-kallsyms.py --case gil /proc/kallsyms > kallsyms   # this case's own: kernel $(uname -r)"
+    {
+        echo "# nproc: $(nproc); load average before finish: $(cut -d' ' -f1-3 /proc/loadavg)"
+        echo "#   $PY311: $($PY311 -V 2>&1)"
+        echo "#   $PY312: $($PY312 -V 2>&1)"
+        echo "#   $PY313: $($PY313 -V 2>&1)"
+    } >> COMMAND
     finish
 }
 
