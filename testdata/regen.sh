@@ -5,8 +5,10 @@
 #
 # Needs: perf 6.1 (the oracles were made with 6.1.187), gcc, root (or
 # kernel.perf_event_paranoid <= -1 and read access to tracefs), and the pyenv
-# Pythons 3.12.1 / 3.13.0 for the Python cases (gil also 3.11.7 and perf probe uprobes) (py-handler also needs
+# Pythons 3.12.1 / 3.13.0 for the Python cases (py-handler also needs
 # objcopy, zstd, and python3 with libzstd.so.1 for unzstd-perf-data.py).
+# gil also needs pyenv's 3.11.7, uprobes (perf probe, on libpython's
+# take_gil and drop_gil) and objdump.
 # offcpu also needs PERF_BPF, a perf 6.1 built with BUILD_BPF_SKEL=1, for
 # perf record --off-cpu (testdata/README.md says how to build it).
 # Hardware counters are not required: only software events and tracepoints
