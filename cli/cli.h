@@ -8,6 +8,7 @@
 /* Each subcommand: parse ARGV (ARGV[0] is its name), run, return the exit
  * status: 0 ok, 1 failure, 2 usage. */
 int cmd_annotate(int argc, char **argv);
+int cmd_critical(int argc, char **argv);
 int cmd_gil(int argc, char **argv);
 int cmd_classify(int argc, char **argv);
 int cmd_collapse(int argc, char **argv);
@@ -75,6 +76,9 @@ int cli_write_result(const char *cmd, const char *out_path,
  * cli_output does, after a load that ended with STATUS (a failed one keeps
  * no file). Returns the exit status: STATUS, or 1 on a failure here. */
 struct perfan_profile;
+/* Whether OUT_PATH names an SVG file (ends in ".svg"): the flame graph a
+ * command writes there instead of its text. */
+int cli_svg_path(const char *out_path);
 int cli_write_flamegraph(const char *cmd, const struct perfan_profile *p,
 			 const struct perfan_flamegraph_opts *fo,
 			 const char *out_path, int status);

@@ -61,12 +61,6 @@ static int write_job(const void *arg, FILE *fp)
 	return perfan_gil_write(j->g, fp, &wo);
 }
 
-static int svg_path(const char *out)
-{
-	size_t n = out ? strlen(out) : 0;
-	return n > 4 && !strcmp(out + n - 4, ".svg");
-}
-
 /* The blame flame graph of G to O->out, after a load that ended with
  * STATUS: the exit status. */
 static int write_blame(const struct opts *o, const perfan_gil *g,
@@ -96,7 +90,7 @@ static int gil(struct opts *o, const char *path)
 	int status = err != 0;
 	if (err < 0)
 		cli_error(CMD, "%s", perfan_error_last());
-	if (g && svg_path(o->out)) {
+	if (g && cli_svg_path(o->out)) {
 		status = write_blame(o, g, path, status);
 	} else if (g) {
 		struct job j = {g, o->format};

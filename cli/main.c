@@ -19,6 +19,8 @@ static const struct command commands[] = {
 	 "diagnose perf stat counters: memory, branches, front end"},
 	{"collapse", cmd_collapse, "fold stacks into lines for flame graphs"},
 	{"convert", cmd_convert, "write a profile as pprof or folded stacks"},
+	{"critical", cmd_critical,
+	 "the critical path of a thread: what it ran and waited on"},
 	{"diff", cmd_diff, "compare profiles, with significance across runs"},
 	{"flamegraph", cmd_flamegraph, "draw an interactive SVG flame graph"},
 	{"gil", cmd_gil, "who waited for the GIL, and who held it meanwhile"},

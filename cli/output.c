@@ -212,6 +212,12 @@ static int write_flamegraph(const void *p, FILE *fp, const void *fo)
 	return perfan_flamegraph_write(p, fp, fo);
 }
 
+int cli_svg_path(const char *out_path)
+{
+	size_t n = out_path ? strlen(out_path) : 0;
+	return n > 4 && !strcmp(out_path + n - 4, ".svg");
+}
+
 int cli_write_flamegraph(const char *cmd, const perfan_profile *p,
 			 const struct perfan_flamegraph_opts *fo,
 			 const char *out_path, int status)

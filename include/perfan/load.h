@@ -10,9 +10,10 @@
 #include <stdint.h>
 
 #include <perfan/common.h>
+#include <perfan/critical.h>
 #include <perfan/filter.h>
-#include <perfan/host.h>
 #include <perfan/gil.h>
+#include <perfan/host.h>
 #include <perfan/offcpu.h>
 #include <perfan/profile.h>
 #include <perfan/pstats.h>
@@ -325,6 +326,15 @@ PERFAN_API int perfan_load_annotate(struct perfan_annotate **out,
 PERFAN_API int perfan_load_gil(perfan_gil **out, perfan_load *l,
 			       const char *path,
 			       const struct perfan_gil_opts *go);
+
+/* The critical path (perfan/critical.h) of a thread of the perf.data at
+ * PATH, read with L's symbol options; the thread and the interval from
+ * CO, else from L's filter (--tid, --time), the flame graph's Python view
+ * from L's when CO is NULL. Returns 0 or a negative error (*OUT NULL
+ * then). */
+PERFAN_API int perfan_load_critical(perfan_critical **out, perfan_load *l,
+				    const char *path,
+				    const struct perfan_critical_opts *co);
 
 /* What perfan_load_triage reads beside the recording. */
 struct perfan_load_triage_opts {

@@ -103,6 +103,10 @@ struct perfan_offcpu_interval {
 	uint64_t wake_time;
 	size_t nr_waker_frames;
 	const struct perfan_stream_frame *waker_frames;
+	/* The thread the CPU went to at the switch-out (a sched_switch's
+	 * next_pid; 0 the idle task; -1 not recorded): for a preempted
+	 * thread, who took its CPU. */
+	int32_t next_tid;
 };
 
 /* One thread's totals, ns. */

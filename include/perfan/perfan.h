@@ -32,6 +32,7 @@
 #include <perfan/offcpu.h>
 #include <perfan/waits.h>
 #include <perfan/gil.h>
+#include <perfan/critical.h>
 #include <perfan/report.h>
 #include <perfan/scaling.h>
 #include <perfan/threads.h>

@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include <perfan/gil.h>
-#include <perfan/python.h>
 #include <perfan/waits.h>
 
 #include "analysis/offcpu_internal.h"
+#include "analysis/stackmap.h"
 #include "analysis/waits_internal.h"
 #include "util/error.h"
 #include "util/grow.h"
@@ -66,12 +66,9 @@ struct perfan_gil {
 	struct perfan__waits waits;
 	struct sample *samples;
 	size_t nsamples, capsamples;
-	perfan_profile *stacks; /* column 0: on-CPU ns; 1: GIL blame */
-	perfan_profile *blame;  /* the blame column alone */
-	perfan_frame_id *ids;   /* stream frame id -> stacks' frame */
-	size_t nids;
-	perfan_frame_id *path;
-	size_t cappath;
+	perfan_profile *stacks;     /* column 0: on-CPU ns; 1: GIL blame */
+	perfan_profile *blame;      /* the blame column alone */
+	struct perfan__stackmap sm; /* the stream's frames in STACKS */
 	struct perfan_gil_thread *sorted;
 	uint64_t *matrix;
 	struct perfan_gil_result res;
@@ -281,29 +278,6 @@ static int on_probe(perfan_gil *g, const struct perfan_stream_event *ev,
 	return rc ? (g->err = perfan__nomem("GIL ledger")) : 0;
 }
 
-static int frame_id(perfan_gil *g, const struct perfan_stream_frame *sf,
-		    perfan_frame_id *out)
-{
-	if (sf->id >= g->nids) {
-		size_t cap = g->nids;
-		if (perfan__grow((void **)&g->ids, &cap, (size_t)sf->id + 1,
-				 sizeof(*g->ids)))
-			return perfan__nomem("GIL ledger");
-		for (size_t i = g->nids; i < cap; i++)
-			g->ids[i] = (perfan_frame_id)-1;
-		g->nids = cap;
-	}
-	if (g->ids[sf->id] == (perfan_frame_id)-1) {
-		int err = perfan_profile_frame(g->stacks, &g->ids[sf->id],
-					       sf->name, sf->module, sf->file,
-					       sf->line, sf->kind);
-		if (err)
-			return err;
-	}
-	*out = g->ids[sf->id];
-	return 0;
-}
-
 static int on_cpu_sample(perfan_gil *g, const struct perfan_stream_event *ev)
 {
 	const struct perfan_stream_sample *sm = &ev->u.sample;
@@ -322,18 +296,16 @@ static int on_cpu_sample(perfan_gil *g, const struct perfan_stream_event *ev)
 	th->pub.hold_samples += sm->period;
 	/* the stack, under its thread, for the blame profile */
 	size_t n = sm->nr_frames + 1;
-	if (perfan__grow((void **)&g->path, &g->cappath, n, sizeof(*g->path)))
-		return g->err = perfan__nomem("GIL ledger");
-	int err = perfan_profile_process_frame(g->stacks, &g->path[0],
-					       PERFAN_ROOT_PID_TID, ev->comm,
-					       ev->pid, ev->tid);
-	for (size_t i = 0; !err && i < sm->nr_frames; i++)
-		err = frame_id(g, &sm->frames[sm->nr_frames - 1 - i],
-			       &g->path[i + 1]);
+	int err =
+		perfan__stackmap_path(&g->sm, 1, sm->frames, sm->nr_frames, 0);
+	if (!err)
+		err = perfan_profile_process_frame(g->stacks, &g->sm.path[0],
+						   PERFAN_ROOT_PID_TID,
+						   ev->comm, ev->pid, ev->tid);
 	perfan_node_id leaf = 0;
 	if (!err)
-		err = perfan_profile_add(g->stacks, g->path, n, 0, sm->period,
-					 NULL, &leaf);
+		err = perfan_profile_add(g->stacks, g->sm.path, n, 0,
+					 sm->period, NULL, &leaf);
 	if (!err && perfan__grow((void **)&g->samples, &g->capsamples,
 				 g->nsamples + 1, sizeof(*g->samples)))
 		err = perfan__nomem("GIL ledger");
@@ -344,11 +316,12 @@ static int on_cpu_sample(perfan_gil *g, const struct perfan_stream_event *ev)
 	return 0;
 }
 
-static int feed(perfan_gil *g, const struct perfan_stream_event *ev)
+/* An event after the off-CPU engine took it: probes and samples. */
+static int feed(const struct perfan_stream_event *ev, void *payload)
 {
-	int rc = perfan_offcpu_feed(g->oc, ev);
-	if (rc || g->err)
-		return rc ? rc : g->err;
+	perfan_gil *g = payload;
+	if (g->err)
+		return g->err;
 	if (ev->type != PERFAN_STREAM_SAMPLE)
 		return 0;
 	int k = probe_kind(g, ev->event);
@@ -432,14 +405,14 @@ static int blame_profile(perfan_gil *g)
 		if (!waiters)
 			continue;
 		size_t d = perfan_profile_node_depth(g->stacks, sm->node);
-		if (perfan__grow((void **)&g->path, &g->cappath, d + 1,
-				 sizeof(*g->path)))
-			return perfan__nomem("GIL ledger");
+		if (perfan__stackmap_room(&g->sm, d + 1))
+			return PERFAN_ENOMEM;
+		perfan_frame_id *path = g->sm.path;
 		size_t k = d;
 		for (perfan_node_id nd = sm->node; nd != PERFAN_ROOT_NODE && k;
 		     nd = perfan_profile_node_parent(g->stacks, nd))
-			g->path[--k] = perfan_profile_node_frame(g->stacks, nd);
-		err = perfan_profile_add(g->stacks, g->path + k, d - k, 1,
+			path[--k] = perfan_profile_node_frame(g->stacks, nd);
+		err = perfan_profile_add(g->stacks, path + k, d - k, 1,
 					 sm->period * waiters, NULL, NULL);
 	}
 	if (err)
@@ -452,16 +425,8 @@ static int blame_profile(perfan_gil *g)
 	if (col < 0)
 		return col;
 	err = perfan_profile_merge(g->blame, (size_t)col, g->stacks, 1);
-	if (err || g->o.python_view <= PERFAN_PY_NATIVE ||
-	    !perfan_python_present(g->blame))
-		return err;
-	perfan_profile *v;
-	err = perfan_python_view(&v, g->blame, g->o.python_view);
-	if (!err) {
-		perfan_profile_free(g->blame);
-		g->blame = v;
-	}
-	return err;
+	return err ? err
+		   : perfan__python_view_in_place(&g->blame, g->o.python_view);
 }
 
 static int by_pid_tid(const void *a, const void *b)
@@ -571,8 +536,7 @@ void perfan_gil_free(perfan_gil *g)
 	perfan_profile_free(g->blame);
 	free(g->probe_kind);
 	free(g->samples);
-	free(g->ids);
-	free(g->path);
+	perfan__stackmap_free(&g->sm);
 	free(g->sorted);
 	free(g->matrix);
 	free(g);
@@ -597,10 +561,6 @@ int perfan_gil_perfdata(perfan_gil **out, perfan_perfdata *pd,
 	g->filter.sz = sizeof(g->filter);
 	g->filter.event = NULL; /* the ledger reads its own events */
 	g->o.filter = NULL;
-	struct perfan_resolve_opts so = PERFAN_RESOLVE_OPTS_INIT;
-	if (ro)
-		memcpy(&so, ro, ro->sz < sizeof(so) ? ro->sz : sizeof(so));
-	so.filter = PERFAN_FILTER_INIT;
 	struct perfan_offcpu_opts oo =
 		PERFAN_OPTS_INIT(struct perfan_offcpu_opts);
 	oo.interval = on_interval;
@@ -608,7 +568,6 @@ int perfan_gil_perfdata(perfan_gil **out, perfan_perfdata *pd,
 	oo.filter = &g->filter;
 	struct perfan_profile_opts po =
 		PERFAN_OPTS_INIT(struct perfan_profile_opts);
-	perfan_stream *s = NULL;
 	if (!err)
 		err = perfan_profile_new(&g->stacks, &po);
 	if (!err) {
@@ -618,21 +577,12 @@ int perfan_gil_perfdata(perfan_gil **out, perfan_perfdata *pd,
 							    "GIL blame", "ns");
 		err = c1 < 0 ? c1 : 0;
 	}
+	g->sm.p = g->stacks;
 	if (!err)
-		err = perfan_stream_open(&s, pd, &so);
+		err = perfan__offcpu_read(pd, ro, &oo, feed, g, "GIL ledger",
+					  &g->oc);
 	if (!err)
-		err = perfan_offcpu_new(&g->oc, s, &oo);
-	const struct perfan_stream_event *ev;
-	while (!err && !(err = perfan_stream_next(s, &ev)))
-		err = feed(g, ev);
-	if (err == PERFAN_ITEROVER)
 		err = finish(g);
-	if (g->oc)
-		perfan__offcpu_detach(g->oc);
-	perfan_stream_free(s);
-	if (err == PERFAN_ENOMEM)
-		perfan__err(err, "%s: out of memory in the GIL ledger",
-			    perfan_perfdata_name(pd));
 	if (err) {
 		perfan_gil_free(g);
 		return err;

@@ -159,6 +159,7 @@ static int deliver(perfan_offcpu *o, struct perfan__othread *th, uint32_t state,
 		.site = n,
 		.waker_pid = -1,
 		.waker_tid = -1,
+		.next_tid = -1,
 	};
 	if (waited) {
 		iv.wait = th->wait;
@@ -167,6 +168,7 @@ static int deliver(perfan_offcpu *o, struct perfan__othread *th, uint32_t state,
 		iv.waker_uncertain = th->waker_uncertain;
 		iv.waker_pid = th->waker_pid;
 		iv.waker_tid = th->waker_tid;
+		iv.next_tid = th->next_tid;
 		iv.wake_time = th->wake_source ? th->wake : 0;
 		iv.nr_waker_frames = th->nr_wframes;
 		iv.waker_frames = th->nr_wframes ? th->wframes : NULL;
@@ -282,7 +284,7 @@ static int switch_in(perfan_offcpu *o, struct perfan__othread *th, uint64_t t)
 }
 
 static int switch_out(perfan_offcpu *o, struct perfan__othread *th, uint64_t t,
-		      uint32_t state, int src,
+		      uint32_t state, int src, int32_t next,
 		      const struct perfan_stream_frame *frames, size_t n)
 {
 	leaves(o, th, t);
@@ -299,11 +301,13 @@ static int switch_out(perfan_offcpu *o, struct perfan__othread *th, uint64_t t,
 	th->start = t;
 	th->wake = 0;
 	th->wake_source = PERFAN_WAKE_NONE;
+	th->next_tid = next;
 	th->site = n;
-	th->wait = state == PERFAN_OFFCPU_RUNQ
-			   ? PERFAN_WAIT_NONE
-			   : perfan__wait_classify(&o->waits, frames, n, state,
-						   &th->site);
+	/* (a preempted thread waits for nothing, but was somewhere) */
+	th->wait =
+		perfan__wait_classify(&o->waits, frames, n, state, &th->site);
+	if (state == PERFAN_OFFCPU_RUNQ)
+		th->wait = PERFAN_WAIT_NONE;
 	return 0;
 }
 
@@ -451,7 +455,7 @@ static int on_sched_switch(perfan_offcpu *o,
 		leaves(o, th, t);
 		return close_iv(o, th, t, 0);
 	}
-	return switch_out(o, th, t, state, SRC_SCHED_SWITCH,
+	return switch_out(o, th, t, state, SRC_SCHED_SWITCH, next,
 			  ev->u.sample.frames, ev->u.sample.nr_frames);
 }
 
@@ -638,7 +642,11 @@ static int on_switch_record(perfan_offcpu *o,
 		rc = switch_out(o, th, ev->time,
 				sw->preempt ? PERFAN_OFFCPU_RUNQ
 					    : PERFAN_OFFCPU_BLOCKED,
-				SRC_SWITCH_RECORD, NULL, 0);
+				SRC_SWITCH_RECORD,
+				ev->type == PERFAN_STREAM_SWITCH_CPU_WIDE
+					? sw->next_prev_tid
+					: -1,
+				NULL, 0);
 	}
 	touch(th, ev->time);
 	return rc;

@@ -33,6 +33,7 @@ struct perfan__othread {
 	uint32_t wake_source; /* the wakeup's (enum perfan_wake_source) */
 	int waker_uncertain;  /* read from sched_wakeup */
 	int32_t waker_pid, waker_tid;
+	int32_t next_tid; /* the CPU went to at the switch-out (-1: ?) */
 	struct perfan_stream_frame *wframes; /* the waker's stack */
 	size_t nr_wframes, cap_wframes;
 	/* Its CPU time since its last cpu-clock/task-clock sample: RAN up

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/offcpu_internal.h"
+#include "analysis/stackmap.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/htab.h"
@@ -19,13 +20,10 @@ struct fold {
 	perfan_profile *p;
 	struct perfan_resolve_opts ro; /* the caller's: roots and filters */
 	int col;
-	perfan_frame_id *ids; /* stream frame id -> profile frame id */
-	size_t nids;
+	struct perfan__stackmap sm; /* the stream's frames in P */
 	/* each state's leaf, and each wait class's in each state (made
 	 * when first met) */
 	perfan_frame_id leaf[PERFAN_OFFCPU_NR_STATES][PERFAN_WAIT_NR_CLASSES];
-	perfan_frame_id *stack; /* root first */
-	size_t capstack;
 	uint64_t filtered; /* samples the caller's filters left out */
 	/* each thread's process frame, for the name and pid it was made
 	 * for: naming it is a printf and a lookup */
@@ -40,29 +38,6 @@ struct fold {
 	int (*interval)(const struct perfan_offcpu_interval *iv, void *payload);
 	void *payload;
 };
-
-static int frame_id(struct fold *f, const struct perfan_stream_frame *sf,
-		    perfan_frame_id *out)
-{
-	if (sf->id >= f->nids) {
-		size_t cap = f->nids;
-		if (perfan__grow((void **)&f->ids, &cap, (size_t)sf->id + 1,
-				 sizeof(*f->ids)))
-			return perfan__nomem("off-CPU profile");
-		for (size_t i = f->nids; i < cap; i++)
-			f->ids[i] = NO_FRAME;
-		f->nids = cap;
-	}
-	if (f->ids[sf->id] == NO_FRAME) {
-		int err = perfan_profile_frame(f->p, &f->ids[sf->id], sf->name,
-					       sf->module, sf->file, sf->line,
-					       sf->kind);
-		if (err)
-			return err;
-	}
-	*out = f->ids[sf->id];
-	return 0;
-}
 
 static int root_id(struct fold *f, const char *comm, int32_t pid, int32_t tid,
 		   perfan_frame_id *out)
@@ -100,21 +75,17 @@ static int add(struct fold *f, const char *comm, int32_t pid, int32_t tid,
 	       const struct perfan_stream_frame *frames, size_t n,
 	       perfan_frame_id leaf, uint64_t time, uint64_t weight)
 {
-	if (perfan__grow((void **)&f->stack, &f->capstack, n + 2,
-			 sizeof(*f->stack)))
-		return perfan__nomem("off-CPU profile");
-	size_t k = 0;
-	int err = 0;
-	if (f->ro.root != PERFAN_ROOT_NONE)
-		err = root_id(f, comm, pid, tid, &f->stack[k++]);
-	for (size_t i = n; i-- > 0 && !err;)
-		err = frame_id(f, &frames[i], &f->stack[k++]);
+	size_t k = f->ro.root != PERFAN_ROOT_NONE;
+	int err = perfan__stackmap_path(&f->sm, k, frames, n, 1);
+	if (!err && k)
+		err = root_id(f, comm, pid, tid, &f->sm.path[0]);
 	if (err)
 		return err;
+	k += n;
 	if (leaf != NO_FRAME)
-		f->stack[k++] = leaf;
+		f->sm.path[k++] = leaf;
 	struct perfan_sample_meta meta = {time, pid, tid, -1};
-	return perfan_profile_add(f->p, f->stack, k, (size_t)f->col, weight,
+	return perfan_profile_add(f->p, f->sm.path, k, (size_t)f->col, weight,
 				  &meta, NULL);
 }
 
@@ -229,7 +200,7 @@ int perfan_offcpu_profile(perfan_profile *p, perfan_perfdata *pd,
 	if (view != PERFAN_VIEW_OFFCPU && view != PERFAN_VIEW_WALL)
 		return perfan__err(PERFAN_EINVAL,
 				   "perfan_offcpu_profile: no view %d", view);
-	struct fold f = {.p = p, .ro = PERFAN_RESOLVE_OPTS_INIT};
+	struct fold f = {.p = p, .ro = PERFAN_RESOLVE_OPTS_INIT, .sm.p = p};
 	if (ro)
 		memcpy(&f.ro, ro,
 		       ro->sz < sizeof(f.ro) ? ro->sz : sizeof(f.ro));
@@ -277,8 +248,7 @@ int perfan_offcpu_profile(perfan_profile *p, perfan_perfdata *pd,
 		perfan_offcpu_free(oc);
 	}
 	perfan_stream_free(s);
-	free(f.ids);
-	free(f.stack);
+	perfan__stackmap_free(&f.sm);
 	free(f.roots);
 	perfan__htab_free(&f.root_of);
 	return err;

@@ -219,23 +219,25 @@ static int idle_frame(const struct perfan_stream_frame *f)
 	       (!file || stdlib_file(file));
 }
 
-/* Whether F is the user's own code: Python outside the waiting machinery
- * of the standard library, or native code outside the kernel and the
- * runtime. */
-static int user_frame(const struct perfan_stream_frame *f)
+int perfan__wait_user_code(uint32_t kind, const char *name, const char *module)
 {
 	const char *q, *file = NULL;
 	size_t ql;
-	switch (f->kind) {
+	switch (kind) {
 	case PERFAN_FRAME_PYTHON:
-		if (!perfan_python_frame_split(f->name, &q, &ql, &file))
+		if (!perfan_python_frame_split(name, &q, &ql, &file))
 			return 1;
 		return !stdlib_file(file);
 	case PERFAN_FRAME_NATIVE:
 	case PERFAN_FRAME_INLINED:
-		return f->module && !perfan_python_is_runtime(f->module);
+		return module && !perfan_python_is_runtime(module);
 	default: return 0;
 	}
+}
+
+static int user_frame(const struct perfan_stream_frame *f)
+{
+	return perfan__wait_user_code(f->kind, f->name, f->module);
 }
 
 /* What a frame says on its own, in a byte: its mechanism's class, and

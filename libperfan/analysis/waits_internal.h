@@ -19,4 +19,11 @@ uint32_t perfan__wait_classify(struct perfan__waits *c,
 			       uint32_t state, size_t *site);
 void perfan__waits_free(struct perfan__waits *c);
 
+/* Whether a frame of KIND named NAME in MODULE is the user's own code: a
+ * Python function outside the standard library's waiting machinery
+ * (threading, queue, selectors, asyncio, ...), or native code outside the
+ * kernel and the runtime (perfan_python_is_runtime). */
+int perfan__wait_user_code(uint32_t kind, const char *name,
+			   const char *module);
+
 #endif

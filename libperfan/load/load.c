@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <perfan/annotate.h>
+#include <perfan/critical.h>
 #include <perfan/gil.h>
 #include <perfan/offcpu.h>
 #include <perfan/python.h>
@@ -418,6 +419,45 @@ int perfan_load_gil(perfan_gil **out, perfan_load *l, const char *path,
 		perfan_threads_advice(perfan_gil_result(*out)->offcpu,
 				      PERFAN_VIEW_OFFCPU, forward_advice, l);
 	return rc ? rc : l->advice_errors > errors ? PERFAN_LOAD_ADVISED : 0;
+}
+
+int perfan_load_critical(perfan_critical **out, perfan_load *l,
+			 const char *path,
+			 const struct perfan_critical_opts *co)
+{
+	if (!out || !l || !path)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_load_critical: an argument is NULL");
+	*out = NULL;
+	struct perfan_critical_opts o =
+		PERFAN_OPTS_INIT(struct perfan_critical_opts);
+	if (co)
+		memcpy(&o, co, co->sz < sizeof(o) ? co->sz : sizeof(o));
+	o.sz = sizeof(o);
+	/* the load's --tid and --time, where CO does not say */
+	const struct perfan_filter *f = &l->o.filter;
+	if (o.tid <= 0 && f->tid > 0)
+		o.tid = (int32_t)f->tid;
+	if (!o.start && !o.end) {
+		o.start = f->time_start;
+		o.end = f->time_end;
+	}
+	if (!co)
+		o.python_view = l->o.python_view < 0 ? PERFAN_PY_PYTHON
+						     : l->o.python_view;
+	if (o.tid <= 0)
+		return perfan__err(PERFAN_EINVAL,
+				   "%s: the critical path "
+				   "needs a thread (--tid TID)",
+				   path);
+	struct perfan_resolve_opts ro;
+	int rc = open_perfdata(l, path, &ro);
+	if (rc)
+		return rc;
+	progress(l, PERFAN_LOAD_START, l->info.size);
+	rc = perfan_critical_perfdata(out, l->time_pd, &ro, &o);
+	progress(l, PERFAN_LOAD_END, 0);
+	return rc;
 }
 
 /* PATH into L's profile; a pruned read that met an unsorted file starts

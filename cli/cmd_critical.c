@@ -1,0 +1,120 @@
+/* cli/cmd_critical.c: perfan critical: the critical path of one thread's
+ * interval in a perf.data recording: what it ran, what it waited for, and
+ * who it waited on, followed through the wakers. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <perfan/perfan.h>
+
+#include "args.h"
+#include "cli.h"
+
+#define CMD "critical"
+
+static const char head[] =
+	"usage: perfan critical --tid TID [--time START,END] [options] FILE\n"
+	"\n"
+	"The critical path of thread TID over its life in perf.data FILE (or\n"
+	"over --time START,END): each stretch it was blocked is followed to\n"
+	"the thread that woke it (sched:sched_waking) and through that\n"
+	"thread's own history from the start of the wait to the wakeup,\n"
+	"recursively, so that the segments tile the interval: a table of\n"
+	"(thread, state, class, function) with their ms and share, the chain\n"
+	"of threads, Amdahl bounds (making a function free shortens the\n"
+	"interval by at most its time on the path) and the segments. With\n"
+	"-o FILE.svg, a flame graph rooted at the thread. Record with\n"
+	"sched:sched_switch, sched:sched_waking and cpu-clock/freq=N/, call\n"
+	"graphs (--call-graph dwarf for CPython), -a for exact switch-ins.\n"
+	"\n";
+
+struct opts {
+	struct perfan_load_opts load;
+	struct perfan_critical_opts co;
+	int format;
+	const char *out;
+};
+
+static const char *set_depth(void *depth, const char *arg)
+{
+	char *end;
+	long n = strtol(arg, &end, 10);
+	if (end == arg || *end || n < 1 || n > 64)
+		return "is not a depth from 1 to 64";
+	*(unsigned *)depth = (unsigned)n;
+	return NULL;
+}
+
+static const struct cli_opt options[] = {
+	CLI_FLAG_VALUE("json", format, PERFAN_CRITICAL_JSON,
+		       "print a JSON object instead"),
+	CLI_CALL("depth", "N", co.max_depth, set_depth,
+		 "follow wakers N threads deep (default 8)"),
+	CLI_OUTPUT(out),
+	CLI_TABLE(cli_python_table, load),
+	CLI_TABLE(cli_filter_table, load),
+	CLI_TABLE(cli_symbols_table, load),
+	CLI_TABLE(cli_threads_table, load),
+	CLI_END,
+};
+
+struct job {
+	const perfan_critical *c;
+	int format;
+};
+
+static int write_job(const void *arg, FILE *fp)
+{
+	const struct job *j = arg;
+	struct perfan_critical_write_opts wo = {sizeof(wo), j->format};
+	return perfan_critical_write(j->c, fp, &wo);
+}
+
+static int critical(struct opts *o, const char *path)
+{
+	perfan_load *l = NULL;
+	perfan_critical *c = NULL;
+	o->co.python_view = o->load.python_view < 0 ? PERFAN_PY_PYTHON
+						    : o->load.python_view;
+	int err = perfan_load_new(&l, &o->load);
+	if (!err)
+		err = perfan_load_critical(&c, l, path, &o->co);
+	int status = err != 0;
+	if (err < 0)
+		cli_error(CMD, "%s", perfan_error_last());
+	if (c && cli_svg_path(o->out)) {
+		struct perfan_flamegraph_opts fo = PERFAN_FG_OPTS_INIT;
+		fo.title = "Critical path";
+		fo.countname = "ns";
+		status = cli_write_flamegraph(CMD, perfan_critical_profile(c),
+					      &fo, o->out, status);
+	} else if (c) {
+		struct job j = {c, o->format};
+		if (cli_write_result(CMD, o->out, write_job, &j))
+			status = 1;
+	}
+	perfan_critical_free(c);
+	perfan_load_free(l);
+	return status;
+}
+
+int cmd_critical(int argc, char **argv)
+{
+	struct opts o = {.co = PERFAN_OPTS_INIT(struct perfan_critical_opts)};
+	cli_args_init(&o.load, CMD);
+	int status = cli_opt_parse(argc, argv, options, &o, head, CMD, 0);
+	const char *path = argv[argc - 1];
+	if (status < 0 && optind != argc - 1)
+		status = cli_opt_error(CMD, options, head, "%s",
+				       optind >= argc ? "no perf.data"
+						      : "one perf.data only");
+	else if (status < 0 && o.load.filter.tid < 0)
+		status = cli_opt_error(CMD, options, head, "%s",
+				       "no thread: --tid TID");
+	else if (status < 0 && cli_output_guard(CMD, o.out, &path, 1))
+		status = 1;
+	if (status < 0)
+		status = critical(&o, path);
+	return status;
+}
