@@ -55,7 +55,8 @@ struct perfan_critical {
 	perfan_profile *stacks;     /* every stack kept, no root */
 	struct perfan__stackmap sm; /* the stream's frames in STACKS */
 	/* the result */
-	perfan_profile *prof;
+	perfan_profile *prof;  /* the path, native frames */
+	perfan_profile *view;  /* its Python view, or NULL */
 	perfan_frame_id *copy; /* stacks' frame -> prof's */
 	size_t ncopy;
 	struct perfan_critical_segment *seg;
@@ -629,8 +630,10 @@ static int finish(perfan_critical *c, perfan_offcpu *oc)
 		err = rows(c);
 	if (!err)
 		err = bounds(c);
-	if (!err)
-		err = perfan__python_view_in_place(&c->prof, c->o.python_view);
+	/* (the view apart: the rows and bounds name C->prof's frames) */
+	if (!err && c->o.python_view > PERFAN_PY_NATIVE &&
+	    perfan_python_present(c->prof))
+		err = perfan_python_view(&c->view, c->prof, c->o.python_view);
 	if (err)
 		return err;
 	struct perfan_critical_result *r = &c->res;
@@ -664,6 +667,7 @@ void perfan_critical_free(perfan_critical *c)
 	perfan__waits_free(&c->waits);
 	perfan_profile_free(c->stacks);
 	perfan_profile_free(c->prof);
+	perfan_profile_free(c->view);
 	perfan__stackmap_free(&c->sm);
 	free(c->copy);
 	free(c->seg);
@@ -730,5 +734,5 @@ perfan_critical_result(const perfan_critical *c)
 
 const perfan_profile *perfan_critical_profile(const perfan_critical *c)
 {
-	return c ? c->prof : NULL;
+	return !c ? NULL : c->view ? c->view : c->prof;
 }
