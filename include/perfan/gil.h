@@ -30,7 +30,8 @@ struct perfan_gil_thread {
 	 * blocked, and in the run queue after the wakeup */
 	uint64_t wait, wait_blocked, wait_runq;
 	/* episodes: runs of such intervals less than 200 us apart (the
-	 * interpreter's 5 ms timed waits, merged) */
+	 * interpreter's 5 ms timed waits, merged), each ended by the GIL
+	 * handed to the thread: its handoffs */
 	uint32_t episodes;
 	/* forced switches: drop_gil waiting until another thread took the
 	 * GIL it was asked to drop (PERFAN_WAIT_GIL_HANDOFF), and that
@@ -110,6 +111,7 @@ struct perfan_gil_write_opts {
  * GIL meanwhile) or JSON ({"gil": {"probes", "probes_seen", "start",
  * "end", "threads": [{"comm", "pid", "tid", "start", "end", "life",
  * "wait", "wait_fraction", "wait_blocked", "wait_runq", "episodes",
+ * "handoffs",
  * "forced", "handoff_wait", "on_cpu", "hold_samples", "probe_wait",
  * "probe_wait_fraction", "probe_hold", "probe_episodes", "held_by":
  * [{"comm", "pid", "tid", "ns", "fraction"}], "held_by_none"}]}}), ns.

@@ -55,7 +55,7 @@ static void write_text(const void *result, FILE *fp)
 		r->probes ? "; holds and waits also from perf probe events"
 			  : "");
 	fprintf(fp, "%-28s %10s %10s %6s %10s %10s %8s %6s %10s %10s", "thread",
-		"life ms", "GIL wait", "%", "blocked", "run-queue", "episodes",
+		"life ms", "GIL wait", "%", "blocked", "run-queue", "handoffs",
 		"forced", "on-CPU", "holding>=");
 	if (r->probes)
 		fprintf(fp, " %10s %6s %10s", "probe wait", "%", "probe hold");
@@ -140,6 +140,8 @@ static void write_json(const void *result, FILE *fp)
 		perfan__json_u64(&j, "wait_blocked", t->wait_blocked);
 		perfan__json_u64(&j, "wait_runq", t->wait_runq);
 		perfan__json_u64(&j, "episodes", t->episodes);
+		/* each episode ends with the GIL handed to the thread */
+		perfan__json_u64(&j, "handoffs", t->episodes);
 		perfan__json_u64(&j, "forced", t->forced);
 		perfan__json_u64(&j, "handoff_wait", t->handoff_wait);
 		perfan__json_u64(&j, "on_cpu", t->on_cpu);
