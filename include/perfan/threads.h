@@ -35,6 +35,17 @@ struct perfan_thread_site {
 	const char *caller;
 	uint64_t total;                        /* ns */
 	uint64_t off[PERFAN_OFFCPU_NR_STATES]; /* ns, by state */
+	/* Why it waited: the class of its off-CPU leaf (enum
+	 * perfan_wait_class, perfan/waits.h; 0: not said). Sites of
+	 * different classes are different sites. */
+	uint32_t wait_class;
+	/* The blocking site, the innermost frame of the user's own code
+	 * (perfan_wait_site); NULL when the stack has none. */
+	const char *site;
+	/* What it waited in: the frame that names the class (the
+	 * Condition.wait or Queue.get an idle site called, take_gil,
+	 * pthread_mutex_lock), else WAIT. */
+	const char *mechanism;
 };
 
 /* One thread. */
@@ -116,7 +127,9 @@ struct perfan_threads_write_opts {
  * "on_cpu", "on_cpu_samples", "on_cpu_from" ("samples" or "switches"), "off_cpu", "off": {STATE: ns},
  * "intervals": {STATE: n}, "open_start", "open_end", "inexact",
  * "exited", "cpu_wall_ratio", "sites": [{"wait", "caller", "total",
- * "off": {STATE: ns}}]}]}). Returns 0, PERFAN_EINVAL (a NULL argument, an
+ * "off": {STATE: ns}, "class" (perfan_wait_class_name, null when not
+ * said), "site", "mechanism"}]}]}). A text site with a class reads
+ * "SITE <- MECHANISM (CLASS wait)", one without "WAIT in CALLER". Returns 0, PERFAN_EINVAL (a NULL argument, an
  * unknown format) or PERFAN_EIO. OPTS NULL: text. */
 PERFAN_API int
 perfan_threads_write(const perfan_threads *t, FILE *fp,

@@ -90,6 +90,10 @@ struct perfan_triage_site {
 	const char *wait, *caller; /* as struct perfan_thread_site */
 	uint64_t total;            /* ns */
 	size_t nr_threads;         /* threads that blocked there */
+	/* as struct perfan_thread_site: sites of different classes,
+	 * user's functions or mechanisms are different sites */
+	uint32_t wait_class;
+	const char *site, *mechanism;
 };
 
 PERFAN_API int perfan_triage_new(perfan_triage **out,

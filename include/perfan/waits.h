@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include <perfan/common.h>
+#include <perfan/profile.h>
 #include <perfan/stream.h>
 
 #ifdef __cplusplus
@@ -67,6 +68,23 @@ PERFAN_API int perfan_wait_class_parse(const char *name);
 PERFAN_API uint32_t perfan_wait_classify(const struct perfan_stream_frame *f,
 					 size_t n, uint32_t state,
 					 size_t *site);
+
+/* The same rule over a stack of profile P: FR[0..N) frame ids, leaf
+ * first, the off-CPU leaf and the process frame left out; Python frames
+ * named as CPython writes them ("py::QUAL:FILE") or as the Python view
+ * does ("QUAL (FILE)", the file as their module). For a wait of class
+ * WAIT (the off-CPU leaf's, struct perfan_frame.wait): *SITE the index of
+ * the blocking site, the innermost frame of the user's own code; *MECH
+ * the frame inside it that names the mechanism: for an idle wait the
+ * outermost Python function that waits for work (Queue.get over the
+ * Condition.wait it calls), else the innermost frame outside the kernel
+ * whose function names WAIT's class (take_gil,
+ * PyThread_acquire_lock_timed, pthread_mutex_lock). Either is N when the
+ * stack has none (the Python view leaves the interpreter's frames out).
+ * SITE and MECH may be NULL. */
+PERFAN_API void perfan_wait_site(const perfan_profile *p,
+				 const perfan_frame_id *fr, size_t n,
+				 uint32_t wait, size_t *site, size_t *mech);
 
 /* What ended a wait. */
 enum perfan_wake_source {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <perfan/threads.h>
+#include <perfan/waits.h>
 
 #include "analysis/threads_internal.h"
 #include "util/error.h"
@@ -207,35 +208,77 @@ static int blocking(int state)
 	return state != PERFAN_OFFCPU_RUNQ && state != PERFAN_OFFCPU_UNSEEN;
 }
 
+/* The name of frame ID of the table's profile; NULL for NONE. */
+static const char *frame_name(const perfan_threads *t, perfan_frame_id id)
+{
+	return id == NONE ? NULL : perfan_profile_frame_get(t->p, id)->name;
+}
+
+/* The site of mechanism MECH among the sites of one key from *V on
+ * (SIZE_MAX when none), and where a new one is linked from. */
+static size_t find_key(const struct rowx *x, const uint64_t *v,
+		       const char *mech, size_t **link)
+{
+	size_t *l = NULL;
+	for (size_t i = v ? (size_t)*v : SIZE_MAX; i != SIZE_MAX;
+	     i = x->next[i]) {
+		const char *m = x->sites[i].mechanism;
+		if (!strcmp(m ? m : "", mech ? mech : ""))
+			return i;
+		l = &x->next[i];
+	}
+	*link = l;
+	return SIZE_MAX;
+}
+
+/* The name of wait code WAIT. */
+static const char *wait_of(const perfan_threads *t, uint32_t wait)
+{
+	if (!(wait & (W_FRAME_SYS | W_FRAME_FN)))
+		return wait_name(wait);
+	const char *fn = frame_name(t, wait & ~(3u << 30));
+	return (wait & W_FRAME_SYS) ? syscall_of(fn) : fn;
+}
+
 static int add_site(perfan_threads *t, size_t row, uint32_t wait,
-		    perfan_frame_id caller, int state, uint64_t w)
+		    perfan_frame_id caller, const struct sitekey *k, int state,
+		    uint64_t w)
 {
 	struct rowx *x = &t->x[row];
-	uint64_t key = ((uint64_t)wait << 32) | caller;
+	/* a classed site is its class, site and mechanism as shown; a
+	 * site without a class its wait and caller */
+	uint64_t key = k->wait_class
+			       ? ((uint64_t)(k->wait_class | 1u << 31) << 32) |
+					 k->site
+			       : ((uint64_t)wait << 32) | caller;
+	const char *wname = wait_of(t, wait);
+	/* the C library's wrappers (clock_nanosleep@GLIBC_2.2.5,
+	 * __GI___lll_lock_wait) read better as their wait */
+	const char *mech =
+		k->mech == NONE || runtime_module(perfan_profile_frame_get(
+							  t->p, k->mech)
+							  ->module)
+			? wname
+			: frame_name(t, k->mech);
 	uint64_t *v = perfan__htab_get(&x->index, key);
-	size_t i;
-	if (v) {
-		i = (size_t)*v;
-	} else {
-		if (perfan__grow((void **)&x->sites, &x->cap, x->n + 1,
-				 sizeof(*x->sites)))
+	size_t *link = NULL, i = find_key(x, v, mech, &link);
+	if (i == SIZE_MAX) {
+		void **const arrays[] = {(void **)&x->sites, (void **)&x->next};
+		const size_t size[] = {sizeof(*x->sites), sizeof(*x->next)};
+		if (perfan__grow_each(arrays, size, 2, &x->cap, x->n + 1))
 			return perfan__nomem("threads");
 		i = x->n++;
 		struct perfan_thread_site *s = &x->sites[i];
 		memset(s, 0, sizeof(*s));
-		s->caller =
-			caller == NONE
-				? NULL
-				: perfan_profile_frame_get(t->p, caller)->name;
-		if (wait & (W_FRAME_SYS | W_FRAME_FN)) {
-			const char *fn = perfan_profile_frame_get(
-						 t->p, wait & ~(3u << 30))
-						 ->name;
-			s->wait = (wait & W_FRAME_SYS) ? syscall_of(fn) : fn;
-		} else {
-			s->wait = wait_name(wait);
-		}
-		if (perfan__htab_put(&x->index, key, i))
+		s->caller = frame_name(t, caller);
+		s->wait = wname;
+		s->wait_class = k->wait_class;
+		s->site = frame_name(t, k->site);
+		s->mechanism = mech;
+		x->next[i] = SIZE_MAX;
+		if (link)
+			*link = i;
+		else if (perfan__htab_put(&x->index, key, i))
 			return perfan__nomem("threads");
 	}
 	x->sites[i].total += w;
@@ -263,6 +306,34 @@ static int pick_column(const perfan_profile *p, size_t col, size_t *out)
 		if (perfan_profile_column_kind(p, c) == PERFAN_COLUMN_WALL)
 			*out = c;
 	return 0; /* none: no call sites */
+}
+
+/* The class of off-CPU leaf N: its own; for the run-queue delay after a
+ * wakeup (whose leaf the off-CPU view names by its state) the class of
+ * the wait it followed, the heaviest classed leaf beside it on the same
+ * stack. */
+static uint32_t leaf_class(const perfan_profile *p, perfan_node_id n,
+			   size_t col)
+{
+	const struct perfan_frame *f =
+		perfan_profile_frame_get(p, perfan_profile_node_frame(p, n));
+	if (f->wait || f->state != PERFAN_OFFCPU_WAKEUP_DELAY)
+		return f->wait;
+	const perfan_node_id *kids;
+	size_t nk = perfan_profile_node_children(
+		p, perfan_profile_node_parent(p, n), &kids);
+	uint32_t wait = PERFAN_WAIT_NONE;
+	uint64_t most = 0;
+	for (size_t i = 0; i < nk; i++) {
+		const struct perfan_frame *k = perfan_profile_frame_get(
+			p, perfan_profile_node_frame(p, kids[i]));
+		uint64_t w = perfan_profile_node_self(p, kids[i], col);
+		if (k->kind == PERFAN_FRAME_OFFCPU && k->wait && w > most) {
+			most = w;
+			wait = k->wait;
+		}
+	}
+	return wait;
 }
 
 /* The call sites of every off-CPU leaf of the profile. */
@@ -306,10 +377,25 @@ static int collect_sites(perfan_threads *t, size_t col)
 		uint32_t wait;
 		perfan_frame_id caller;
 		classify(p, fr, k, &wait, &caller);
-		rc = add_site(t, (size_t)row, wait, caller, state, w);
+		struct sitekey key = {leaf_class(p, n, col), NONE, NONE};
+		if (key.wait_class >= PERFAN_WAIT_NR_CLASSES)
+			key.wait_class = PERFAN_WAIT_NONE;
+		if (key.wait_class) {
+			size_t site, mech;
+			perfan_wait_site(p, fr, k, key.wait_class, &site,
+					 &mech);
+			key.site = site < k ? fr[site] : NONE;
+			key.mech = mech < k ? fr[mech] : NONE;
+		}
+		rc = add_site(t, (size_t)row, wait, caller, &key, state, w);
 	}
 	free(fr);
 	return rc;
+}
+
+static int str_cmp(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
 }
 
 static int site_cmp(const void *a, const void *b)
@@ -318,9 +404,13 @@ static int site_cmp(const void *a, const void *b)
 	if (x->total != y->total)
 		return x->total < y->total ? 1 : -1;
 	int c = strcmp(x->wait, y->wait);
-	if (c)
-		return c;
-	return strcmp(x->caller ? x->caller : "", y->caller ? y->caller : "");
+	if (!c)
+		c = str_cmp(x->caller, y->caller);
+	if (!c && x->wait_class != y->wait_class)
+		c = x->wait_class < y->wait_class ? -1 : 1;
+	if (!c)
+		c = str_cmp(x->site, y->site);
+	return c ? c : str_cmp(x->mechanism, y->mechanism);
 }
 
 /* Whether TH is a row: a thread the analysis's filter keeps, alive in its
@@ -436,6 +526,7 @@ void perfan_threads_free(perfan_threads *t)
 		return;
 	for (size_t i = 0; t->x && i < t->nrows; i++) {
 		free(t->x[i].sites);
+		free(t->x[i].next);
 		perfan__htab_free(&t->x[i].index);
 	}
 	free(t->x);

@@ -7,11 +7,22 @@
 
 #include "util/htab.h"
 
+/* What a site is found by beside its wait and caller. */
+struct sitekey {
+	uint32_t wait_class;
+	perfan_frame_id site, mech;
+};
+
 /* A row's call sites while they are collected. */
 struct rowx {
 	struct perfan_thread_site *sites;
 	size_t n, cap;
-	struct perfan__htab index; /* (wait << 32 | caller) -> site */
+	/* (wait << 32 | caller), or a classed site's (class << 32 |
+	 * site) -> its first site */
+	struct perfan__htab index;
+	/* per site, the next of the same key with another mechanism
+	 * (SIZE_MAX: none) */
+	size_t *next;
 };
 
 #endif

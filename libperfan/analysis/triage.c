@@ -17,16 +17,34 @@ static int same_str(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-/* Every thread's sites, merged by wait and caller, heaviest first. */
+/* Every thread's sites, merged by wait, caller, class, site and
+ * mechanism, heaviest first. */
 static int cmp_site(const void *va, const void *vb)
 {
 	const struct perfan_triage_site *a = va, *b = vb;
 	if (a->total != b->total)
 		return a->total > b->total ? -1 : 1;
 	int c = strcmp(a->wait ? a->wait : "", b->wait ? b->wait : "");
-	if (c)
-		return c;
-	return strcmp(a->caller ? a->caller : "", b->caller ? b->caller : "");
+	if (!c)
+		c = strcmp(a->caller ? a->caller : "",
+			   b->caller ? b->caller : "");
+	if (!c && a->wait_class != b->wait_class)
+		c = a->wait_class < b->wait_class ? -1 : 1;
+	if (!c)
+		c = strcmp(a->site ? a->site : "", b->site ? b->site : "");
+	if (!c)
+		c = strcmp(a->mechanism ? a->mechanism : "",
+			   b->mechanism ? b->mechanism : "");
+	return c;
+}
+
+/* Whether thread site S is triage site T. */
+static int same_site(const struct perfan_triage_site *t,
+		     const struct perfan_thread_site *s)
+{
+	return same_str(t->wait, s->wait) && same_str(t->caller, s->caller) &&
+	       t->wait_class == s->wait_class && same_str(t->site, s->site) &&
+	       same_str(t->mechanism, s->mechanism);
 }
 
 static int gather_sites(struct perfan_triage *t, size_t max)
@@ -40,9 +58,7 @@ static int gather_sites(struct perfan_triage *t, size_t max)
 		for (size_t k = 0; k < row->nr_sites; k++) {
 			const struct perfan_thread_site *s = &row->sites[k];
 			size_t j = 0;
-			while (j < t->nsites &&
-			       !(same_str(t->sites[j].wait, s->wait) &&
-				 same_str(t->sites[j].caller, s->caller)))
+			while (j < t->nsites && !same_site(&t->sites[j], s))
 				j++;
 			if (j == t->nsites) {
 				if (perfan__grow((void **)&t->sites, &cap,
@@ -51,7 +67,13 @@ static int gather_sites(struct perfan_triage *t, size_t max)
 					return perfan__nomem("triage");
 				t->sites[t->nsites++] =
 					(struct perfan_triage_site){
-						s->wait, s->caller, 0, 0};
+						s->wait,
+						s->caller,
+						0,
+						0,
+						s->wait_class,
+						s->site,
+						s->mechanism};
 			}
 			t->sites[j].total += s->total;
 			t->sites[j].nr_threads++;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include <perfan/offcpu.h>
+#include <perfan/profile.h>
 #include <perfan/python.h>
 #include <perfan/waits.h>
 
@@ -206,13 +207,32 @@ static int stdlib_file(const char *file)
 	return 0;
 }
 
+/* A Python frame's qualified name and file, named as CPython writes it
+ * ("py::QUAL:FILE") or as the Python view does ("QUAL (FILE)", the file
+ * its module). Returns 0 for any other frame. */
+static int python_parts(uint32_t kind, const char *name, const char *module,
+			const char **q, size_t *ql, const char **file)
+{
+	if (kind != PERFAN_FRAME_PYTHON || !name)
+		return 0;
+	if (perfan_python_frame_split(name, q, ql, file))
+		return 1;
+	size_t n = strlen(name), m = module ? strlen(module) : 0;
+	if (!m || n < m + 3 || strncmp(name + n - m - 1, module, m) ||
+	    name[n - 1] != ')' || strncmp(name + n - m - 3, " (", 2))
+		return 0;
+	*q = name;
+	*ql = n - m - 3;
+	*file = module;
+	return 1;
+}
+
 /* Whether F is a Python function that waits for work. */
 static int idle_frame(const struct perfan_stream_frame *f)
 {
 	const char *q, *file;
 	size_t ql;
-	if (f->kind != PERFAN_FRAME_PYTHON ||
-	    !perfan_python_frame_split(f->name, &q, &ql, &file))
+	if (!python_parts(f->kind, f->name, f->module, &q, &ql, &file))
 		return 0;
 	return in_list(q, ql, idle_python,
 		       sizeof(idle_python) / sizeof(*idle_python)) &&
@@ -225,7 +245,7 @@ int perfan__wait_user_code(uint32_t kind, const char *name, const char *module)
 	size_t ql;
 	switch (kind) {
 	case PERFAN_FRAME_PYTHON:
-		if (!perfan_python_frame_split(name, &q, &ql, &file))
+		if (!python_parts(kind, name, module, &q, &ql, &file))
 			return 1;
 		return !stdlib_file(file);
 	case PERFAN_FRAME_NATIVE:
@@ -346,6 +366,45 @@ uint32_t perfan_wait_classify(const struct perfan_stream_frame *f, size_t n,
 			      uint32_t state, size_t *site)
 {
 	return perfan__wait_classify(NULL, f, n, state, site);
+}
+
+/* A profile's frame as the rules read it. */
+static uint8_t profile_traits(const perfan_profile *p, perfan_frame_id id)
+{
+	const struct perfan_frame *pf = perfan_profile_frame_get(p, id);
+	struct perfan_stream_frame f = {0};
+	if (!pf)
+		return T_KNOWN;
+	f.name = pf->name;
+	f.module = pf->module;
+	f.file = pf->file;
+	f.line = pf->line;
+	f.kind = pf->kind;
+	return traits(&f);
+}
+
+void perfan_wait_site(const perfan_profile *p, const perfan_frame_id *fr,
+		      size_t n, uint32_t wait, size_t *site, size_t *mech)
+{
+	size_t user = n, idle = n, named = n;
+	if (!p || !fr)
+		n = user = idle = named = 0;
+	for (size_t i = 0; i < n && user == n; i++) {
+		uint8_t t = profile_traits(p, fr[i]);
+		if (t & T_USER)
+			user = i;
+		else if (t & T_IDLE)
+			idle = i; /* the outermost inside the site */
+		else if (named == n && wait &&
+			 perfan_profile_frame_get(p, fr[i])->kind !=
+				 PERFAN_FRAME_KERNEL &&
+			 (t & T_CLASS) == wait)
+			named = i;
+	}
+	if (site)
+		*site = user;
+	if (mech)
+		*mech = wait == PERFAN_WAIT_IDLE && idle < n ? idle : named;
 }
 
 void perfan__waits_free(struct perfan__waits *c)

@@ -7,10 +7,12 @@
 
 #include <perfan/text.h>
 #include <perfan/threads.h>
+#include <perfan/waits.h>
 
 #include "analysis/threads_result.h"
 #include "render/json.h"
 #include "render/sink.h"
+#include "render/site_text.h"
 
 /* ---- text ------------------------------------------------------------------ */
 
@@ -127,14 +129,23 @@ static void write_text(const void *result, FILE *fp)
 		fputc('\n', fp);
 	}
 
-	int sites = 0;
+	int sites = 0, classes = 0;
+	for (size_t i = 0; i < t->nrows; i++)
+		for (size_t k = 0; k < t->rows[i].nr_sites; k++)
+			classes |= t->rows[i].sites[k].wait_class != 0;
 	for (size_t i = 0; i < t->nrows; i++) {
 		const struct perfan_thread_row *r = &t->rows[i];
 		if (!r->nr_sites)
 			continue;
 		if (!sites++)
-			fputs("#\n# Top blocking call sites per thread, ms: the "
-			      "wait, in the function that called it\n",
+			fputs(classes ? "#\n# Top blocking call sites per "
+					"thread, ms: the user's function <- "
+					"what it waited in (the class), or "
+					"the wait in the function that called "
+					"it\n"
+				      : "#\n# Top blocking call sites per "
+					"thread, ms: the wait, in the function "
+					"that called it\n",
 			      fp);
 		fputs("#\n# ", fp);
 		put_thread(fp, r);
@@ -142,11 +153,8 @@ static void write_text(const void *result, FILE *fp)
 		for (size_t k = 0; k < r->nr_sites; k++) {
 			const struct perfan_thread_site *s = &r->sites[k];
 			fprintf(fp, " %*.3f  ", W, (double)s->total / 1e6);
-			perfan_text_escape(fp, s->wait);
-			if (s->caller) {
-				fputs(" in ", fp);
-				perfan_text_escape(fp, s->caller);
-			}
+			perfan__site_text(fp, s->wait, s->caller, s->wait_class,
+					  s->site, s->mechanism);
 			fputs("  ", fp);
 			put_site_states(fp, s);
 			fputc('\n', fp);
@@ -207,6 +215,10 @@ static void json_row(struct perfan__json *j, const struct perfan_thread_row *r)
 		perfan__json_str(j, "caller", s->caller);
 		perfan__json_u64(j, "total", s->total);
 		json_states(j, "off", s->off);
+		perfan__json_str(j, "class",
+				 perfan_wait_class_name(s->wait_class));
+		perfan__json_str(j, "site", s->site);
+		perfan__json_str(j, "mechanism", s->mechanism);
 		perfan__json_close(j, '}');
 	}
 	perfan__json_close(j, ']');

@@ -14,6 +14,7 @@
 #include <perfan/offcpu.h>
 
 #include "render/markup.h"
+#include "render/site_text.h"
 #include "render/triage.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -248,9 +249,17 @@ static void sites(const struct perfan_triage *t, FILE *fp)
 				"<tr><td>%.1f</td><td>%zu</td><td "
 				"class=\"l\">",
 				ms(s->total), s->nr_threads);
-			put(fp, s->wait);
+			const char *cls =
+				perfan__site_class_words(s->wait_class);
+			const char *from = cls ? s->site : s->caller;
+			put(fp, cls && s->mechanism ? s->mechanism : s->wait);
+			if (cls) {
+				fputs(" (", fp);
+				put(fp, cls);
+				fputc(')', fp);
+			}
 			fputs("</td><td class=\"l\">", fp);
-			put(fp, s->caller ? s->caller : "(no caller)");
+			put(fp, from ? from : "(no caller)");
 			fputs("</td></tr>\n", fp);
 		}
 		fputs("</table>\n", fp);

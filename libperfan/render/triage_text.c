@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "render/site_text.h"
 #include "render/triage.h"
 #include "util/error.h"
 
@@ -68,12 +69,23 @@ static void sites(const struct perfan_triage *t, FILE *fp)
 		fputs("  no blocking call site\n", fp);
 		return;
 	}
-	fprintf(fp, "  %10s %7s  %s\n", "ms", "threads", "wait <- caller");
+	int classes = 0;
+	for (size_t i = 0; i < t->nsites; i++)
+		classes |= t->sites[i].wait_class != 0;
+	fprintf(fp, "  %10s %7s  %s\n", "ms", "threads",
+		classes ? "site <- what it waited in (class), or wait <- "
+			  "caller"
+			: "wait <- caller");
 	for (size_t i = 0; i < t->nsites; i++) {
 		const struct perfan_triage_site *s = &t->sites[i];
-		fprintf(fp, "  %10.1f %7zu  %s <- %s\n", ms(s->total),
-			s->nr_threads, s->wait ? s->wait : "?",
-			s->caller ? s->caller : "(no caller)");
+		fprintf(fp, "  %10.1f %7zu  ", ms(s->total), s->nr_threads);
+		if (s->wait_class)
+			perfan__site_text(fp, s->wait, s->caller, s->wait_class,
+					  s->site, s->mechanism);
+		else
+			fprintf(fp, "%s <- %s", s->wait ? s->wait : "?",
+				s->caller ? s->caller : "(no caller)");
+		fputc('\n', fp);
 	}
 }
 

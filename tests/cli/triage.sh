@@ -4,7 +4,8 @@
 # graphs) with a perf stat output and a before recording: each thread's
 # wall, on-CPU and off-CPU time as `perfan report --off-cpu --json`, the
 # plateaus as `perfan report --no-children -s dso,sym --json` (the
-# cpu-clock event), the blocking sites summed over the threads, the
+# cpu-clock event), the blocking sites summed over the threads (by class,
+# site and mechanism where the wait has a class), the
 # verdict as `perfan classify --json`, the changes as `perfan diff --json`;
 # on the slow and fast handler recordings of testdata/slow-service (no
 # switches) the same plateaus and changes, and the sections without data
@@ -128,11 +129,20 @@ for got, w in zip(rows, off):
     for i, k in ((2, 'wall'), (3, 'on_cpu'), (4, 'off_cpu')):
         if not near(float(got[i]), w[k] / 1e6, 0.051):
             fail(f'offcpu: {w["comm"]}: {k} {got[i]} ms, report {w[k]} ns')
-# the blocking sites: every thread's, summed by wait and caller
+# the blocking sites: every thread's, summed by what it waited in and the
+# user's function for a site with a class (its mechanism and class, its
+# site), by wait and caller for one without
+words = {'GIL': 'GIL wait', 'lock': 'lock wait', 'idle': 'idle wait',
+         'I/O': 'I/O wait', 'disk': 'disk wait'}
 sums = {}
 for t in off:
     for s in t['sites']:
-        key = (s['wait'], s['caller'] or '(no caller)')
+        if s.get('class'):
+            key = ('%s (%s)' % (s['mechanism'],
+                                words.get(s['class'], s['class'])),
+                   s['site'] or '(no caller)')
+        else:
+            key = (s['wait'], s['caller'] or '(no caller)')
         sums[key] = sums.get(key, 0) + s['total']
 want = sorted(sums.items(), key=lambda kv: -kv[1])[:10]
 rows = p.rows['blocking'][1:]
