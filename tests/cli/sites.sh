@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# sites.sh: the blocking call sites of report --off-cpu name the user's
+# function, what it waited in and the class (issue 34), against the
+# programs' own measurements in testdata/gil: lock.data's waiter blocks in
+# lock.acquire() for the part of the planted hold after it called it
+# (hold_after_waiter_start), a lock wait at wait_for_lock within 5 % or
+# 2 ms, its GIL waits a row apart, and no thread but the waiter waits on
+# the lock; idle.data's workers wait in queue.get() (their own
+# BLOCKED_IN_GET), an idle wait at worker under Queue.get within 5 % or
+# 2 ms, and the main thread's join is idle too; sites of different
+# classes are different rows in the text.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+: "${PERFAN_BIN:?}"
+D=testdata/gil
+. tests/tools/cli_common.sh
+O=(--kallsyms "$D/kallsyms" --symfs "$D/symfs" --perf-map-dir "$D"
+	--buildid-dir "$tmp/no-cache")
+for f in lock idle; do
+	HOME=$tmp "$PERFAN_BIN" report --off-cpu --json "${O[@]}" "$D/$f.data" \
+		>"$tmp/$f.json" 2>"$tmp/$f.err" || fail "report --off-cpu $f.data: $(cat "$tmp/$f.err")"
+done
+if ! python3 - "$tmp" "$D" <<'PY'; then
+import json, sys
+tmp, d = sys.argv[1], sys.argv[2]
+bad = 0
+
+def fail(msg):
+    global bad
+    print("FAIL: " + msg)
+    bad += 1
+
+def near(got, want, pct, ms):
+    return abs(got - want) <= max(want * pct / 100, ms)
+
+def threads(name):
+    return {t["tid"]: t for t in json.load(open("%s/%s.json" % (tmp, name)))
+            ["per_thread"]["threads"]}
+
+def fn(s):  # a site's function, without its file
+    return (s or "").split(" (", 1)[0]
+
+# lock.data: NAME TID THREAD_TIME WALL per thread, then the figures
+out, fig = {}, {}
+for line in open(d + "/lock.out"):
+    p = line.split()
+    if len(p) == 4:
+        out[p[0]] = int(p[1])
+    elif len(p) == 2:
+        fig[p[0]] = float(p[1]) * 1e3
+th = threads("lock")
+waiter = th[out["wait_for_lock"]]["sites"]
+lock = [s for s in waiter if s["class"] == "lock"]
+if len(lock) != 1 or fn(lock[0]["site"]) != "wait_for_lock":
+    fail("lock.data: the waiter's lock sites %s, want one at wait_for_lock"
+         % [(s["site"], s["mechanism"]) for s in lock])
+else:
+    blocked = lock[0]["off"].get("sleep", 0) / 1e6
+    if not near(blocked, fig["hold_after_waiter_start"], 5, 2):
+        fail("lock.data: lock wait %.3f ms, the hold after acquire() %.3f"
+             % (blocked, fig["hold_after_waiter_start"]))
+    gil = [s for s in waiter if s["class"] == "GIL" and
+           fn(s["site"]) == "wait_for_lock"]
+    if not gil:
+        fail("lock.data: no GIL wait of the waiter at wait_for_lock apart "
+             "from its lock wait")
+    # acquire() measured its lock wait, the GIL taken back, and the
+    # wakeups' run-queue delays
+    total = sum(s["total"] for s in lock + gil) / 1e6
+    if not near(total, fig["waiter_blocked"], 5, 2):
+        fail("lock.data: lock and GIL waits at wait_for_lock %.3f ms, "
+             "acquire() measured %.3f" % (total, fig["waiter_blocked"]))
+for name in ("hold_lock", "burn"):
+    for s in th[out[name]]["sites"]:
+        if s["class"] == "lock":
+            fail("lock.data: %s waits on the lock: %s" % (name, s))
+# idle.data: NAME TID THREAD_TIME WALL BLOCKED_IN_GET JOBS per worker
+th = threads("idle")
+workers = 0
+for line in open(d + "/idle.out"):
+    p = line.split()
+    if not p[0].startswith("worker_"):
+        continue
+    workers += 1
+    sites = th[int(p[1])]["sites"]
+    idle = [s for s in sites if s["class"] == "idle" and
+            fn(s["site"]) == "worker" and fn(s["mechanism"]) == "Queue.get"]
+    if len(idle) != 1:
+        fail("idle.data: %s: sites %s, want one worker <- Queue.get "
+             "(idle)" % (p[0], [(s["site"], s["mechanism"], s["class"])
+                                for s in sites]))
+    elif not near(idle[0]["total"] / 1e6, float(p[4]) * 1e3, 5, 2):
+        fail("idle.data: %s: idle wait %.3f ms, get() measured %.3f"
+             % (p[0], idle[0]["total"] / 1e6, float(p[4]) * 1e3))
+    if any(s["class"] == "lock" for s in sites):
+        fail("idle.data: %s has a lock wait" % p[0])
+if workers != 3:
+    fail("idle.data: %d workers in idle.out" % workers)
+main = [t for t in th.values() if t["tid"] == t["pid"]][0]["sites"]
+if not main or main[0]["class"] != "idle" or \
+        fn(main[0]["mechanism"]) != "Thread.join":
+    fail("idle.data: the main thread's top site %s, not an idle "
+         "Thread.join" % (main[:1],))
+sys.exit(1 if bad else 0)
+PY
+	fail "sites: see above"
+fi
+
+# the text: the user's function, the mechanism, the class
+HOME=$tmp "$PERFAN_BIN" report --off-cpu "${O[@]}" "$D/lock.data" >"$tmp/lock.txt" 2>/dev/null ||
+	fail "report --off-cpu lock.data failed"
+grep -Eq '^ +[0-9.]+  wait_for_lock \(.*lock\.py\) <- futex \(lock wait\)  \(sleep [0-9.]+, run-queue delay [0-9.]+\)$' "$tmp/lock.txt" ||
+	fail "lock.data: no text site 'wait_for_lock (lock.py) <- futex (lock wait)'"
+grep -Eq '^ +[0-9.]+  wait_for_lock \(.*lock\.py\) <- futex \(GIL wait\)' "$tmp/lock.txt" ||
+	fail "lock.data: no text site 'wait_for_lock (lock.py) <- futex (GIL wait)'"
+# the mixed view keeps the interpreter's frames: the GIL's own function
+HOME=$tmp "$PERFAN_BIN" report --off-cpu --python mixed "${O[@]}" "$D/lock.data" >"$tmp/mixed.txt" 2>/dev/null ||
+	fail "report --off-cpu --python mixed lock.data failed"
+grep -Eq '^ +[0-9.]+  spin \(.*lock\.py\) <- take_gil \(GIL wait\)' "$tmp/mixed.txt" ||
+	fail "lock.data --python mixed: no text site 'spin (lock.py) <- take_gil (GIL wait)'"
+[ "$fails" -eq 0 ] || exit 1
+echo "ok"
