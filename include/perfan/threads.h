@@ -147,12 +147,32 @@ enum perfan_advice_level {
 
 /* Call FN once per thing to say about summary S for VIEW (enum
  * perfan_time_view), worst first: each message ends with the perf
- * command that records what is missing. A non-zero return of FN stops
+ * command that records what is missing (sched:sched_switch and
+ * sched:sched_waking with call graphs, the CPU clock by its own
+ * frequency, never -F). A non-zero return of FN stops
  * and is returned; else 0. */
 PERFAN_API int
 perfan_threads_advice(const struct perfan_offcpu_summary *s, int view,
 		      int (*fn)(int level, const char *msg, void *payload),
 		      void *payload);
+
+struct perfan_threads_advice_opts {
+	size_t sz;
+	int view; /* enum perfan_time_view */
+	/* The recording has Python functions or CPython's library: its
+	 * recipes unwind with DWARF (--call-graph dwarf,8192: CPython keeps
+	 * no frame pointers, and -g loses its frames), and a note names the
+	 * GIL's perf probe events. */
+	int python;
+};
+
+/* perfan_threads_advice with options (NULL: not the wall-clock view, no
+ * Python). */
+PERFAN_API int
+perfan_threads_advice_ext(const struct perfan_offcpu_summary *s,
+			  const struct perfan_threads_advice_opts *opts,
+			  int (*fn)(int level, const char *msg, void *payload),
+			  void *payload);
 
 #ifdef __cplusplus
 }

@@ -125,7 +125,8 @@ static const char *const next_text[] = {
 		"also tells memory, branch or front-end limits",
 	[PERFAN_VERDICT_MOSTLY_WAITING] =
 		"record where it waits: perf record -e sched:sched_switch -e "
-		"sched:sched_wakeup -e cpu-clock/freq=999/ -g -- COMMAND, then "
+		"sched:sched_waking -e cpu-clock/freq=999/ -g -- COMMAND "
+		"(--call-graph dwarf,8192 for Python), then "
 		"perfan report --wall perf.data (on-CPU, off-CPU by state and "
 		"where each thread blocked) and perfan flamegraph --wall; for "
 		"Python, py-spy record --idle",
@@ -142,7 +143,8 @@ static const char next_tma_invalid[] =
 static const char next_both[] =
 	"part on CPU, part waiting: profile both, perf record -F 999 -g for "
 	"the CPU part, and perf record -e sched:sched_switch -e "
-	"sched:sched_wakeup -g with perfan report --wall for the waiting";
+	"sched:sched_waking -g (--call-graph dwarf,8192 for Python) with "
+	"perfan report --wall for the waiting";
 
 /* From TMA level 1 (and 2). Returns 1 when it decided. */
 static int rules_tma(struct cl_group *g)

@@ -6,22 +6,60 @@
 #include <perfan/threads.h>
 
 #include "util/error.h"
+#include "util/opts.h"
 
 /* The recording that answers everything: every switch with its stack,
- * the wakeups that split blocked time, on-CPU time by the clock. */
-#define RECORD                                                                 \
-	"perf record -e sched:sched_switch -e sched:sched_wakeup "             \
-	"-e cpu-clock/freq=999/ -g"
+ * the wakeups that split blocked time and name their waker
+ * (sched_waking runs in the waker's context; sched_wakeup may be recorded
+ * on the wakee's CPU, outside it), on-CPU time by the clock (never -F,
+ * which samples the tracepoints too); for Python, stacks unwound with
+ * DWARF (CPython keeps no frame pointers: -g loses its frames). */
+#define EVENTS                                                                 \
+	"perf record -e sched:sched_switch -e sched:sched_waking "             \
+	"-e cpu-clock/freq=999/ "
+#define RECORD_NATIVE EVENTS "-g"
+#define RECORD_PYTHON EVENTS "--call-graph dwarf,8192 -m 64M"
+
+/* The GIL's probes (perf/gil.h): take_gil's entry, a plain uprobe on its
+ * one ret instruction (a uretprobe, 'take_gil%return', replaces the
+ * return address on the stack, so that DWARF unwinding from inside
+ * take_gil stops there and loses the Python frames), drop_gil. */
+#define GIL_PROBES                                                             \
+	"for the GIL's exact hold and wait times add its probes (as root; "    \
+	"LIBPYTHON the libpython the process maps, OFF the offset of "         \
+	"take_gil's ret instruction: objdump -d --disassemble=take_gil "       \
+	"LIBPYTHON): perf probe -x LIBPYTHON take_gil; perf probe -x "         \
+	"LIBPYTHON 'take_gil__return=take_gil+OFF'; perf probe -x LIBPYTHON "  \
+	"drop_gil; then record with -e 'probe_libpython*:*' as well (not "     \
+	"'take_gil%return': a uretprobe cuts the stacks under take_gil and "   \
+	"loses the Python frames)"
 
 int perfan_threads_advice(const struct perfan_offcpu_summary *s, int view,
 			  int (*fn)(int level, const char *msg, void *payload),
 			  void *payload)
 {
+	struct perfan_threads_advice_opts o =
+		PERFAN_OPTS_INIT(struct perfan_threads_advice_opts);
+	o.view = view;
+	return perfan_threads_advice_ext(s, &o, fn, payload);
+}
+
+int perfan_threads_advice_ext(const struct perfan_offcpu_summary *s,
+			      const struct perfan_threads_advice_opts *opts,
+			      int (*fn)(int level, const char *msg,
+					void *payload),
+			      void *payload)
+{
 	if (!s || !fn)
 		return perfan__err(PERFAN_EINVAL,
 				   "perfan_threads_advice: NULL argument");
-	char msg[1024];
-	int rc;
+	struct perfan_threads_advice_opts o;
+	int rc = PERFAN__OPTS_COPY(o, opts);
+	if (rc)
+		return rc;
+	int view = o.view;
+	const char *RECORD = o.python ? RECORD_PYTHON : RECORD_NATIVE;
+	char msg[1536];
 #define SAY(level, ...)                                                        \
 	do {                                                                   \
 		snprintf(msg, sizeof(msg), __VA_ARGS__);                       \
@@ -35,8 +73,9 @@ int perfan_threads_advice(const struct perfan_offcpu_summary *s, int view,
 		    "no off-CPU time in this recording: it has no "
 		    "sched:sched_switch samples, no PERF_RECORD_SWITCH records "
 		    "and no offcpu-time samples; record the switches with "
-		    "their stacks: " RECORD " -- COMMAND (add -a for the whole "
-		    "system)");
+		    "their stacks: %s -- COMMAND (add -a for the whole "
+		    "system)",
+		    RECORD);
 		return 0;
 	}
 	if (s->switch_sampled)
@@ -45,20 +84,25 @@ int perfan_threads_advice(const struct perfan_offcpu_summary *s, int view,
 		    "to tracepoints too), so most switches are missing and "
 		    "the off-CPU intervals mean nothing; record the "
 		    "tracepoints unsampled (-c 1, or no -F) and the CPU clock "
-		    "by its own frequency: " RECORD " -- COMMAND");
+		    "by its own frequency: %s -- COMMAND",
+		    RECORD);
 	if (s->sched_switch && !s->switch_stacks)
 		SAY(PERFAN_ADVICE_WARN,
 		    "sched:sched_switch was recorded without call graphs: "
 		    "off-CPU time has no blocking stacks, only threads and "
-		    "states; record with -g (or --call-graph dwarf where "
-		    "libraries lack frame pointers): " RECORD " -- COMMAND");
+		    "states; record with %s: %s -- COMMAND",
+		    o.python ? "--call-graph dwarf,8192 (CPython keeps no "
+			       "frame pointers: -g loses its frames)"
+			     : "-g (or --call-graph dwarf where libraries "
+			       "lack frame pointers)",
+		    RECORD);
 	else if (!s->sched_switch && s->switch_records)
 		SAY(PERFAN_ADVICE_WARN,
 		    "off-CPU time from PERF_RECORD_SWITCH (--switch-events), "
 		    "which carries no stack and no state but preempted or "
 		    "not: for the blocking stacks and sleep, disk and "
-		    "run-queue time record sched:sched_switch: " RECORD
-		    " -- COMMAND");
+		    "run-queue time record sched:sched_switch: %s -- COMMAND",
+		    RECORD);
 	if (s->lost)
 		SAY(PERFAN_ADVICE_WARN,
 		    "perf lost %llu records: intervals around them are too "
@@ -67,8 +111,9 @@ int perfan_threads_advice(const struct perfan_offcpu_summary *s, int view,
 	if (view == PERFAN_VIEW_WALL && !s->cpu_samples)
 		SAY(PERFAN_ADVICE_WARN,
 		    "no cpu-clock or task-clock samples: the wall-clock view "
-		    "has no on-CPU time; add -e cpu-clock/freq=999/: " RECORD
-		    " -- COMMAND");
+		    "has no on-CPU time; add -e cpu-clock/freq=999/: %s -- "
+		    "COMMAND",
+		    RECORD);
 	if (switches && !s->system_wide) {
 		uint64_t inexact = 0, n = 0;
 		for (size_t i = 0; i < s->nr_threads; i++) {
@@ -83,21 +128,25 @@ int perfan_threads_advice(const struct perfan_offcpu_summary *s, int view,
 		    "the thread's next cpu-clock sample says it ran again, "
 		    "or at its next record, a little late; the switches of "
 		    "other processes are not seen; record the whole system "
-		    "for exact intervals: " RECORD " -a -- COMMAND",
-		    (unsigned long long)inexact, (unsigned long long)n);
+		    "for exact intervals: %s -a -- COMMAND",
+		    (unsigned long long)inexact, (unsigned long long)n, RECORD);
 	}
 	if (s->sched_switch && !s->wakeups)
 		SAY(PERFAN_ADVICE_NOTE,
-		    "no sched:sched_wakeup (or sched_waking): blocked time is "
+		    "no sched:sched_waking (or sched_wakeup): blocked time is "
 		    "not split into the wait and the run-queue delay after "
-		    "the wakeup; add -e sched:sched_wakeup: " RECORD
-		    " -- COMMAND");
+		    "the wakeup, and no wait names its waker; add -e "
+		    "sched:sched_waking (it runs in the waker's context; "
+		    "sched_wakeup may be recorded outside it): %s -- COMMAND",
+		    RECORD);
 	else if (s->wakeups && !s->system_wide)
 		SAY(PERFAN_ADVICE_NOTE,
 		    "wakeups by tasks this recording does not trace (a timer "
 		    "while the CPU idles, another process) are missing: "
 		    "run-queue delay is measured only after the wakeups it "
 		    "has; record with -a for all of them");
+	if (o.python && switches)
+		SAY(PERFAN_ADVICE_NOTE, "%s", "Python: " GIL_PROBES);
 	if (s->offcpu_time)
 		SAY(PERFAN_ADVICE_NOTE,
 		    "%llu offcpu-time samples (perf record --off-cpu): totals "

@@ -47,27 +47,41 @@ static int advice(int level, const char *msg, void *payload)
 int perfan__triage_next(struct perfan_triage *t)
 {
 	const struct perfan_triage_in *in = &t->in;
+	/* CPython keeps no frame pointers: -g loses its frames */
+	int python = in->python_functions || in->python_interpreter;
 	int rc = 0;
 	if (!in->has_cpu)
 		rc = add(t, PERFAN_TRIAGE_ON_CPU,
 			 "no on-CPU samples: where the CPU time goes cannot be "
 			 "told",
-			 "perf record -e cpu-clock -g -- COMMAND (with the "
-			 "sched events for waiting: -e sched:sched_switch -e "
-			 "sched:sched_wakeup -e cpu-clock/freq=999/ -g)");
+			 python ? "perf record -e cpu-clock/freq=999/ "
+				  "--call-graph dwarf,8192 -- COMMAND (with "
+				  "the sched events for waiting: -e "
+				  "sched:sched_switch -e sched:sched_waking)"
+				: "perf record -e cpu-clock/freq=999/ -g -- "
+				  "COMMAND (with the sched events for waiting: "
+				  "-e sched:sched_switch -e "
+				  "sched:sched_waking)");
 	if (!rc && in->has_cpu && !in->callchains)
-		rc = add(t, PERFAN_TRIAGE_CALLS,
-			 "no call graphs: the plateaus are functions alone, "
-			 "without who called them",
-			 "perf record -g -- COMMAND (frame pointers), or perf "
-			 "record --call-graph dwarf -- COMMAND");
+		rc = add(
+			t, PERFAN_TRIAGE_CALLS,
+			"no call graphs: the plateaus are functions alone, "
+			"without who called them",
+			python ? "perf record --call-graph dwarf,8192 -- "
+				 "COMMAND (CPython keeps no frame pointers: -g "
+				 "loses its frames)"
+			       : "perf record -g -- COMMAND (frame pointers), "
+				 "or perf record --call-graph dwarf -- "
+				 "COMMAND");
 	if (!rc && in->python_interpreter && !in->python_functions)
 		rc = add(t, PERFAN_TRIAGE_PYTHON,
 			 "Python shows as the interpreter "
 			 "(_PyEval_EvalFrameDefault), not as its functions",
-			 "perf record -g -- python3.12 -X perf SCRIPT (Python "
-			 "3.12 or later), or perf record --call-graph dwarf "
-			 "-- python3 SCRIPT");
+			 "perf record --call-graph dwarf,8192 -- python3.12 "
+			 "-X perf SCRIPT (Python 3.12 or later; -g loses the "
+			 "Python frames of an interpreter built without frame "
+			 "pointers), or perf record --call-graph dwarf,8192 -- "
+			 "python3 SCRIPT");
 	if (!rc && in->frames && in->frames_unresolved * 10 > in->frames) {
 		char why[256];
 		snprintf(why, sizeof(why), "%llu of %llu frames have no symbol",
@@ -78,16 +92,23 @@ int perfan__triage_next(struct perfan_triage *t)
 			 "(apt-get install PACKAGE-dbgsym), then perfan triage "
 			 "--debug-dir or --symfs");
 	}
-	if (!rc && in->offcpu)
-		rc = perfan_threads_advice(in->offcpu, PERFAN_VIEW_OFFCPU,
-					   advice, t);
-	else if (!rc)
+	if (!rc && in->offcpu) {
+		struct perfan_threads_advice_opts ao =
+			PERFAN_OPTS_INIT(struct perfan_threads_advice_opts);
+		ao.view = PERFAN_VIEW_OFFCPU;
+		ao.python = python;
+		rc = perfan_threads_advice_ext(in->offcpu, &ao, advice, t);
+	} else if (!rc) {
 		rc = add(t, PERFAN_TRIAGE_WAITING,
 			 "no off-CPU time: whether threads wait, and where, "
 			 "cannot be told",
-			 "perf record -e sched:sched_switch -e "
-			 "sched:sched_wakeup -e cpu-clock/freq=999/ -g -- "
-			 "COMMAND");
+			 python ? "perf record -e sched:sched_switch -e "
+				  "sched:sched_waking -e cpu-clock/freq=999/ "
+				  "--call-graph dwarf,8192 -m 64M -- COMMAND"
+				: "perf record -e sched:sched_switch -e "
+				  "sched:sched_waking -e cpu-clock/freq=999/ "
+				  "-g -- COMMAND");
+	}
 	if (!rc && !in->classify)
 		rc = add(t, PERFAN_TRIAGE_COUNTERS,
 			 "no counters: whether the CPU is stalled (IPC, cache "

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <perfan/python.h>
 #include <perfan/threads.h>
 
 void perfan__load_advise(perfan_load *l, int level, const char *fmt, ...)
@@ -23,4 +24,37 @@ void perfan__load_advise(perfan_load *l, int level, const char *fmt, ...)
 	va_end(ap);
 	l->o.advice(level, msg ? msg : fmt, l->o.advice_payload);
 	free(msg);
+}
+
+static int forward(int level, const char *msg, void *payload)
+{
+	perfan_load *l = payload;
+	perfan__load_advise(l, level, "%s", msg);
+	return 0;
+}
+
+void perfan__load_time_advice(perfan_load *l,
+			      const struct perfan_offcpu_summary *s, int view,
+			      int python)
+{
+	struct perfan_threads_advice_opts ao =
+		PERFAN_OPTS_INIT(struct perfan_threads_advice_opts);
+	ao.view = view;
+	ao.python = python;
+	perfan_threads_advice_ext(s, &ao, forward, l);
+}
+
+int perfan__load_has_interpreter(const perfan_profile *p)
+{
+	for (size_t i = 0; p && i < perfan_profile_nr_frames(p); i++) {
+		const struct perfan_frame *f = perfan_profile_frame_get(p, i);
+		if (f->module && perfan_python_is_interpreter(f->module))
+			return 1;
+	}
+	return 0;
+}
+
+int perfan__load_python_recording(const perfan_profile *p)
+{
+	return perfan_python_present(p) || perfan__load_has_interpreter(p);
 }

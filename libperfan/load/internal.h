@@ -27,6 +27,16 @@ struct perfan_load {
  * perfan_advice_level); errors are counted in L->advice_errors. */
 void perfan__load_advise(perfan_load *l, int level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* What the time view of summary S (VIEW, enum perfan_time_view) cannot
+ * answer, as advice (perfan_threads_advice_ext; PYTHON: its recipes
+ * for a Python program). */
+void perfan__load_time_advice(perfan_load *l,
+			      const struct perfan_offcpu_summary *s, int view,
+			      int python);
+/* Whether P has a frame of CPython's own code (libpython*, python*). */
+int perfan__load_has_interpreter(const perfan_profile *p);
+/* Whether P is a Python program's: Python functions or the interpreter. */
+int perfan__load_python_recording(const perfan_profile *p);
 
 /* The source's options for L's, with PRUNE for the folded pruning. */
 void perfan__load_source_opts(struct perfan_source_opts *so,

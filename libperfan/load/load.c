@@ -179,13 +179,6 @@ const perfan_perfdata *perfan_load_reader(const perfan_load *l)
 
 /* ---- off-CPU and wall-clock time ------------------------------------------- */
 
-static int forward_advice(int level, const char *msg, void *payload)
-{
-	perfan_load *l = payload;
-	perfan__load_advise(l, level, "%s", msg);
-	return 0;
-}
-
 /* PD's time profile into P, and what the recording cannot answer. */
 static int time_view(perfan_load *l, perfan_profile *p, perfan_perfdata *pd,
 		     const struct perfan_resolve_opts *ro)
@@ -204,7 +197,8 @@ static int time_view(perfan_load *l, perfan_profile *p, perfan_perfdata *pd,
 						   : NULL;
 	int errors = l->advice_errors;
 	if (!rc && s && !(l->o.quiet_advice & PERFAN_LOAD_QUIET_VIEW))
-		perfan_threads_advice(s, view, forward_advice, l);
+		perfan__load_time_advice(l, s, view,
+					 perfan__load_python_recording(p));
 	perfan_offcpu_free(l->offcpu);
 	l->offcpu = an;
 	return rc ? rc : l->advice_errors > errors ? PERFAN_LOAD_ADVISED : 0;
@@ -416,8 +410,8 @@ int perfan_load_gil(perfan_gil **out, perfan_load *l, const char *path,
 	/* what the switches it read can say, as the off-CPU view's */
 	int errors = l->advice_errors;
 	if (!rc && !(l->o.quiet_advice & PERFAN_LOAD_QUIET_VIEW))
-		perfan_threads_advice(perfan_gil_result(*out)->offcpu,
-				      PERFAN_VIEW_OFFCPU, forward_advice, l);
+		perfan__load_time_advice(l, perfan_gil_result(*out)->offcpu,
+					 PERFAN_VIEW_OFFCPU, 1);
 	return rc ? rc : l->advice_errors > errors ? PERFAN_LOAD_ADVISED : 0;
 }
 

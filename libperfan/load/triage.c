@@ -182,17 +182,6 @@ static int has_callers(const perfan_report *r, size_t col)
 	return 0;
 }
 
-/* Whether an interpreter frame is in the profile. */
-static int has_interpreter(const perfan_profile *p)
-{
-	for (size_t i = 0; i < perfan_profile_nr_frames(p); i++) {
-		const struct perfan_frame *f = perfan_profile_frame_get(p, i);
-		if (f->module && perfan_python_is_interpreter(f->module))
-			return 1;
-	}
-	return 0;
-}
-
 /* The triage of what IN holds, the recording named NAME. */
 static int triage(perfan_triage **out, struct inputs *in, const char *name)
 {
@@ -214,7 +203,7 @@ static int triage(perfan_triage **out, struct inputs *in, const char *name)
 	ti.frames = res->resolve.frames;
 	ti.frames_unresolved = res->resolve.frames_unresolved;
 	ti.python_functions = perfan_python_present(ti.cpu);
-	ti.python_interpreter = has_interpreter(ti.cpu);
+	ti.python_interpreter = perfan__load_has_interpreter(ti.cpu);
 	struct perfan_triage_opts o =
 		PERFAN_OPTS_INIT(struct perfan_triage_opts);
 	o.release = release;

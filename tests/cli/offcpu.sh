@@ -238,7 +238,9 @@ grep -Eq '^#   before testdata/offcpu/perf.data: 17[0-9]{8}$' "$tmp/diff" ||
 	fail "diff --off-cpu: the before side is not in ns ($(grep before "$tmp/diff" | head -1))"
 
 # 6. what to record, for each recording that needs it
-CMD='perf record -e sched:sched_switch -e sched:sched_wakeup -e cpu-clock/freq=999/ -g'
+CMD='perf record -e sched:sched_switch -e sched:sched_waking -e cpu-clock/freq=999/ -g'
+# a Python program's recipe unwinds with DWARF: -g loses CPython's frames
+PYCMD='perf record -e sched:sched_switch -e sched:sched_waking -e cpu-clock/freq=999/ --call-graph dwarf,8192 -m 64M'
 advice() { # WANT_RC FILE PATTERN... (fixed strings, each on stderr)
 	local want=$1 file=$2
 	shift 2
@@ -256,7 +258,9 @@ advice 0 testdata/offcpu-nog/perf.data \
 advice 1 "$D/perf.freq.data" "perfan report: sched:sched_switch was sampled" \
 	"-c 1" "cpu-clock/freq=999/"
 advice 0 "$D/perf.switch.data" "warning: off-CPU time from PERF_RECORD_SWITCH" "$CMD"
-advice 0 "$D/perf.py.data" "note: no sched:sched_wakeup" "-e sched:sched_wakeup"
+advice 0 "$D/perf.py.data" "note: no sched:sched_waking" "-e sched:sched_waking" "$PYCMD" \
+	"perf probe -x LIBPYTHON take_gil" "'take_gil__return=take_gil+OFF'"
+grep -q -- "$CMD" "$tmp/a.err" && fail "report --off-cpu perf.py.data: advises -g for Python"
 # the one-process note counts the intervals that ended late
 advice 0 "$D/perf.data" "note: a recording of one process"
 n=$(grep -o 'so [0-9]* of [0-9]* off-CPU intervals end where' "$tmp/a.err" | awk '{print $2}')

@@ -249,7 +249,7 @@ START_TEST(advice)
 		{"perf.freq.data", 1, "1 sched:sched_switch was sampled"},
 		{"perf.switch.data", 0,
 		 "2 off-CPU time from PERF_RECORD_SWITCH"},
-		{"perf.py.data", 0, "3 no sched:sched_wakeup"},
+		{"perf.py.data", 0, "3 no sched:sched_waking"},
 	};
 	for (size_t i = 0; i < sizeof(want) / sizeof(*want); i++) {
 		struct fx fx;
@@ -273,9 +273,36 @@ START_TEST(advice)
 	ck_assert_ptr_nonnull(strstr(
 		s.text,
 		"perf record -e sched:sched_switch -e "
-		"sched:sched_wakeup -e cpu-clock/freq=999/ -g -- COMMAND"));
+		"sched:sched_waking -e cpu-clock/freq=999/ -g -- COMMAND"));
+	ck_assert_ptr_null(strstr(s.text, "take_gil"));
 	ck_assert_int_eq(perfan_threads_advice(&none, 0, NULL, NULL),
 			 PERFAN_EINVAL);
+	/* a Python program's: DWARF, never -g (CPython keeps no frame
+	 * pointers), and the GIL's probes, never a uretprobe on take_gil
+	 * (it cuts the stacks under it) */
+	struct perfan_threads_advice_opts ao =
+		PERFAN_OPTS_INIT(struct perfan_threads_advice_opts);
+	ao.python = 1;
+	memset(&s, 0, sizeof(s));
+	ck_assert(!perfan_threads_advice_ext(&none, &ao, collect, &s));
+	ck_assert_msg(strstr(s.text, "perf record -e sched:sched_switch -e "
+				     "sched:sched_waking -e "
+				     "cpu-clock/freq=999/ --call-graph "
+				     "dwarf,8192 -m 64M -- COMMAND") &&
+			      !strstr(s.text, " -g "),
+		      "%s", s.text);
+	struct fx fx;
+	load(&fx, "perf.data", PERFAN_VIEW_OFFCPU, 0);
+	memset(&s, 0, sizeof(s));
+	ck_assert(!perfan_threads_advice_ext(fx.s, &ao, collect, &s));
+	ck_assert_msg(strstr(s.text, "perf probe -x LIBPYTHON take_gil; perf "
+				     "probe -x LIBPYTHON "
+				     "'take_gil__return=take_gil+OFF'; perf "
+				     "probe -x LIBPYTHON drop_gil") &&
+			      !strstr(s.text, " -g ") &&
+			      !strstr(s.text, " -F "),
+		      "%s", s.text);
+	unload(&fx);
 }
 END_TEST
 
