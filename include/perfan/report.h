@@ -176,6 +176,11 @@ struct perfan_report_write_opts {
 	 * none) writes the section. */
 	const struct perfan_python_hotspots *const *native_detail;
 	size_t nr_native_detail;
+	/* Text, after the per-thread table: a short GIL section of the
+	 * threads that waited for it (perfan/gil.h: each one's GIL wait,
+	 * its share of the thread's life, the thread that held the GIL
+	 * most meanwhile). NULL, or a ledger without a GIL wait: none. */
+	const struct perfan_gil_result *gil;
 };
 
 /* Write the report to FP (OPTS NULL: text, nothing around it): text (enum

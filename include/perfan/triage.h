@@ -53,6 +53,9 @@ struct perfan_triage_in {
 	uint64_t frames, frames_unresolved;
 	/* Python: interpreter frames were seen, and Python functions. */
 	int python_interpreter, python_functions;
+	/* The GIL ledger of the recording (perfan/gil.h), or NULL: with a
+	 * GIL wait, a section of the threads that waited for it. */
+	const struct perfan_gil_result *gil;
 };
 
 struct perfan_triage_opts {

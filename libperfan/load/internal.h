@@ -33,6 +33,13 @@ void perfan__load_advise(perfan_load *l, int level, const char *fmt, ...)
 void perfan__load_time_advice(perfan_load *l,
 			      const struct perfan_offcpu_summary *s, int view,
 			      int python);
+/* The GIL ledger *OUT of what L read, when its time view has GIL waits
+ * and the input can be read again (a path, not standard input), read by
+ * a new load *GL (which the ledger's strings live in) with L's options,
+ * quietly; else both NULL. Free *OUT, then *GL. Returns 0 or a negative
+ * error. */
+int perfan__load_gil_beside(perfan_gil **out, perfan_load **gl,
+			    const perfan_load *l);
 /* Whether P has a frame of CPython's own code (libpython*, python*). */
 int perfan__load_has_interpreter(const perfan_profile *p);
 /* Whether P is a Python program's: Python functions or the interpreter. */

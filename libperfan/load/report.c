@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 
+#include <perfan/gil.h>
 #include <perfan/python.h>
 #include <perfan/report.h>
 #include <perfan/threads.h>
@@ -20,6 +21,10 @@ struct perfan_load_report {
 	perfan_threads *threads;
 	perfan_python_hotspots **detail; /* NULL: no native detail asked */
 	size_t nr_detail;
+	/* the GIL ledger beside a time view with GIL waits, and the load
+	 * that read it */
+	perfan_gil *gil;
+	perfan_load *gil_load;
 };
 
 void perfan_load_report_free(perfan_load_report *lr)
@@ -30,6 +35,8 @@ void perfan_load_report_free(perfan_load_report *lr)
 		perfan_python_hotspots_free(lr->detail[i]);
 	free(lr->detail);
 	perfan_threads_free(lr->threads);
+	perfan_gil_free(lr->gil);
+	perfan_load_free(lr->gil_load);
 	perfan_report_free(lr->r);
 	free(lr);
 }
@@ -94,6 +101,9 @@ int perfan_load_report_new(perfan_load_report **out, perfan_load *l,
 		to.skip_idle = 1;
 		rc = perfan_threads_new(&lr->threads, l->p,
 					perfan_offcpu_summary(l->offcpu), &to);
+		if (!rc)
+			rc = perfan__load_gil_beside(&lr->gil, &lr->gil_load,
+						     l);
 	}
 	if (!rc && detail)
 		rc = native_detail(lr, native, opts);
@@ -117,6 +127,7 @@ void perfan_load_report_write_opts(const perfan_load_report *lr,
 	wo->name = in->name;
 	wo->stats = in->caps & PERFAN_SOURCE_RECORDS ? &in->resolve : NULL;
 	wo->threads = lr->threads;
+	wo->gil = lr->gil ? perfan_gil_result(lr->gil) : NULL;
 	wo->wall = lr->l->o.time_view == PERFAN_VIEW_WALL;
 	wo->native_detail =
 		(const struct perfan_python_hotspots *const *)lr->detail;

@@ -11,6 +11,7 @@
 
 #include <perfan/classify.h>
 #include <perfan/diff.h>
+#include <perfan/gil.h>
 #include <perfan/python.h>
 #include <perfan/report.h>
 #include <perfan/stat.h>
@@ -29,6 +30,8 @@ struct inputs {
 	struct perfan_diff_run *runs;
 	perfan_report *plateaus;
 	perfan_threads *threads;
+	perfan_gil *gil; /* the GIL ledger, and the load that read it */
+	perfan_load *gil_load;
 	perfan_stat *stat;
 	perfan_classify *classify;
 	perfan_diff *diff;
@@ -45,6 +48,8 @@ static void release(void *payload)
 	perfan_classify_free(in->classify);
 	perfan_stat_free(in->stat);
 	perfan_threads_free(in->threads);
+	perfan_gil_free(in->gil);
+	perfan_load_free(in->gil_load);
 	perfan_report_free(in->plateaus);
 	perfan_load_free(in->wait);
 	perfan_load_free(in->cpu);
@@ -86,8 +91,10 @@ static int load_wait(struct inputs *in, const struct perfan_load_opts *opts)
 		return 0;
 	struct perfan_threads_opts to = PERFAN_THREADS_OPTS_INIT;
 	to.skip_idle = 1;
-	return perfan_threads_new(&in->threads, perfan_load_profile(in->wait),
-				  s, &to);
+	int rc2 = perfan_threads_new(&in->threads,
+				     perfan_load_profile(in->wait), s, &to);
+	return rc2 ? rc2
+		   : perfan__load_gil_beside(&in->gil, &in->gil_load, in->wait);
 }
 
 /* PATH, perf stat output, and its verdict. */
@@ -198,6 +205,7 @@ static int triage(perfan_triage **out, struct inputs *in, const char *name)
 			    ? perfan_offcpu_summary(in->wait->offcpu)
 			    : NULL;
 	ti.classify = in->classify;
+	ti.gil = in->gil ? perfan_gil_result(in->gil) : NULL;
 	ti.diff = in->diff;
 	ti.callchains = has_callers(in->plateaus, ti.column);
 	ti.frames = res->resolve.frames;

@@ -12,6 +12,7 @@
 #include <perfan/threads.h>
 
 #include "analysis/report_result.h"
+#include "render/gil_section.h"
 #include "render/json.h"
 #include "util/error.h"
 #include "util/grow.h"
@@ -549,6 +550,10 @@ int perfan_report_write(const perfan_report *r, FILE *fp,
 			text_head(fp, &o);
 		if (o.threads) {
 			err = perfan_threads_write(o.threads, fp, NULL);
+			if (!err && perfan__gil_section_any(o.gil)) {
+				fputs("#\n", fp);
+				perfan__gil_section_text(fp, o.gil, "# ");
+			}
 			if (!err)
 				time_note(fp, &o,
 					  perfan__report_opts(r)->no_speedup);

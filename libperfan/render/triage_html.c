@@ -13,6 +13,7 @@
 #include <perfan/flamegraph.h>
 #include <perfan/offcpu.h>
 
+#include "render/gil_section.h"
 #include "render/markup.h"
 #include "render/site_text.h"
 #include "render/triage.h"
@@ -228,6 +229,38 @@ static int graphs(const struct perfan_triage *t, FILE *fp)
 	return rc;
 }
 
+/* The threads that waited for the GIL, when any did. */
+static void gil(const struct perfan_triage *t, FILE *fp)
+{
+	const struct perfan_gil_result *g = t->in.gil;
+	if (!perfan__gil_section_any(g))
+		return;
+	fputs("<p>Waiting for CPython's GIL (<code>perfan gil</code> tells "
+	      "more):</p>\n<table id=\"gil\"><tr><th>GIL wait ms</th>"
+	      "<th>of its life</th><th class=\"l\">thread</th><th "
+	      "class=\"l\">held most by</th><th>of the wait</th></tr>\n",
+	      fp);
+	for (size_t i = 0; i < g->nr_threads; i++) {
+		struct perfan__gil_row r;
+		if (!perfan__gil_section_row(g, i, &r))
+			continue;
+		fprintf(fp, "<tr><td>%.1f</td><td>%.1f%%</td><td class=\"l\">",
+			ms(r.t->wait), 100 * r.share);
+		put(fp, r.t->comm);
+		fprintf(fp, " %d/%d</td><td class=\"l\">", (int)r.t->pid,
+			(int)r.t->tid);
+		if (r.top) {
+			put(fp, r.top->comm);
+			fprintf(fp, " %d/%d</td><td>%.1f%%</td></tr>\n",
+				(int)r.top->pid, (int)r.top->tid,
+				100 * r.top_share);
+		} else {
+			fputs("-</td><td>-</td></tr>\n", fp);
+		}
+	}
+	fputs("</table>\n", fp);
+}
+
 static void sites(const struct perfan_triage *t, FILE *fp)
 {
 	fputs("<section id=\"blocking\"><h2>3. Where the threads "
@@ -237,8 +270,10 @@ static void sites(const struct perfan_triage *t, FILE *fp)
 		missing(fp, t, "off-CPU time with stacks",
 			PERFAN_TRIAGE_WAITING);
 	} else if (!t->nsites) {
+		gil(t, fp);
 		fputs("<p>No blocking call site.</p>\n", fp);
 	} else {
+		gil(t, fp);
 		fputs("<table><tr><th>ms</th><th>threads</th><th "
 		      "class=\"l\">wait</th><th class=\"l\">called from</th>"
 		      "</tr>\n",

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "render/gil_section.h"
 #include "render/site_text.h"
 #include "render/triage.h"
 #include "util/error.h"
@@ -65,6 +66,8 @@ static void sites(const struct perfan_triage *t, FILE *fp)
 		missing(fp, "off-CPU time with stacks");
 		return;
 	}
+	if (perfan__gil_section_any(t->in.gil))
+		perfan__gil_section_text(fp, t->in.gil, "  ");
 	if (!t->nsites) {
 		fputs("  no blocking call site\n", fp);
 		return;

@@ -8,7 +8,9 @@
 # the lock; idle.data's workers wait in queue.get() (their own
 # BLOCKED_IN_GET), an idle wait at worker under Queue.get within 5 % or
 # 2 ms, and the main thread's join is idle too; sites of different
-# classes are different rows in the text.
+# classes are different rows in the text. The GIL section of report and
+# triage (text and HTML) gives gil-312-2.data's threads as perfan gil
+# --json does, and a recording without GIL waits has none.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 : "${PERFAN_BIN:?}"
@@ -118,5 +120,75 @@ HOME=$tmp "$PERFAN_BIN" report --off-cpu --python mixed "${O[@]}" "$D/lock.data"
 	fail "report --off-cpu --python mixed lock.data failed"
 grep -Eq '^ +[0-9.]+  spin \(.*lock\.py\) <- take_gil \(GIL wait\)' "$tmp/mixed.txt" ||
 	fail "lock.data --python mixed: no text site 'spin (lock.py) <- take_gil (GIL wait)'"
+
+# the GIL section of report --off-cpu and --wall and of triage (text and
+# HTML): each thread that waited for the GIL, its wait, its share of its
+# life and its top holder, as perfan gil --json gives them; none (the
+# report as before) for a recording without a GIL wait
+HOME=$tmp "$PERFAN_BIN" gil --json "${O[@]}" "$D/gil-312-2.data" >"$tmp/gil.json" 2>/dev/null ||
+	fail "perfan gil --json gil-312-2.data failed"
+for view in --off-cpu --wall; do
+	HOME=$tmp "$PERFAN_BIN" report $view "${O[@]}" "$D/gil-312-2.data" >"$tmp/gil$view.txt" 2>/dev/null ||
+		fail "report $view gil-312-2.data failed"
+done
+HOME=$tmp "$PERFAN_BIN" triage --text "${O[@]}" "$D/gil-312-2.data" >"$tmp/triage.txt" 2>/dev/null ||
+	fail "triage --text gil-312-2.data failed"
+HOME=$tmp "$PERFAN_BIN" triage "${O[@]}" -o "$tmp/triage.html" "$D/gil-312-2.data" 2>/dev/null ||
+	fail "triage gil-312-2.data failed"
+if ! python3 - "$tmp" <<'PY'; then
+import html, json, re, sys
+tmp = sys.argv[1]
+bad = 0
+g = json.load(open(tmp + "/gil.json"))["gil"]["threads"]
+want = {}
+for t in g:
+    if not t["wait"]:
+        continue
+    life = t["end"] - t["start"]
+    top = max((h for h in t["held_by"] if h["tid"] != t["tid"]),
+              key=lambda h: h["ns"])
+    want[t["tid"]] = (t["wait"] / 1e6, 100 * t["wait"] / life, top["tid"],
+                      100 * top["fraction"])
+if len(want) < 3:
+    print("FAIL: gil-312-2.data: %d threads waited for the GIL" % len(want))
+    bad += 1
+line = re.compile(r"^(?:# |  ) *([0-9.]+) +([0-9.]+)%  python3 \d+/(\d+)  "
+                  r"held by python3 \d+/(\d+) ([0-9.]+)%$")
+for name in ("gil--off-cpu.txt", "gil--wall.txt", "triage.txt"):
+    got = {}
+    for l in open(tmp + "/" + name):
+        m = line.match(l.rstrip("\n"))
+        if m:
+            got[int(m.group(3))] = (float(m.group(1)), float(m.group(2)),
+                                    int(m.group(4)), float(m.group(5)))
+    if sorted(got) != sorted(want):
+        print("FAIL: %s: GIL section threads %s, perfan gil %s"
+              % (name, sorted(got), sorted(want)))
+        bad += 1
+        continue
+    for tid, w in want.items():
+        x = got[tid]
+        if abs(x[0] - w[0]) > 0.0011 or abs(x[1] - w[1]) > 0.051 or \
+                x[2] != w[2] or abs(x[3] - w[3]) > 0.051:
+            print("FAIL: %s: thread %d: %s, perfan gil %s" % (name, tid, x, w))
+            bad += 1
+page = open(tmp + "/triage.html").read()
+m = re.search(r'<table id="gil">(.*?)</table>', page, re.S)
+rows = re.findall(r"<tr><td>([0-9.]+)</td><td>([0-9.]+)%</td><td "
+                  r'class="l">python3 \d+/(\d+)</td>', m.group(1)) if m else []
+if sorted(int(r[2]) for r in rows) != sorted(want):
+    print("FAIL: triage.html: GIL table threads %s, perfan gil %s"
+          % ([r[2] for r in rows], sorted(want)))
+    bad += 1
+sys.exit(1 if bad else 0)
+PY
+	fail "GIL sections: see above"
+fi
+for f in testdata/offcpu/perf.py.data testdata/offcpu/perf.data; do
+	HOME=$tmp "$PERFAN_BIN" report --off-cpu --kallsyms testdata/offcpu/kallsyms \
+		--symfs testdata/offcpu/symfs --perf-map-dir testdata/offcpu "$f" \
+		>"$tmp/nogil.txt" 2>/dev/null || fail "report --off-cpu $f failed"
+	grep -q "GIL" "$tmp/nogil.txt" && fail "report --off-cpu $f: a GIL section without GIL waits"
+done
 [ "$fails" -eq 0 ] || exit 1
 echo "ok"
