@@ -16,8 +16,10 @@
 #define CMD "classify"
 
 static const char head[] =
-	"usage: perfan classify [--json] [--unscaled] [-o FILE] [FILE|-]\n"
-	"       perfan classify [--json] [-o FILE] -- COMMAND [ARGS]\n"
+	"usage: perfan classify [--json] [--unscaled] [--perf-data REC] [-o FILE]\n"
+	"                       [FILE|-]\n"
+	"       perfan classify [--json] [--perf-data REC] [-o FILE] -- COMMAND\n"
+	"                       [ARGS]\n"
 	"\n"
 	"Read perf stat output (text, CSV or JSON, any layout perf prints;\n"
 	"FILE or '-' for standard input, the default) and tell whether the\n"
@@ -25,7 +27,9 @@ static const char head[] =
 	"back-end-bound, core-bound, well-optimised or mixed, with the\n"
 	"evidence and its sources, per interval or aggregation, per run, per\n"
 	"PMU of a hybrid CPU, and for the whole. Without hardware counters,\n"
-	"on-CPU against wall time says cpu-bound or mostly-waiting. With --\n"
+	"on-CPU against wall time says cpu-bound or mostly-waiting; with a\n"
+	"recording of the same run (--perf-data), GIL-bound when a Python\n"
+	"process's computing threads wait mostly for the GIL. With --\n"
 	"COMMAND, run `perf stat` on COMMAND with the events the rules need.\n"
 	"\n";
 
@@ -33,6 +37,7 @@ struct opts {
 	struct perfan_classify_opts co;
 	struct perfan_classify_write_opts wo;
 	const char *out;
+	const char *perf_data;
 };
 
 static const struct cli_opt options[] = {
@@ -41,6 +46,11 @@ static const struct cli_opt options[] = {
 	CLI_FLAG("unscaled", co.unscaled,
 		 "counts are raw, not scaled by perf: scale each by\n"
 		 "100 / its run share"),
+	CLI_STRING("perf-data", "REC", perf_data,
+		   "a perf.data of the same run (sched_switch with\n"
+		   "stacks): a Python process whose computing threads\n"
+		   "wait mostly for the GIL is GIL-bound, with each\n"
+		   "thread's GIL wait as evidence"),
 	CLI_OUTPUT(out),
 	CLI_END,
 };
@@ -167,6 +177,26 @@ static int run_stat(char **argv, int argc, perfan_stat **s,
 	return 0;
 }
 
+/* The GIL ledger of REC read into C's software verdicts: 0, or 1 after
+ * printing the error. */
+static int read_gil(perfan_classify *c, const char *rec)
+{
+	perfan_load *l = NULL;
+	perfan_gil *g = NULL;
+	struct perfan_load_opts lo = PERFAN_LOAD_OPTS_INIT;
+	lo.quiet_advice = PERFAN_LOAD_QUIET_VIEW;
+	int rc = perfan_load_new(&l, &lo);
+	if (!rc)
+		rc = perfan_load_gil(&g, l, rec, NULL);
+	if (rc >= 0)
+		rc = perfan_classify_gil(c, perfan_gil_result(g));
+	if (rc < 0)
+		cli_error(CMD, "%s: %s", rec, perfan_error_last());
+	perfan_gil_free(g);
+	perfan_load_free(l);
+	return rc < 0;
+}
+
 static int write_classify(const void *c, FILE *fp, const void *wo)
 {
 	return perfan_classify_write(c, fp, wo);
@@ -176,7 +206,7 @@ int cmd_classify(int argc, char **argv)
 {
 	struct opts o = {PERFAN_OPTS_INIT(struct perfan_classify_opts),
 			 PERFAN_OPTS_INIT(struct perfan_classify_write_opts),
-			 NULL};
+			 NULL, NULL};
 	int status = cli_opt_parse(argc, argv, options, &o, head, CMD, 1);
 	if (status >= 0)
 		return status;
@@ -189,7 +219,9 @@ int cmd_classify(int argc, char **argv)
 				     "too many arguments: %s",
 				     argv[optind + 1]);
 	const char *path = optind < argc ? argv[optind] : "-";
-	if (!run && cli_output_guard(CMD, o.out, &path, 1))
+	const char *inputs[] = {path, o.perf_data};
+	if (cli_output_guard(CMD, o.out, run ? inputs + 1 : inputs,
+			     (run ? 0 : 1) + (o.perf_data != NULL)))
 		return 1;
 	perfan_stat *s = NULL;
 	struct perfan_stat_parse_opts po =
@@ -205,7 +237,7 @@ int cmd_classify(int argc, char **argv)
 			  rc == PERFAN_EINVAL
 				  ? "no counters in perf stat output"
 				  : perfan_error_last());
-	else
+	else if (!o.perf_data || !read_gil(c, o.perf_data))
 		status = cli_write(CMD, o.out, 0, write_classify, c, &o.wo);
 	perfan_classify_free(c);
 	perfan_stat_free(s);

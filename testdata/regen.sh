@@ -31,7 +31,7 @@ CC=${CC:-gcc}
 CFLAGS="-O2 -g -fno-omit-frame-pointer"
 export PAGER=cat PERF_PAGER=cat LC_ALL=C
 
-ALL_CASES="fp dwarf pipe zstd two-events cpu-pagefaults sched py312-perf py313-perfjit py-handler multi-thread-fork switch diff slow-service dynsym debug-buildid minidebug offcpu perf-stat-local annotate lookalike gil"
+ALL_CASES="fp dwarf pipe zstd two-events cpu-pagefaults sched py312-perf py313-perfjit py-handler multi-thread-fork switch diff slow-service dynsym debug-buildid minidebug offcpu perf-stat-local annotate lookalike gil gil-stat"
 
 # cmd STRING: log STRING to ./COMMAND and run it (eval, so redirections work).
 cmd() {
@@ -841,6 +841,25 @@ case_gil() {
         echo "#   $PY312: $($PY312 -V 2>&1)"
         echo "#   $PY313: $($PY313 -V 2>&1)"
     } >> COMMAND
+    finish
+}
+
+# perf stat and perf record of one run of gil/gil.py (2 CPU-bound threads
+# and a latency thread, 1.0 s, 3.12 -X perf), for classify's GIL-bound
+# verdict (issue 34): the software counters alone say cpu-bound ("0.98 CPUs
+# utilized") while the threads take turns on the GIL. perf record wraps
+# perf stat so that both see the same run. Binaries and kernel symbols are
+# gil/'s (run after case_gil, on the same boot).
+case_gil_stat() {
+    begin gil-stat
+    cmd "PYTHONHASHSEED=0 $PERF record -q -z -m 64M --buildid-mmap -k CLOCK_MONOTONIC --call-graph dwarf,8192 -e cpu-clock/freq=199/ -e sched:sched_switch -e sched:sched_waking -o perf.data -- $PERF stat -o stat.txt -- $PY312 -X perf ../gil/gil.py 2 1.0 > gil.out 2> record.log"
+    local p
+    p=$(pid_of perf.data python3)
+    cmd "cp /tmp/perf-$p.map perf-$p.map   # map for perf.data"
+    cmd "$PERF report -i perf.data --header-only > header.txt"
+    cmd "$PERF buildid-list -i perf.data > buildids.txt"
+    cmd "$PERF report -i perf.data --stats > stats.txt 2>&1"
+    echo "# binaries: ../gil/symfs; kernel symbols: ../gil/kallsyms (the same boot)" >> COMMAND
     finish
 }
 

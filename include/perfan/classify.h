@@ -28,11 +28,14 @@ enum perfan_verdict {
 	/* TMA level 1 back-end bound, with no level 2 to split memory from
 	 * core: */
 	PERFAN_VERDICT_BACKEND_BOUND = 9,
+	/* software counters and a recording's GIL ledger (perfan_classify_gil):
+	 * the Python threads that compute wait mostly for the GIL */
+	PERFAN_VERDICT_GIL_BOUND = 10,
 };
 
 /* "memory-bound", "bad-speculation", "front-end-bound", "core-bound",
  * "well-optimised", "mixed", "cpu-bound", "mostly-waiting",
- * "back-end-bound", "unknown". */
+ * "back-end-bound", "GIL-bound", "unknown". */
 PERFAN_API const char *perfan_verdict_name(int verdict);
 
 /* Metrics recomputed from the counts. A metric whose counters are absent,
@@ -134,6 +137,19 @@ PERFAN_API int perfan_classify_new(perfan_classify **out,
 PERFAN_API int perfan_classify_stat(perfan_classify **out, const perfan_stat *s,
 				    const struct perfan_classify_opts *o);
 PERFAN_API void perfan_classify_free(perfan_classify *c);
+
+struct perfan_gil_result; /* perfan/gil.h */
+
+/* Read the software verdicts (cpu-bound, mostly-waiting, mixed) of C's
+ * whole groups again with G, the GIL ledger of a recording of the same
+ * run: a thread is GIL-bound when its GIL wait is over half its off-CPU
+ * time and over 20 % of its life; when the GIL-bound threads of G's
+ * process ran at least half of its on-CPU time (the threads that compute
+ * wait for the GIL), the verdict is GIL-bound, with each GIL-bound
+ * thread's wait as evidence. Hardware verdicts stay. Returns 0,
+ * PERFAN_EINVAL (NULL arguments) or PERFAN_ENOMEM. */
+PERFAN_API int perfan_classify_gil(perfan_classify *c,
+				   const struct perfan_gil_result *g);
 
 /* Groups in input order: each run's intervals and aggregations, its
  * whole, then (hybrid) one whole per PMU; last, any combined reading of

@@ -571,6 +571,7 @@ void perfan_classify_free(perfan_classify *c)
 		free(c->g[i].reason);
 		free(c->g[i].warning);
 		free(c->g[i].ev);
+		free(c->g[i].strings);
 	}
 	free(c->g);
 	perfan__htab_free(&c->index);
@@ -609,6 +610,7 @@ const char *perfan_verdict_name(int v)
 	case PERFAN_VERDICT_CPU_BOUND: return "cpu-bound";
 	case PERFAN_VERDICT_MOSTLY_WAITING: return "mostly-waiting";
 	case PERFAN_VERDICT_BACKEND_BOUND: return "back-end-bound";
+	case PERFAN_VERDICT_GIL_BOUND: return "GIL-bound";
 	default: return "unknown";
 	}
 }

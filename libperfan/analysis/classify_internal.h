@@ -87,6 +87,7 @@ struct cl_group {
 	char *warning;
 	double elapsed_s, user_s, sys_s; /* <= 0 / < 0: unknown */
 	int tma_invalid;                 /* TMA level 1 contradicts itself */
+	char *strings; /* the GIL evidence's texts (perfan_classify_gil) */
 };
 
 struct perfan_classify {

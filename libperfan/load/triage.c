@@ -250,6 +250,11 @@ int perfan_load_triage(perfan_triage **out, const char *path,
 		rc = load_wait(in, &lo);
 	if (!rc && to.stat)
 		rc = load_stat(in, to.stat);
+	/* a Python process whose computing threads wait for the GIL: its
+	 * software verdict is GIL-bound */
+	if (!rc && in->classify && in->gil)
+		rc = perfan_classify_gil(in->classify,
+					 perfan_gil_result(in->gil));
 	if (!rc && to.nr_before)
 		rc = load_before(in, path, &lo, &to);
 	if (!rc)
