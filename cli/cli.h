@@ -9,6 +9,7 @@
  * status: 0 ok, 1 failure, 2 usage. */
 int cmd_annotate(int argc, char **argv);
 int cmd_critical(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
 int cmd_gil(int argc, char **argv);
 int cmd_classify(int argc, char **argv);
 int cmd_collapse(int argc, char **argv);

@@ -22,6 +22,8 @@ static const struct command commands[] = {
 	{"critical", cmd_critical,
 	 "the critical path of a thread: what it ran and waited on"},
 	{"diff", cmd_diff, "compare profiles, with significance across runs"},
+	{"dump", cmd_dump,
+	 "every thread at a moment: its state and stack (py-spy dump)"},
 	{"flamegraph", cmd_flamegraph, "draw an interactive SVG flame graph"},
 	{"gil", cmd_gil, "who waited for the GIL, and who held it meanwhile"},
 	{"header", cmd_header, "show the header and features of a perf.data"},

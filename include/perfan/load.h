@@ -11,6 +11,7 @@
 
 #include <perfan/common.h>
 #include <perfan/critical.h>
+#include <perfan/dump.h>
 #include <perfan/filter.h>
 #include <perfan/gil.h>
 #include <perfan/host.h>
@@ -335,6 +336,13 @@ PERFAN_API int perfan_load_gil(perfan_gil **out, perfan_load *l,
 PERFAN_API int perfan_load_critical(perfan_critical **out, perfan_load *l,
 				    const char *path,
 				    const struct perfan_critical_opts *co);
+
+/* Every thread of the perf.data at PATH at one moment (perfan/dump.h),
+ * read with L's symbol options; the process from DOPTS, else from L's
+ * --pid. Returns 0 or a negative error (*OUT NULL then). */
+PERFAN_API int perfan_load_dump(perfan_dump **out, perfan_load *l,
+				const char *path,
+				const struct perfan_dump_opts *dopts);
 
 /* What perfan_load_triage reads beside the recording. */
 struct perfan_load_triage_opts {

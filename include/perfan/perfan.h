@@ -33,6 +33,7 @@
 #include <perfan/waits.h>
 #include <perfan/gil.h>
 #include <perfan/critical.h>
+#include <perfan/dump.h>
 #include <perfan/report.h>
 #include <perfan/scaling.h>
 #include <perfan/threads.h>

@@ -12,6 +12,7 @@
 
 #include <perfan/annotate.h>
 #include <perfan/critical.h>
+#include <perfan/dump.h>
 #include <perfan/gil.h>
 #include <perfan/offcpu.h>
 #include <perfan/python.h>
@@ -450,6 +451,30 @@ int perfan_load_critical(perfan_critical **out, perfan_load *l,
 		return rc;
 	progress(l, PERFAN_LOAD_START, l->info.size);
 	rc = perfan_critical_perfdata(out, l->time_pd, &ro, &o);
+	progress(l, PERFAN_LOAD_END, 0);
+	return rc;
+}
+
+int perfan_load_dump(perfan_dump **out, perfan_load *l, const char *path,
+		     const struct perfan_dump_opts *dopts)
+{
+	if (!out || !l || !path)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_load_dump: an argument is NULL");
+	*out = NULL;
+	struct perfan_dump_opts o = PERFAN_OPTS_INIT(struct perfan_dump_opts);
+	if (dopts)
+		memcpy(&o, dopts,
+		       dopts->sz < sizeof(o) ? dopts->sz : sizeof(o));
+	o.sz = sizeof(o);
+	if (o.pid <= 0 && l->o.filter.pid > 0)
+		o.pid = (int32_t)l->o.filter.pid; /* the load's --pid */
+	struct perfan_resolve_opts ro;
+	int rc = open_perfdata(l, path, &ro);
+	if (rc)
+		return rc;
+	progress(l, PERFAN_LOAD_START, l->info.size);
+	rc = perfan_dump_perfdata(out, l->time_pd, &ro, &o);
 	progress(l, PERFAN_LOAD_END, 0);
 	return rc;
 }

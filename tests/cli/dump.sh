@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# dump.sh: perfan dump (issue 35) at three moments of testdata/offcpu's
+# system-wide sched recording and of its one-process recording, against
+# perf's own script of the same files: a thread off the CPU has the stack
+# of its last switch-out before the moment, and no later sample or
+# switch-in; a thread whose last switch before the moment was in runs; a
+# running thread's stack is its last cpu-clock sample's.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+: "${PERFAN_BIN:?}"
+D=testdata/offcpu
+. tests/tools/cli_common.sh
+O=(--kallsyms "$D/kallsyms" --symfs "$D/symfs" --buildid-dir "$tmp/no-cache"
+	--perf-map-dir "$D")
+
+zstd -dc "$D/script.sched.txt.zst" >"$tmp/sched.txt"
+for rec in sched:sched.txt data:script.txt; do
+	name=${rec%%:*}
+	script=${rec#*:}
+	[ "$name" = sched ] && data=$D/perf.sched.data || data=$D/perf.data
+	[ "$name" = sched ] && txt=$tmp/sched.txt || txt=$D/$script
+	# three moments: a tenth, a fifth and 35 % in (perf.data's threads
+	# live from 2 % to 45 % of it)
+	read -r first last < <(awk '/^ *[^\t ].* [0-9]+\.[0-9]+: / {
+		for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = $i; sub(":", "", t) }
+		if (!f) f = t; l = t } END {print f, l}' "$txt")
+	for q in 0.1 0.2 0.35; do
+		at=$(python3 -c "import sys; a, b, q = map(float, sys.argv[1:4]); print('%.6f' % (a + (b - a) * q))" "$first" "$last" "$q")
+		rc=0
+		HOME=$tmp "$PERFAN_BIN" dump --json --at "$at" "${O[@]}" "$data" >"$tmp/d.json" 2>"$tmp/err" || rc=$?
+		[ "$rc" = 0 ] || { fail "dump --at $at $data: exit $rc: $(head -c 300 "$tmp/err")"; continue; }
+		python3 - "$txt" "$tmp/d.json" "$at" "$name" <<'PY' || fail "dump --at $at $data (above)"
+import json, re, sys
+txt, dj, at, name = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
+at_ns = round(at * 1e9)
+head = re.compile(r"^\s*(.*?)\s+(-?\d+)\s+(?:\[\d+\]\s+)?(\d+)\.(\d+):\s+(?:\d+\s+)?(\S+?):?\s(.*)$")
+recs = []  # (time, kind, tid, leaf addr)
+cur = None
+for line in open(txt):
+    if line.startswith("\t"):
+        if cur is not None and cur[3] is None:
+            cur[3] = int(line.split()[0], 16)
+        continue
+    m = head.match(line.rstrip("\n"))
+    if not m:
+        cur = None
+        continue
+    tid, t = int(m.group(2)), int(m.group(3)) * 1000000000 + int(m.group(4).ljust(9, "0"))
+    ev, rest = m.group(5), m.group(6)
+    if t > at_ns:
+        break
+    if ev.startswith("cpu-clock"):
+        cur = [t, "sample", tid, None]
+        recs.append(cur)
+    elif ev == "sched:sched_switch":
+        pp = int(re.search(r"prev_pid=(\d+)", rest).group(1))
+        np_ = int(re.search(r"next_pid=(\d+)", rest).group(1))
+        cur = [t, "out", pp, None]
+        recs.append(cur)
+        recs.append([t, "in", np_, 0])
+    else:
+        cur = None
+last, last_sample = {}, {}
+for r in recs:
+    last[r[2]] = r
+    if r[1] == "sample":
+        last_sample[r[2]] = r
+d = json.load(open(dj))["dump"]
+bad = checked = 0
+for th in d["threads"]:
+    tid = th["tid"]
+    if tid not in last:
+        continue
+    r = last[tid]
+    leaf = th["frames"][0]["addr"] if th["frames"] else None
+    checked += 1
+    if th["state"] != "running":
+        # (perf script prints microseconds)
+        if r[1] != "out" or abs(r[0] - th["since"]) >= 1000 or \
+                (r[3] is not None and leaf != r[3]):
+            print("FAIL: %s at %.6f: %d off-CPU since %d (leaf %s); perf's last record %s"
+                  % (name, at, tid, th["since"], leaf, r))
+            bad += 1
+    else:
+        if name == "sched" and r[1] == "out":
+            print("FAIL: %s at %.6f: %d running, but perf's last record is its switch-out %s"
+                  % (name, at, tid, r))
+            bad += 1
+        s = last_sample.get(tid)
+        if s and s[3] is not None and leaf != s[3]:
+            print("FAIL: %s at %.6f: %d running with leaf %s, its last sample's is %x"
+                  % (name, at, tid, leaf, s[3]))
+            bad += 1
+if checked < 5:
+    print("FAIL: %s at %.6f: only %d threads checked" % (name, at, checked))
+    bad += 1
+sys.exit(bad)
+PY
+	done
+done
+# the end of the recording by default, text, and a moment outside it
+rc=0
+HOME=$tmp "$PERFAN_BIN" dump "${O[@]}" "$D/perf.data" >"$tmp/end.txt" 2>"$tmp/err" || rc=$?
+[ "$rc" = 0 ] && grep -q '^Threads at ' "$tmp/end.txt" && grep -q ': running for\|: off-CPU (' "$tmp/end.txt" ||
+	fail "dump at the end: exit $rc, $(head -c 300 "$tmp/end.txt" "$tmp/err")"
+rc=0
+HOME=$tmp "$PERFAN_BIN" dump --at 1.5 "${O[@]}" "$D/perf.data" >/dev/null 2>"$tmp/err" || rc=$?
+[ "$rc" = 1 ] && grep -q 'outside the recording' "$tmp/err" ||
+	fail "dump --at outside: exit $rc, $(head -c 300 "$tmp/err")"
+[ $fails -eq 0 ] && echo "dump: ok"
+[ $fails -eq 0 ]
