@@ -164,6 +164,9 @@ struct perfan_threads_advice_opts {
 	 * no frame pointers, and -g loses its frames), and a note names the
 	 * GIL's perf probe events. */
 	int python;
+	/* The recording has those probe events (perf probe's
+	 * GROUP:take_gil): no note about them. */
+	int gil_probes;
 };
 
 /* perfan_threads_advice with options (NULL: not the wall-clock view, no

@@ -145,7 +145,7 @@ int perfan_threads_advice_ext(const struct perfan_offcpu_summary *s,
 		    "while the CPU idles, another process) are missing: "
 		    "run-queue delay is measured only after the wakeups it "
 		    "has; record with -a for all of them");
-	if (o.python && switches)
+	if (o.python && switches && !o.gil_probes)
 		SAY(PERFAN_ADVICE_NOTE, "%s", "Python: " GIL_PROBES);
 	if (s->offcpu_time)
 		SAY(PERFAN_ADVICE_NOTE,

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <perfan/gil.h>
+
 #include "analysis/triage_internal.h"
 #include "util/error.h"
 #include "util/grow.h"
@@ -97,6 +99,7 @@ int perfan__triage_next(struct perfan_triage *t)
 			PERFAN_OPTS_INIT(struct perfan_threads_advice_opts);
 		ao.view = PERFAN_VIEW_OFFCPU;
 		ao.python = python;
+		ao.gil_probes = in->gil && in->gil->probes_seen;
 		rc = perfan_threads_advice_ext(in->offcpu, &ao, advice, t);
 	} else if (!rc) {
 		rc = add(t, PERFAN_TRIAGE_WAITING,

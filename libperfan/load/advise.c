@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <perfan/python.h>
 #include <perfan/threads.h>
@@ -41,6 +42,14 @@ void perfan__load_time_advice(perfan_load *l,
 		PERFAN_OPTS_INIT(struct perfan_threads_advice_opts);
 	ao.view = view;
 	ao.python = python;
+	/* perf probe's names: GROUP:take_gil, probe_libpython3 by default */
+	const perfan_perfdata *pd = l->time_pd; /* the time view's reader */
+	for (size_t i = 0; pd && i < perfan_perfdata_nr_events(pd); i++) {
+		const struct perfan_event *ev = perfan_perfdata_event(pd, i);
+		const char *n = ev && ev->name ? strchr(ev->name, ':') : NULL;
+		ao.gil_probes |= n && !strncmp(ev->name, "probe", 5) &&
+				 !strcmp(n, ":take_gil");
+	}
 	perfan_threads_advice_ext(s, &ao, forward, l);
 }
 

@@ -22,6 +22,12 @@ for f in lock idle; do
 	HOME=$tmp "$PERFAN_BIN" report --off-cpu --json "${O[@]}" "$D/$f.data" \
 		>"$tmp/$f.json" 2>"$tmp/$f.err" || fail "report --off-cpu $f.data: $(cat "$tmp/$f.err")"
 done
+# the advice names the GIL's probes for a Python recording without them
+# (idle.data), not for one that has them (lock.data)
+grep -q "perf probe -x LIBPYTHON take_gil" "$tmp/idle.err" ||
+	fail "idle.data: the advice names no GIL probe: $(head -c 300 "$tmp/idle.err")"
+grep -q "perf probe" "$tmp/lock.err" &&
+	fail "lock.data: the advice names the GIL's probes it has"
 if ! python3 - "$tmp" "$D" <<'PY'; then
 import json, sys
 tmp, d = sys.argv[1], sys.argv[2]
