@@ -19,7 +19,7 @@ extern const struct cli_opt cli_event_table[];
 extern const struct cli_opt cli_comm_cpu_time_table[];
 extern const struct cli_opt cli_symbols_table[]; /* symfs ... jitdump-dir */
 extern const struct cli_opt cli_threads_table[];
-extern const struct cli_opt cli_views_table[]; /* python, off-cpu, wall */
+extern const struct cli_opt cli_views_table[];  /* python, off-cpu, wall */
 extern const struct cli_opt cli_python_table[]; /* python */
 
 /* The --help lines of --event. */

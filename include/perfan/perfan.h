@@ -28,16 +28,16 @@
 /* analysis: what the profiles mean */
 #include <perfan/annotate.h>
 #include <perfan/classify.h>
-#include <perfan/diff.h>
-#include <perfan/offcpu.h>
-#include <perfan/waits.h>
-#include <perfan/gil.h>
 #include <perfan/critical.h>
+#include <perfan/diff.h>
 #include <perfan/dump.h>
+#include <perfan/gil.h>
+#include <perfan/offcpu.h>
 #include <perfan/report.h>
 #include <perfan/scaling.h>
 #include <perfan/threads.h>
 #include <perfan/triage.h>
+#include <perfan/waits.h>
 /* load: any input to a profile, with the filters */
 #include <perfan/load.h>
 /* render: every sink */

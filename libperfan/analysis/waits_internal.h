@@ -23,7 +23,6 @@ void perfan__waits_free(struct perfan__waits *c);
  * Python function outside the standard library's waiting machinery
  * (threading, queue, selectors, asyncio, ...), or native code outside the
  * kernel and the runtime (perfan_python_is_runtime). */
-int perfan__wait_user_code(uint32_t kind, const char *name,
-			   const char *module);
+int perfan__wait_user_code(uint32_t kind, const char *name, const char *module);
 
 #endif

@@ -93,7 +93,8 @@ static int on_interval(const struct perfan_offcpu_interval *iv, void *payload)
 	ck_assert_int_eq(iv->waker_uncertain, s->want_uncertain);
 	s->uncertain += iv->waker_uncertain;
 	const struct wake *w = find_wake(s->oracle, iv->wake_time, iv->tid);
-	ck_assert_msg(w != NULL, "no waking record of %d at %llu in perf script",
+	ck_assert_msg(w != NULL,
+		      "no waking record of %d at %llu in perf script",
 		      (int)iv->tid, (unsigned long long)iv->wake_time);
 	switch (iv->wake_source) {
 	case PERFAN_WAKE_THREAD:
