@@ -150,7 +150,9 @@ PERFAN_API double perfan_diff_noise_floor(const perfan_diff *d);
  * (no test), changes beyond their sampling noise interval count instead,
  * or every change when the sample counts are unknown.
  * Meaningful when weights measure time (cpu-clock, or samples at a fixed
- * frequency) for the same work. */
+ * frequency) for the same work: where a run's column is no such time (a
+ * tracepoint's counts, wall time summed over threads; see
+ * perfan_report_row), both speed-ups are NAN and TOP is empty. */
 struct perfan_diff_amdahl {
 	double before_total, after_total;
 	double speedup_top, speedup_whole;

@@ -106,12 +106,18 @@ PERFAN_API const char *perfan_profile_column_unit(const perfan_profile *p,
 
 /* What a column's weights are, where its name and unit do not say: the
  * time view of perfan_offcpu_profile is PERFAN_COLUMN_OFFCPU or
- * PERFAN_COLUMN_WALL, any other column PERFAN_COLUMN_EVENT. Analyses find
- * a time view's column by its kind, never by its name. */
+ * PERFAN_COLUMN_WALL; a perf.data event's column, folded from its
+ * attribute, PERFAN_COLUMN_CPU (a CPU clock: cpu-clock, task-clock or
+ * cycles) or PERFAN_COLUMN_COUNT (any other event: a tracepoint, page
+ * faults, cache misses); any other column PERFAN_COLUMN_EVENT. Analyses
+ * find a column's kind this way, never by its name: the Amdahl bound
+ * (perfan/report.h) holds on CPU time, never on counts. */
 enum perfan_column_kind {
-	PERFAN_COLUMN_EVENT = 0,  /* counts or periods of an event */
+	PERFAN_COLUMN_EVENT = 0,  /* counts or periods of an event not said */
 	PERFAN_COLUMN_OFFCPU = 1, /* ns off the CPU */
 	PERFAN_COLUMN_WALL = 2,   /* ns on and off the CPU */
+	PERFAN_COLUMN_CPU = 3,    /* samples of a CPU clock (since 0.2) */
+	PERFAN_COLUMN_COUNT = 4,  /* counts of another event (since 0.2) */
 };
 
 /* Set column COL's kind. Returns 0, or PERFAN_EINVAL for no such column. */

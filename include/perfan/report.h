@@ -105,7 +105,11 @@ struct perfan_report_row {
 	 * at most be if the row took no time at all, with p its self share
 	 * (its own code) or its total share (the row with all it calls,
 	 * which is what disappears when a call costs nothing). Infinity when
-	 * p is 1. */
+	 * p is 1. NAN where the bound does not hold: on rows of a thread or
+	 * a command rather than a function (sort keys without "sym", or with
+	 * "pid"), on off-CPU leaves, and on columns of counts (a tracepoint,
+	 * page faults), of off-CPU time, of wall time summed over threads or
+	 * of CPU time summed over processes (perfan_profile_column_kind). */
 	double speedup_self, speedup_total;
 };
 

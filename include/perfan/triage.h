@@ -56,6 +56,19 @@ struct perfan_triage_in {
 	/* The GIL ledger of the recording (perfan/gil.h), or NULL: with a
 	 * GIL wait, a section of the threads that waited for it. */
 	const struct perfan_gil_result *gil;
+	/* Since 0.2. The thread the Amdahl bounds are on, the one that does
+	 * the work: the busiest on CPU, or the only one (a --tid filter).
+	 * Its on-CPU weight is BOUND_TOTAL, 0 when none is known (the
+	 * plateaus' own bounds stand); BOUND_ROWS, when not NULL, is a
+	 * report by pid,dso,sym whose rows of that thread (column
+	 * BOUND_COLUMN) give each plateau's weight in it; NULL: the
+	 * plateaus are that thread's alone. */
+	const perfan_report *bound_rows;
+	size_t bound_column;
+	int32_t bound_pid, bound_tid;
+	const char *bound_comm;
+	uint64_t bound_total;
+	size_t bound_threads; /* threads on CPU */
 };
 
 struct perfan_triage_opts {
@@ -104,10 +117,21 @@ PERFAN_API int perfan_triage_new(perfan_triage **out,
 				 const struct perfan_triage_opts *opts);
 PERFAN_API void perfan_triage_free(perfan_triage *t);
 
-/* The plateaus: the report's rows of the first column, widest first. */
+/* The plateaus: the report's rows of the first column, widest first,
+ * their speedup_self and speedup_total the Amdahl bounds on the thread
+ * that does the work (perfan_triage_bound_thread): how much sooner that
+ * thread would be done if the function cost nothing; NAN where no bound
+ * holds (counts of an event). Borrowed from the triage. */
 PERFAN_API size_t perfan_triage_nr_plateaus(const perfan_triage *t);
 PERFAN_API const struct perfan_report_row *
 perfan_triage_plateau(const perfan_triage *t, size_t i);
+
+/* Since 0.2. The thread the plateaus' bounds are on: 1 and its pid, tid
+ * and comm (borrowed; NULL when not known), with NR_THREADS (when not
+ * NULL) the threads on CPU; 0 when there is none. */
+PERFAN_API int perfan_triage_bound_thread(const perfan_triage *t, int32_t *pid,
+					  int32_t *tid, const char **comm,
+					  size_t *nr_threads);
 
 /* Blocking call sites, heaviest first. */
 PERFAN_API size_t perfan_triage_nr_sites(const perfan_triage *t);

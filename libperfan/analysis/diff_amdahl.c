@@ -7,6 +7,7 @@
 
 #include <perfan/diff.h>
 
+#include "analysis/amdahl.h"
 #include "analysis/diff_internal.h"
 #include "util/error.h"
 #include "util/grow.h"
@@ -95,6 +96,11 @@ int perfan__diff_attribute(perfan_diff *d, const struct perfan_diff_run *before,
 		if (!perfan__diff_lookup(d, row->name, &fn_of[i]))
 			target[fn_of[i]] = (unsigned char)row->amdahl;
 	}
+	for (size_t r = 0; r < d->nr; r++) {
+		const struct perfan_diff_run *run =
+			r < d->nb ? &before[r] : &after[r - d->nb];
+		d->no_bound |= !perfan__amdahl_holds(run->profile, run->column);
+	}
 	for (size_t r = 0; r < d->nr && !rc; r++)
 		rc = attribute_run(d, r,
 				   r < d->nb ? &before[r] : &after[r - d->nb],
@@ -154,6 +160,10 @@ void perfan_diff_amdahl(const perfan_diff *d, struct perfan_diff_amdahl *out)
 		out->top[out->nr_top++] = best;
 	}
 	double b = out->before_total;
+	if (d->no_bound) {
+		out->speedup_top = out->speedup_whole = NAN;
+		return;
+	}
 	out->speedup_top = b + net > 0 ? b / (b + net) : INFINITY;
 	out->speedup_whole = out->after_total > 0 ? b / out->after_total
 						  : INFINITY;

@@ -25,6 +25,8 @@ struct perfan_diff {
 	size_t nr_tested;  /* functions tested (self or total) */
 	const char *unit;  /* perfan_diff_unit */
 	double unit_scale; /* weights to unit */
+	int no_bound;      /* a run's column is no time of one process or
+			      thread: Amdahl says nothing (analysis/amdahl.h) */
 };
 
 #endif

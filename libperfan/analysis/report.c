@@ -8,6 +8,7 @@
 
 #include <perfan/resolve.h>
 
+#include "analysis/amdahl.h"
 #include "analysis/report_result.h"
 #include "util/error.h"
 #include "util/grow.h"
@@ -532,15 +533,6 @@ static int cmp_rows(const void *va, const void *vb)
 	return 0;
 }
 
-static double amdahl(uint64_t w, uint64_t total)
-{
-	if (!total)
-		return 1.0;
-	if (w >= total)
-		return INFINITY;
-	return 1.0 / (1.0 - (double)w / (double)total);
-}
-
 static int build_column(perfan_report *r, size_t col)
 {
 	const perfan_profile *p = r->p;
@@ -575,6 +567,9 @@ static int build_column(perfan_report *r, size_t col)
 		return perfan__nomem("report");
 	}
 	double t = c->total ? (double)c->total : 1.0;
+	/* the bound is a function's, on the time of one process or thread:
+	 * not a thread's or a command's, nor on counts or summed waits */
+	int bound = r->has_sym && !r->has_pid && perfan__amdahl_holds(p, col);
 	size_t k = 0;
 	for (size_t i = 0; i < nr; i++) {
 		if (!(r->o.no_children ? self[i] : total[i]))
@@ -594,8 +589,12 @@ static int build_column(perfan_report *r, size_t col)
 		row->total = total[i];
 		row->self_percent = 100.0 * (double)self[i] / t;
 		row->total_percent = 100.0 * (double)total[i] / t;
-		row->speedup_self = amdahl(self[i], c->total);
-		row->speedup_total = amdahl(total[i], c->total);
+		int fn = bound && fr->kind != PERFAN_FRAME_OFFCPU &&
+			 fr->kind != PERFAN_FRAME_OTHER;
+		row->speedup_self = fn ? perfan__amdahl(self[i], c->total)
+				       : NAN;
+		row->speedup_total = fn ? perfan__amdahl(total[i], c->total)
+					: NAN;
 		/* the row id travels with the row through the sort */
 		row->frame = r->rframe[i];
 		c->row_of[k] = (uint32_t)i;

@@ -1,11 +1,13 @@
 /* analysis/triage.c: the first look at one recording from the other
  * analyses' results: the widest plateaus, the blocking call sites of all
  * threads together, and what to record next for what the input lacks. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <perfan/triage.h>
 
+#include "analysis/amdahl.h"
 #include "analysis/triage_internal.h"
 #include "util/error.h"
 #include "util/grow.h"
@@ -86,6 +88,52 @@ static int gather_sites(struct perfan_triage *t, size_t max)
 	return 0;
 }
 
+/* Row W of the bound thread's report: the plateau ROW's function, in
+ * that thread. */
+static int same_function(const struct perfan_report_row *w,
+			 const struct perfan_report_row *row)
+{
+	return same_str(w->sym, row->sym) && same_str(w->dso, row->dso) &&
+	       (w->kind == PERFAN_FRAME_KERNEL) ==
+		       (row->kind == PERFAN_FRAME_KERNEL);
+}
+
+/* The plateaus, each with its Amdahl bounds on the thread that does the
+ * work (in.bound_*): its weight in that thread against the thread's. */
+static int bound_plateaus(struct perfan_triage *t)
+{
+	const struct perfan_triage_in *in = &t->in;
+	t->plateaus = calloc(t->nplateaus + 1, sizeof(*t->plateaus));
+	if (!t->plateaus)
+		return perfan__nomem("triage");
+	for (size_t i = 0; i < t->nplateaus; i++)
+		t->plateaus[i] =
+			*perfan_report_row(in->plateaus, in->column, i);
+	if (!in->bound_total || !in->bound_rows)
+		return 0; /* one thread: the report's bounds are its */
+	int holds = in->cpu ? perfan__amdahl_holds(in->cpu, in->column) : 1;
+	const perfan_report *br = in->bound_rows;
+	size_t col = in->bound_column, n = perfan_report_nr_rows(br, col);
+	for (size_t i = 0; i < t->nplateaus; i++) {
+		struct perfan_report_row *row = &t->plateaus[i];
+		uint64_t self = 0, total = 0;
+		for (size_t k = 0; k < n; k++) {
+			const struct perfan_report_row *w =
+				perfan_report_row(br, col, k);
+			/* the thread's rows under each of its comms */
+			if (w->tid == in->bound_tid && same_function(w, row)) {
+				self += w->self;
+				total += w->total;
+			}
+		}
+		row->speedup_self =
+			holds ? perfan__amdahl(self, in->bound_total) : NAN;
+		row->speedup_total =
+			holds ? perfan__amdahl(total, in->bound_total) : NAN;
+	}
+	return 0;
+}
+
 int perfan_triage_new(perfan_triage **out, const struct perfan_triage_in *in,
 		      const struct perfan_triage_opts *opts)
 {
@@ -112,7 +160,9 @@ int perfan_triage_new(perfan_triage **out, const struct perfan_triage_in *in,
 			if (perfan_report_row(t->in.plateaus, col, i)->self)
 				t->nplateaus++;
 	}
-	rc = gather_sites(t, t->o.max_sites ? t->o.max_sites : 10);
+	rc = bound_plateaus(t);
+	if (!rc)
+		rc = gather_sites(t, t->o.max_sites ? t->o.max_sites : 10);
 	if (!rc)
 		rc = perfan__triage_next(t);
 	if (rc) {
@@ -134,6 +184,7 @@ void perfan_triage_free(perfan_triage *t)
 	}
 	free(t->next);
 	free(t->sites);
+	free(t->plateaus);
 	if (t->o.release)
 		t->o.release(t->o.release_payload);
 	free(t);
@@ -147,9 +198,24 @@ size_t perfan_triage_nr_plateaus(const perfan_triage *t)
 const struct perfan_report_row *perfan_triage_plateau(const perfan_triage *t,
 						      size_t i)
 {
-	return t && i < t->nplateaus
-		       ? perfan_report_row(t->in.plateaus, t->in.column, i)
-		       : NULL;
+	return t && i < t->nplateaus ? &t->plateaus[i] : NULL;
+}
+
+int perfan_triage_bound_thread(const perfan_triage *t, int32_t *pid,
+			       int32_t *tid, const char **comm,
+			       size_t *nr_threads)
+{
+	if (!t || !t->in.bound_total)
+		return 0;
+	if (pid)
+		*pid = t->in.bound_pid;
+	if (tid)
+		*tid = t->in.bound_tid;
+	if (comm)
+		*comm = t->in.bound_comm;
+	if (nr_threads)
+		*nr_threads = t->in.bound_threads;
+	return 1;
 }
 
 size_t perfan_triage_nr_sites(const perfan_triage *t)

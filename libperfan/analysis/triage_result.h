@@ -9,6 +9,7 @@ struct perfan_triage {
 	struct perfan_triage_in in;
 	struct perfan_triage_opts o;
 	size_t nplateaus;
+	struct perfan_report_row *plateaus; /* with the thread's bounds */
 	struct perfan_triage_site *sites;
 	size_t nsites;
 	/* strings owned */

@@ -35,6 +35,14 @@ struct inputs {
 	perfan_stat *stat;
 	perfan_classify *classify;
 	perfan_diff *diff;
+	/* the thread the Amdahl bounds are on */
+	perfan_load *bycpu; /* the on-CPU view, a root per thread */
+	perfan_report *bound_rows;
+	size_t bound_column;
+	int32_t bound_pid, bound_tid;
+	const char *bound_comm;
+	uint64_t bound_total;
+	size_t bound_threads;
 };
 
 static void release(void *payload)
@@ -52,6 +60,8 @@ static void release(void *payload)
 	perfan_load_free(in->gil_load);
 	perfan_report_free(in->plateaus);
 	perfan_load_free(in->wait);
+	perfan_report_free(in->bound_rows);
+	perfan_load_free(in->bycpu);
 	perfan_load_free(in->cpu);
 	free(in);
 }
@@ -142,6 +152,85 @@ static size_t cpu_column(const perfan_load *l, const char *name)
 	return SIZE_MAX;
 }
 
+/* The busiest thread on CPU in column COL of P (a root per thread, or
+ * by comm) into IN's bound_*, a thread's roots under each of its comms
+ * summed; how many threads had weight there; 0 when a root stands for
+ * several threads (by comm). */
+static size_t busiest(struct inputs *in, const perfan_profile *p, size_t col)
+{
+	const perfan_node_id *kids;
+	size_t n = perfan_profile_node_children(p, PERFAN_ROOT_NODE, &kids);
+	size_t nthreads = 0;
+	in->bound_total = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct perfan_frame *f = perfan_profile_frame_get(
+			p, perfan_profile_node_frame(p, kids[i]));
+		if (!perfan_profile_node_total(p, kids[i], col))
+			continue;
+		if (f->kind != PERFAN_FRAME_PROCESS || f->tid < 0)
+			return 0;
+		uint64_t w = 0;
+		size_t first = i;
+		for (size_t k = 0; k < n; k++) {
+			const struct perfan_frame *g = perfan_profile_frame_get(
+				p, perfan_profile_node_frame(p, kids[k]));
+			if (g->kind != PERFAN_FRAME_PROCESS || g->tid != f->tid)
+				continue;
+			uint64_t gw =
+				perfan_profile_node_total(p, kids[k], col);
+			if (gw && k < first)
+				first = k;
+			w += gw;
+		}
+		if (first != i)
+			continue; /* counted at its first root */
+		nthreads++;
+		if (w > in->bound_total) {
+			in->bound_total = w;
+			in->bound_pid = f->pid;
+			in->bound_tid = f->tid;
+			in->bound_comm = f->comm;
+		}
+	}
+	return nthreads;
+}
+
+/* The thread the plateaus' Amdahl bounds are on: the one that does the
+ * work, the busiest on CPU (the only one under --tid). A recording of
+ * one thread is its own; of several, the on-CPU view is read again with
+ * a root per thread, and its rows by thread give each plateau's weight
+ * in the busiest. */
+static int load_bound(struct inputs *in, const struct perfan_load_opts *opts,
+		      size_t col, const char *name)
+{
+	if (col == SIZE_MAX)
+		return 0;
+	in->bound_threads = busiest(in, in->cpu->p, col);
+	if (in->bound_threads == 1)
+		return 0; /* the plateaus are that thread's */
+	struct perfan_load_opts lo = *opts;
+	lo.root = PERFAN_ROOT_PID_TID;
+	lo.log = quiet_log; /* the first reading gave its warnings */
+	lo.advice = NULL;
+	lo.progress = NULL;
+	int rc = perfan_load_again(&in->bycpu, in->cpu, &lo);
+	if (rc) {
+		/* no bound is better than none at all: the plateaus keep
+		 * theirs where they hold */
+		in->bound_total = 0;
+		return 0;
+	}
+	size_t bc = cpu_column(in->bycpu, name);
+	in->bound_threads = bc == SIZE_MAX ? 0 : busiest(in, in->bycpu->p, bc);
+	if (!in->bound_threads)
+		return 0;
+	struct perfan_report_opts ro =
+		PERFAN_OPTS_INIT(struct perfan_report_opts);
+	ro.sort = "pid,dso,sym";
+	in->bound_column = bc;
+	return perfan_report_new(&in->bound_rows, in->bycpu->p, &ro);
+}
+
 /* The runs before, each whole, against the on-CPU view of PATH. Returns 0,
  * PERFAN_LOAD_ADVISED, or a negative error. */
 static int load_before(struct inputs *in, const char *path,
@@ -212,6 +301,13 @@ static int triage(perfan_triage **out, struct inputs *in, const char *name)
 	ti.frames_unresolved = res->resolve.frames_unresolved;
 	ti.python_functions = perfan_python_present(ti.cpu);
 	ti.python_interpreter = perfan__load_has_interpreter(ti.cpu);
+	ti.bound_rows = in->bound_rows;
+	ti.bound_column = in->bound_column;
+	ti.bound_pid = in->bound_pid;
+	ti.bound_tid = in->bound_tid;
+	ti.bound_comm = in->bound_comm;
+	ti.bound_total = in->bound_total;
+	ti.bound_threads = in->bound_threads;
 	struct perfan_triage_opts o =
 		PERFAN_OPTS_INIT(struct perfan_triage_opts);
 	o.release = release;
@@ -246,6 +342,9 @@ int perfan_load_triage(perfan_triage **out, const char *path,
 	}
 	if (!rc)
 		rc = perfan_report_new(&in->plateaus, in->cpu->p, &ro);
+	if (!rc)
+		rc = load_bound(in, &lo, cpu_column(in->cpu, path),
+				in->cpu->info.name ? in->cpu->info.name : path);
 	if (!rc)
 		rc = load_wait(in, &lo);
 	if (!rc && to.stat)

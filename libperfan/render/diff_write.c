@@ -116,8 +116,8 @@ static void write_amdahl(const perfan_diff *d, FILE *fp)
 {
 	struct perfan_diff_amdahl a;
 	perfan_diff_amdahl(d, &a);
-	if (!(a.before_total > 0))
-		return;
+	if (!(a.before_total > 0) || isnan(a.speedup_top))
+		return; /* no time, or the bound does not hold */
 	double k;
 	const char *u = perfan_diff_unit(d, &k);
 	double b = a.before_total * k, w = a.after_total * k;
@@ -284,6 +284,11 @@ static void json_amdahl(struct perfan__json *j, const perfan_diff *d, double *k)
 	perfan_diff_amdahl(d, &a);
 	const char *u = perfan_diff_unit(d, k);
 	double b = a.before_total * *k;
+	if (isnan(a.speedup_top)) { /* the bound does not hold */
+		perfan__json_item(j, "amdahl");
+		fputs("null", j->fp);
+		return;
+	}
 	perfan__json_open(j, "amdahl", '{');
 	perfan__json_str(j, "unit", u ? u : "");
 	perfan__json_g(j, "before_total", b, 10);

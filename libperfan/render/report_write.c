@@ -198,7 +198,9 @@ static void put_dots(FILE *fp, size_t n)
 
 static void put_speedup(FILE *fp, double s)
 {
-	if (isinf(s))
+	if (isnan(s))
+		fprintf(fp, "  %11s", "-");
+	else if (isinf(s))
 		fprintf(fp, "  %11s", "inf");
 	else
 		fprintf(fp, "  %10.2fx", s);
@@ -221,17 +223,29 @@ static void key_widths(const perfan_report *r, size_t col,
 	}
 }
 
+/* Whether column COL shows the Max speedup: asked for, and the bound
+ * holds on some row (perfan_report_row's NAN where it does not). */
+static int shows_speedup(const perfan_report *r, size_t col)
+{
+	if (perfan__report_opts(r)->no_speedup)
+		return 0;
+	for (size_t i = 0; i < perfan_report_nr_rows(r, col); i++)
+		if (!isnan(perfan_report_row(r, col, i)->speedup_total))
+			return 1;
+	return 0;
+}
+
 /* "# Children      Self  Max speedup  Command ..." and its dots. */
 static void text_heading(FILE *fp, const struct perfan_report_opts *o,
-			 const enum perfan_report_key *keys, size_t nkeys,
-			 const size_t *width)
+			 int speedup, const enum perfan_report_key *keys,
+			 size_t nkeys, const size_t *width)
 {
 	fputs("# ", fp);
 	if (o->no_children)
 		fprintf(fp, "%8s", "Overhead");
 	else
 		fprintf(fp, "%8s  %8s", "Children", "Self");
-	if (!o->no_speedup)
+	if (speedup)
 		fprintf(fp, "  %11s", "Max speedup");
 	for (size_t k = 0; k < nkeys; k++) {
 		if (k + 1 < nkeys)
@@ -246,7 +260,7 @@ static void text_heading(FILE *fp, const struct perfan_report_opts *o,
 		fputs("  ", fp);
 		put_dots(fp, 8);
 	}
-	if (!o->no_speedup) {
+	if (speedup) {
 		fputs("  ", fp);
 		put_dots(fp, 11);
 	}
@@ -257,7 +271,7 @@ static void text_heading(FILE *fp, const struct perfan_report_opts *o,
 	fputs("\n#\n", fp);
 }
 
-static void text_row(FILE *fp, const struct perfan_report_opts *o,
+static void text_row(FILE *fp, const struct perfan_report_opts *o, int speedup,
 		     const struct perfan_report_row *row,
 		     const enum perfan_report_key *keys, size_t nkeys,
 		     const size_t *width)
@@ -268,7 +282,7 @@ static void text_row(FILE *fp, const struct perfan_report_opts *o,
 	else
 		fprintf(fp, "  %7.2f%%  %7.2f%%", row->total_percent,
 			row->self_percent);
-	if (!o->no_speedup)
+	if (speedup)
 		put_speedup(fp, o->no_children ? row->speedup_self
 					       : row->speedup_total);
 	for (size_t k = 0; k < nkeys; k++) {
@@ -307,10 +321,11 @@ static int write_text(const perfan_report *r, FILE *fp)
 		fputs("#\n", fp);
 		size_t width[PERFAN_REPORT_MAX_KEYS];
 		key_widths(r, col, keys, nkeys, width);
-		text_heading(fp, o, keys, nkeys, width);
+		int sp = shows_speedup(r, col);
+		text_heading(fp, o, sp, keys, nkeys, width);
 		for (size_t i = 0; i < perfan_report_nr_rows(r, col) && !err;
 		     i++) {
-			text_row(fp, o, perfan_report_row(r, col, i), keys,
+			text_row(fp, o, sp, perfan_report_row(r, col, i), keys,
 				 nkeys, width);
 			if (o->call_graph == PERFAN_REPORT_GRAPH_CALLER ||
 			    o->call_graph == PERFAN_REPORT_GRAPH_CALLEE)
@@ -454,13 +469,11 @@ static void time_note(FILE *fp, const struct perfan_report_write_opts *o,
 	fprintf(fp, "#\n#\n# The rows below weigh %s, in ns.\n",
 		o->wall ? "wall-clock time (on-CPU and off-CPU time together)"
 			: "off-CPU time only");
+	/* the bound holds on the wall time of one thread only */
 	if (!no_speedup)
-		fputs(o->wall ? "# Max speedup is the Amdahl bound on wall "
-				"time: how many times sooner the\n# threads "
-				"would be done if the row took no time, its "
-				"waits included.\n"
-			      : "# Max speedup is the Amdahl bound on "
-				"off-CPU time alone.\n",
+		fputs("# Max speedup is the Amdahl bound on the thread's wall "
+		      "time: how many times\n# sooner it would be done if the "
+		      "row took no time, its waits included.\n",
 		      fp);
 	fputs("#\n", fp);
 }
@@ -556,7 +569,8 @@ int perfan_report_write(const perfan_report *r, FILE *fp,
 			}
 			if (!err)
 				time_note(fp, &o,
-					  perfan__report_opts(r)->no_speedup);
+					  r && !(perfan_report_nr_columns(r) &&
+						 shows_speedup(r, 0)));
 		}
 		if (!err)
 			err = write_text(r, fp);

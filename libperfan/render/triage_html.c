@@ -138,7 +138,9 @@ static void plateaus(const struct perfan_triage *t, FILE *fp)
 		if (isfinite(r->speedup_self))
 			fprintf(fp, "<td>%.2fx</td>", r->speedup_self);
 		else
-			fputs("<td>inf</td>", fp);
+			fputs(isnan(r->speedup_self) ? "<td>-</td>"
+						     : "<td>inf</td>",
+			      fp);
 		fputs("<td class=\"l\">", fp);
 		put(fp, r->sym);
 		fputs("</td><td class=\"l\">", fp);
@@ -146,9 +148,20 @@ static void plateaus(const struct perfan_triage *t, FILE *fp)
 		fputs("</td></tr>\n", fp);
 	}
 	fputs("</table><p>Max speedup: 1/(1-p) for a function of self share "
-	      "p, the most the whole could gain if it cost nothing.</p>"
-	      "</section>\n",
+	      "p, the most the whole could gain if it cost nothing",
 	      fp);
+	int32_t pid, tid;
+	const char *comm;
+	size_t nth;
+	if (perfan_triage_bound_thread(t, &pid, &tid, &comm, &nth) && nth > 1) {
+		fputs(", p its share of thread ", fp);
+		put(fp, comm ? comm : "?");
+		fprintf(fp,
+			" %d/%d, the busiest of %zu on CPU (--tid chooses "
+			"another)",
+			pid, tid, nth);
+	}
+	fputs(".</p></section>\n", fp);
 }
 
 /* An SVG document kept in a script element: "</script" and "<!--"

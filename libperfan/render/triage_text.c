@@ -43,6 +43,14 @@ static void plateaus(const struct perfan_triage *t, FILE *fp)
 		missing(fp, "on-CPU samples");
 		return;
 	}
+	int32_t pid, tid;
+	const char *comm;
+	size_t nth;
+	if (perfan_triage_bound_thread(t, &pid, &tid, &comm, &nth) && nth > 1)
+		fprintf(fp,
+			"  (max speedup: of thread %s %d/%d, the busiest of %zu "
+			"on CPU; --tid chooses another)\n",
+			comm ? comm : "?", pid, tid, nth);
 	fprintf(fp, "  %7s %7s %12s  %s\n", "self", "total", "max speedup",
 		"function (module)");
 	for (size_t i = 0; i < t->nplateaus; i++) {
@@ -54,7 +62,8 @@ static void plateaus(const struct perfan_triage *t, FILE *fp)
 				r->dso ? r->dso : "?");
 		else
 			fprintf(fp, "  %6.2f%% %6.2f%% %12s  %s (%s)\n",
-				r->self_percent, r->total_percent, "inf",
+				r->self_percent, r->total_percent,
+				isnan(r->speedup_self) ? "-" : "inf",
 				r->sym ? r->sym : "?", r->dso ? r->dso : "?");
 	}
 }

@@ -53,6 +53,27 @@ static int root_frame(struct fold *f, struct perfan__thread *t,
 	return err;
 }
 
+/* What an event's samples weigh, from its attribute: CPU time for the
+ * CPU clocks (software cpu-clock and task-clock, hardware cycles, whose
+ * high bits name the PMU of a hybrid CPU), a count for every other. */
+static enum perfan_column_kind event_kind(const struct perfan_attr *a)
+{
+	enum {
+		HARDWARE = 0,
+		SOFTWARE = 1,
+		CYCLES = 0,
+		CPU_CLOCK = 0,
+		TASK_CLOCK = 1
+	};
+	uint64_t config = a->config & 0xffffffffu;
+	if (a->type == SOFTWARE &&
+	    (config == CPU_CLOCK || config == TASK_CLOCK))
+		return PERFAN_COLUMN_CPU;
+	if (a->type == HARDWARE && config == CYCLES)
+		return PERFAN_COLUMN_CPU;
+	return PERFAN_COLUMN_COUNT;
+}
+
 static int column(struct fold *f, const struct perfan_event *ev)
 {
 	size_t i = ev->index;
@@ -73,6 +94,8 @@ static int column(struct fold *f, const struct perfan_event *ev)
 			f->p, ev->name ? ev->name : "unknown", unit);
 		if (c < 0)
 			return c;
+		perfan_profile_set_column_kind(f->p, (size_t)c,
+					       event_kind(&ev->attr));
 		f->cols[i] = c + 1;
 	}
 	return f->cols[i] - 1;

@@ -146,8 +146,14 @@ grep -q 'futex in wait_mutex' "$tmp/text" &&
 	fail "report --wall: futex, I/O, disk sites missing"
 grep -q "^# Event count: [0-9]* (ns)  of event 'wall'" "$tmp/text" ||
 	fail "report --wall: rows not in ns of wall time"
-grep -q 'Amdahl bound on wall time' "$tmp/text" ||
-	fail "report --wall: the heading does not say the bounds are on wall time"
+# wall time summed over threads bounds nothing (issue 35): no Max speedup;
+# one thread's (--tid) is bounded, and the heading says on what
+grep -q 'Max speedup' "$tmp/text" &&
+	fail "report --wall: a Max speedup on wall time summed over threads"
+run "$tmp/one" "$tmp/err" report --wall --tid 8729 "${O[@]}" "$D/perf.data"
+grep -q "Amdahl bound on the thread's wall time" "$tmp/one" &&
+	grep -q '^# Children      Self  Max speedup  Command' "$tmp/one" ||
+	fail "report --wall --tid: no Max speedup on one thread's wall time"
 grep -q "ns, expected\|FAIL" "$tmp/text" && fail "report --wall: odd output"
 # open intervals are named: perf.sched.data's main thread was off-CPU when
 # the recording began

@@ -123,17 +123,18 @@ grep -q '^    66.67%     0.00%  a        \[unknown\]      \[.\] main$' "$tmp/fol
 grep -q '^    33.33%    33.33%  b        \[unknown\]      \[k\] g$' "$tmp/folded" ||
 	err "folded: no kernel g row: $(cat "$tmp/folded")"
 
-# filters: every row of the thread or command asked for; times as perf
+# filters: every row of the thread or command asked for (rows of a
+# thread or command have no Max speedup column: the key is the third); times as perf
 # script prints them (fp's first two samples, as perf script --time
 # selects them); CPU; DSO
 rep multi-thread-fork --comm worker --sort comm multi-thread-fork/perf.data |
-	grep -v '^#' | awk '{print $4}' | sort -u >"$tmp/comms"
+	grep -v '^#' | awk '{print $3}' | sort -u >"$tmp/comms"
 [ "$(cat "$tmp/comms")" = worker ] || err "--comm worker: $(cat "$tmp/comms")"
 rep multi-thread-fork --tid 7439 --sort pid multi-thread-fork/perf.data |
-	grep -v '^#' | awk '{print $4}' | sort -u >"$tmp/tids"
+	grep -v '^#' | awk '{print $3}' | sort -u >"$tmp/tids"
 [ "$(cat "$tmp/tids")" = 7439:worker ] || err "--tid 7439: $(cat "$tmp/tids")"
 rep multi-thread-fork --pid 7440 --sort pid multi-thread-fork/perf.data |
-	grep -v '^#' | awk '{print $4}' | cut -d: -f1 | sort -u >"$tmp/pids"
+	grep -v '^#' | awk '{print $3}' | cut -d: -f1 | sort -u >"$tmp/pids"
 [ "$(cat "$tmp/pids")" = 7440 ] || err "--pid 7440: $(cat "$tmp/pids")"
 rep fp --time 486.913945,486.914945 --samples fp/perf.data >"$tmp/time"
 grep -q '^# Samples: 2  of event' "$tmp/time" ||

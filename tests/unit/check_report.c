@@ -62,14 +62,14 @@ static void made_up(struct fixture *fx, int root_pid)
 	perfan_profile *p = fx->p;
 	fx->col = perfan_profile_add_column(p, "cpu-clock", "samples");
 	ck_assert_int_ge(fx->col, 0);
-	/* the roots as perf.data's fold makes them: thread a-10/11 and
-	 * b-20/20, each with its comm and ids as data */
+	/* the roots as perf.data's fold makes them: threads a-10/11 and
+	 * b-10/20 of one process, each with its comm and ids as data */
 	enum perfan_process_root root = root_pid ? PERFAN_ROOT_PID_TID
 						 : PERFAN_ROOT_COMM;
 	perfan_frame_id a, b;
 	ck_assert_int_eq(perfan_profile_process_frame(p, &a, root, "a", 10, 11),
 			 0);
-	ck_assert_int_eq(perfan_profile_process_frame(p, &b, root, "b", 20, 20),
+	ck_assert_int_eq(perfan_profile_process_frame(p, &b, root, "b", 10, 20),
 			 0);
 	ck_assert_str_eq(perfan_profile_frame_get(p, a)->name,
 			 root_pid ? "a-10/11" : "a");
@@ -488,9 +488,9 @@ START_TEST(test_text_and_json)
 	ck_assert_ptr_null(strstr(t, "'empty'")); /* no samples: no section */
 	free(t);
 	perfan_report_free(r);
-	o.sort = "dso";
+	o.sort = "sym";
 	ck_assert_int_eq(perfan_report_new(&r, fx.p, &o), 0);
-	ck_assert(isinf(perfan_report_row(r, 0, 0)->speedup_total)); /* prog */
+	ck_assert(isinf(perfan_report_row(r, 0, 0)->speedup_total)); /* main */
 	t = write_report(r, PERFAN_REPORT_JSON);
 	ck_assert_msg(strstr(t, "\"max_speedup_total\": null"), "%s", t);
 	free(t);
@@ -1155,6 +1155,109 @@ static void check_case(const struct kase *k, int hermetic)
 	free_oracle(&dso_o);
 }
 
+/* Amdahl's bound only where it holds (issue 35): function rows of CPU
+ * time of one process, or of wall time of one thread; never rows of a
+ * thread or a command, counts of an event, off-CPU leaves, wall time of
+ * several threads or CPU time of several processes. */
+static double bound_of(const perfan_profile *p, const char *sort, size_t col,
+		       const char *sym)
+{
+	struct perfan_report_opts o =
+		PERFAN_OPTS_INIT(struct perfan_report_opts);
+	o.sort = sort;
+	perfan_report *r;
+	ck_assert_int_eq(perfan_report_new(&r, p, &o), 0);
+	double b = -1;
+	for (size_t i = 0; i < perfan_report_nr_rows(r, col); i++) {
+		const struct perfan_report_row *row =
+			perfan_report_row(r, col, i);
+		if (!sym || (row->sym && !strcmp(row->sym, sym))) {
+			b = row->speedup_total;
+			break;
+		}
+	}
+	perfan_report_free(r);
+	ck_assert_msg(b != -1, "no row %s", sym ? sym : "");
+	return b;
+}
+
+START_TEST(test_amdahl_holds)
+{
+	struct fixture fx;
+	made_up(&fx, 1);
+	/* one process: the function rows have it, the thread's and the
+	 * command's not */
+	ck_assert_double_eq_tol(bound_of(fx.p, "comm,dso,sym", 0, "main"),
+				11.0 / 5, 1e-9);
+	ck_assert(isinf(bound_of(fx.p, "sym", 0, "main")));
+	ck_assert(isnan(bound_of(fx.p, "pid,sym", 0, "main")));
+	ck_assert(isnan(bound_of(fx.p, "comm", 0, NULL)));
+	ck_assert(isnan(bound_of(fx.p, "dso", 0, NULL)));
+	/* counts of an event (a tracepoint's, page faults): none */
+	ck_assert_int_eq(perfan_profile_set_column_kind(fx.p, 0,
+							PERFAN_COLUMN_COUNT),
+			 0);
+	ck_assert(isnan(bound_of(fx.p, "comm,dso,sym", 0, "main")));
+	/* a CPU clock: as an event not said */
+	ck_assert_int_eq(
+		perfan_profile_set_column_kind(fx.p, 0, PERFAN_COLUMN_CPU), 0);
+	ck_assert_double_eq_tol(bound_of(fx.p, "comm,dso,sym", 0, "main"),
+				11.0 / 5, 1e-9);
+	/* wall time of two threads is a sum: none; off-CPU time: none */
+	ck_assert_int_eq(
+		perfan_profile_set_column_kind(fx.p, 0, PERFAN_COLUMN_WALL), 0);
+	ck_assert(isnan(bound_of(fx.p, "comm,dso,sym", 0, "main")));
+	ck_assert_int_eq(perfan_profile_set_column_kind(fx.p, 0,
+							PERFAN_COLUMN_OFFCPU),
+			 0);
+	ck_assert(isnan(bound_of(fx.p, "comm,dso,sym", 0, "main")));
+	perfan_profile_free(fx.p);
+
+	/* wall time of one thread: its functions have it, its off-CPU leaf
+	 * not; a second process makes CPU time a sum */
+	perfan_profile *p;
+	ck_assert_int_eq(perfan_profile_new(&p, NULL), 0);
+	int col = perfan_profile_add_column(p, "wall", "ns");
+	ck_assert_int_eq(perfan_profile_set_column_kind(p, (size_t)col,
+							PERFAN_COLUMN_WALL),
+			 0);
+	perfan_frame_id t, m, w, t2;
+	ck_assert_int_eq(perfan_profile_process_frame(
+				 p, &t, PERFAN_ROOT_PID_TID, "a", 10, 11),
+			 0);
+	m = fr(p, "main", "prog", PERFAN_FRAME_NATIVE);
+	ck_assert_int_eq(perfan_profile_offcpu_frame(p, &w, 1, "[off-cpu: S]"),
+			 0);
+	perfan_frame_id s1[] = {t, m}, s2[] = {t, m, w};
+	ck_assert_int_eq(
+		perfan_profile_add(p, s1, 2, (size_t)col, 1, NULL, NULL), 0);
+	ck_assert_int_eq(
+		perfan_profile_add(p, s2, 3, (size_t)col, 3, NULL, NULL), 0);
+	ck_assert(isinf(bound_of(p, "sym", 0, "main")));
+	ck_assert(isnan(bound_of(p, "sym", 0, "[off-cpu: S]")));
+	ck_assert_int_eq(perfan_profile_process_frame(
+				 p, &t2, PERFAN_ROOT_PID_TID, "a", 10, 12),
+			 0);
+	perfan_frame_id s3[] = {t2, m};
+	ck_assert_int_eq(
+		perfan_profile_add(p, s3, 2, (size_t)col, 4, NULL, NULL), 0);
+	ck_assert(isnan(bound_of(p, "sym", 0, "main")));
+	ck_assert_int_eq(perfan_profile_set_column_kind(p, (size_t)col,
+							PERFAN_COLUMN_CPU),
+			 0);
+	ck_assert(isinf(bound_of(p, "sym", 0, "main"))); /* one process */
+	perfan_frame_id t3;
+	ck_assert_int_eq(perfan_profile_process_frame(
+				 p, &t3, PERFAN_ROOT_PID_TID, "b", 20, 20),
+			 0);
+	perfan_frame_id s4[] = {t3, m};
+	ck_assert_int_eq(
+		perfan_profile_add(p, s4, 2, (size_t)col, 4, NULL, NULL), 0);
+	ck_assert(isnan(bound_of(p, "sym", 0, "main")));
+	perfan_profile_free(p);
+}
+END_TEST
+
 START_TEST(test_shares_match_perf_report)
 {
 	check_case(&cases[_i], 1);
@@ -1206,6 +1309,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, test_graphs);
 	tcase_add_test(tc, test_text_and_json);
 	tcase_add_test(tc, test_empty_and_null);
+	tcase_add_test(tc, test_amdahl_holds);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("perf");
 	tcase_set_timeout(tc, 120);

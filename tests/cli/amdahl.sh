@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# amdahl.sh: "Max speedup" only where Amdahl's bound holds (issue 35, item
+# 6): function rows of a CPU clock of one process, or of one thread's wall
+# time; never on tracepoint counts (testdata/sched, the sched events of
+# testdata/offcpu), rows of a thread (-s pid), wall time summed over
+# threads, nor the Amdahl line of a diff of tracepoint counts. The triage
+# bound is on the busiest thread, checked against perf script's own
+# samples of that thread.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+: "${PERFAN_BIN:?}"
+. tests/tools/cli_common.sh
+run() { # OUT perfan ARGS...
+	local out=$1
+	shift
+	HOME=$tmp "$PERFAN_BIN" "$@" >"$out" 2>"$tmp/err" ||
+		fail "perfan $*: exit $?: $(head -c 300 "$tmp/err")"
+}
+S=(--kallsyms testdata/kallsyms --buildid-dir "$tmp/no-cache")
+D=testdata/offcpu
+O=(--kallsyms "$D/kallsyms" --symfs "$D/symfs" --buildid-dir "$tmp/no-cache")
+
+# tracepoint counts: no column, JSON null
+run "$tmp/sched.txt" report "${S[@]}" --symfs testdata/sched testdata/sched/perf.data
+grep -q "of event 'sched:sched_switch'" "$tmp/sched.txt" ||
+	fail "sched: no sched_switch section"
+grep -q 'Max speedup' "$tmp/sched.txt" &&
+	fail "sched: a Max speedup on sched:sched_switch counts"
+run "$tmp/sched.json" report --json "${S[@]}" --symfs testdata/sched testdata/sched/perf.data
+grep -Eq '"max_speedup_(self|total)": [0-9]' "$tmp/sched.json" &&
+	fail "sched --json: a bound on sched:sched_switch counts"
+
+# a recording with a CPU clock and tracepoints: the bound on the clock's
+# section alone
+run "$tmp/mixed.txt" report "${O[@]}" "$D/perf.data"
+python3 - "$tmp/mixed.txt" <<'PY' || fail "offcpu: see above"
+import sys
+sec, bad, seen = None, 0, set()
+for line in open(sys.argv[1]):
+    if " of event '" in line:
+        sec = line.split("'")[1]
+    elif line.startswith("# Children") and sec:
+        has = "Max speedup" in line
+        seen.add(sec)
+        if has != sec.startswith("cpu-clock"):
+            print(f"FAIL: section {sec}: Max speedup {'shown' if has else 'missing'}")
+            bad = 1
+if not any(s.startswith("cpu-clock") for s in seen) or not any(":" in s for s in seen):
+    print(f"FAIL: sections {seen}"); bad = 1
+sys.exit(bad)
+PY
+
+# rows of a thread or a command: none
+for keys in pid comm pid,sym; do
+	run "$tmp/keys.txt" report -s "$keys" "${O[@]}" "$D/perf.data"
+	grep -q 'Max speedup' "$tmp/keys.txt" && fail "report -s $keys: a Max speedup"
+done
+
+# wall time summed over threads: none; one thread's: there
+run "$tmp/wall.txt" report --wall "${O[@]}" "$D/perf.data"
+grep -q 'Max speedup' "$tmp/wall.txt" && fail "report --wall: a Max speedup on summed wall time"
+run "$tmp/wall1.txt" report --wall --tid 8729 "${O[@]}" "$D/perf.data"
+grep -q '^# Children      Self  Max speedup' "$tmp/wall1.txt" ||
+	fail "report --wall --tid 8729: no Max speedup on one thread's wall time"
+
+# a diff of tracepoint counts has no Amdahl line; of the CPU clock it has
+run "$tmp/diff.txt" diff --event sched:sched_switch "${O[@]}" "$D/perf.data" "$D/perf.data"
+grep -q '^# Amdahl' "$tmp/diff.txt" && fail "diff of sched_switch counts: an Amdahl line"
+run "$tmp/diff2.txt" diff --event cpu-clock "${O[@]}" "$D/perf.data" "$D/perf.data"
+grep -q '^# Amdahl' "$tmp/diff2.txt" || fail "diff of cpu-clock: no Amdahl line"
+
+# triage: the bound is on the busiest thread, from perf script's samples
+run "$tmp/triage.txt" triage --text "${O[@]}" "$D/perf.data"
+python3 - "$tmp/triage.txt" "$D/script.txt" <<'PY' || fail "triage: see above"
+import collections, re, sys
+period = collections.Counter()
+spin = collections.Counter()
+tid, leaf_next = None, False
+for line in open(sys.argv[2], errors="replace"):
+    m = re.match(r"^\S.*?\s(\d+)\s+[\d.]+:\s+(\d+) cpu-clock", line)
+    if m:
+        tid, w = int(m.group(1)), int(m.group(2))
+        period[tid] += w
+        leaf_next = True
+        continue
+    if leaf_next and line.strip():
+        if line.split()[1].startswith("spin+"):
+            spin[tid] += w
+        leaf_next = False
+    elif not line.strip():
+        leaf_next = False
+busy = max(period, key=period.get)
+want = 1 / (1 - spin[busy] / period[busy])
+text = open(sys.argv[1]).read()
+m = re.search(r"of thread (\S+) (\d+)/(\d+), the busiest of (\d+)", text)
+if not m or int(m.group(3)) != busy:
+    sys.exit(f"FAIL: triage names {m and m.group(0)}, perf script's busiest is {busy}")
+row = re.search(r"^\s+[\d.]+%\s+[\d.]+%\s+([\d.]+)x\s+spin \(", text, re.M)
+got = float(row.group(1))
+if abs(got - want) > 0.006 * want:
+    sys.exit(f"FAIL: triage bound of spin {got}, perf script {want:.2f} on {busy}")
+print(f"ok: triage: spin's bound {got}x on thread {busy}, perf script {want:.3f}")
+PY
+[ $fails -eq 0 ] && echo "amdahl: ok"
+[ $fails -eq 0 ]
