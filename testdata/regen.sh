@@ -863,6 +863,90 @@ case_gil_stat() {
     finish
 }
 
+# Threads a person can name (issue 35): server/server.py, a threaded HTTP
+# server in one process -- serve_forever, one short-lived handler thread per
+# request (300), an engine thread (engine_loop: tokenize, score, summarize)
+# behind a lock-protected queue, 8 client threads as a bounded load
+# generator -- each thread writing its own time.thread_time_ns() to
+# truth.txt.  Recorded as `perfan record --wall --python --gil` records
+# (3.12 -X perf: DWARF stacks of 16 KB; sched_switch and sched_waking with
+# their stacks; --switch-events, so that every switch-in of the process's
+# threads is recorded and its on-CPU intervals are exact without -a; the
+# GIL's probes as in gil/), plus -k CLOCK_MONOTONIC (the times server.py
+# prints are perf's).  server-free.data: the same with `--free score`
+# (score returns at once), for the Amdahl check.  oncpu.txt: each thread's
+# on-CPU time from the PERF_RECORD_SWITCH records (oncpu.py, no perfan)
+# beside its thread_time.  server.py, oncpu.py and NOTES.md live in
+# server/ itself and are kept across begin's rm -rf.
+case_server() {
+    local keep f t pid lib a sz ret py=${PY312%/*}/python3.12
+    keep=$(mktemp -d)
+    for f in server.py oncpu.py NOTES.md; do
+        if [ -f "$HERE/server/$f" ]; then cp "$HERE/server/$f" "$keep/"; fi
+    done
+    begin server
+    cp "$keep"/* .
+    rm -rf "${keep:?}"
+    lib=$($py -c 'import sys; print(sys.prefix)')/lib/libpython3.12.so.1.0
+    cmd "$PERF probe -q -d 'probe_libpython3:*' 2> /dev/null || true"
+    a=$(nm $lib | awk '$3 == "take_gil" { print $1 }')
+    sz=$(nm -S $lib | awk '$4 == "take_gil" { print $2 }')
+    ret=$(objdump -d --no-show-raw-insn --start-address=0x$a --stop-address=$(printf '0x%x' $((0x$a + 0x$sz))) $lib | awk '$2 == "ret" { sub(":", "", $1); print $1 }')
+    if [ "$(echo "$ret" | wc -w)" != 1 ]; then echo "server: take_gil in $lib has not one ret: $ret" >&2; return 1; fi
+    cmd "$PERF probe -x $lib take_gil > probe.log 2>&1"
+    cmd "$PERF probe -x $lib 'take_gil__return=take_gil+$((0x$ret - 0x$a))' >> probe.log 2>&1   # the ret at 0x$ret"
+    cmd "$PERF probe -x $lib drop_gil >> probe.log 2>&1"
+    local rec="-z -m 64M --buildid-mmap -k CLOCK_MONOTONIC --switch-events --call-graph dwarf,16384 -e cpu-clock/freq=499/ -e sched:sched_switch -e sched:sched_waking -e probe_libpython3:take_gil -e probe_libpython3:take_gil__return -e probe_libpython3:drop_gil"
+    for t in "" -free; do
+        if [ -z "$t" ]; then f=""; else f=" --free score"; fi
+        cmd "PYTHONHASHSEED=0 $PERF record $rec -o server$t.data -- $py -X perf server.py$f --truth truth$t.txt > server$t.out 2> record$t.log"
+        if grep -q 'LOST\|lost' "record$t.log"; then echo "WARNING: server: server$t.data lost records (record$t.log)" >&2; fi
+        pid=$(pid_of server$t.data python3.12)
+        cmd "cp /tmp/perf-$pid.map perf-$pid.map   # map for server$t.data"
+        cmd "$PERF report -i server$t.data --stats > stats$t.txt 2>&1"
+        cmd "$PERF report -i server$t.data --header-only > header$t.txt"
+        cmd "$PERF buildid-list -i server$t.data > buildids$t.txt"
+        cmd "$PERF buildid-list -i server$t.data --with-hits > buildids-hits$t.txt"
+        cmd "$PERF script -i server$t.data | zstd -q -19 -o script$t.txt.zst"
+        cmd "$PERF script -i server$t.data --show-task-events | grep -a '^[^[:space:]].*PERF_RECORD_' > sideband$t.txt"
+        cmd "$PERF report -i server$t.data --stdio --no-children -g none --sort comm,dso,sym --percent-limit 0.5 > report$t.txt 2>&1"
+        cmd "$PERF script -i server$t.data --show-switch-events --show-task-events -F pid,tid,time,event,trace --ns | grep -a 'PERF_RECORD_\\|sched:sched_switch' | python3 oncpu.py truth$t.txt > oncpu$t.txt"
+    done
+    cmd "$PERF probe -q -d 'probe_libpython3:*'"
+    # the binaries: python3.12 and libpython as py-handler keeps them (same
+    # build-ids), by symlink; the extension modules and libm with hits,
+    # copied; symfs/ holds them at their recorded paths
+    local root dl so
+    root=$($py -c 'import sys; print(sys.prefix)')
+    for f in libpython3.12.so.1.0 python3.12; do
+        cmd "ln -s ../py-handler/$f $f"
+    done
+    cmd "mkdir -p symfs$root/bin symfs$root/lib/python3.12/lib-dynload symfs/usr/lib/x86_64-linux-gnu"
+    cmd "ln -sr ../py-handler/python3.12 symfs$root/bin/python3.12"
+    cmd "ln -sr ../py-handler/libpython3.12.so.1.0 symfs$root/lib/libpython3.12.so.1.0"
+    dl=$root/lib/python3.12/lib-dynload
+    # (every module the process maps: DWARF unwinding needs each one a
+    # stack passes through, not only those with samples)
+    for so in $(for t in "" -free; do $PERF script -i server$t.data --show-mmap-events 2>/dev/null | grep -ao "$dl/[^ ]*\.so"; done | sort -u); do
+        f=$(basename $so)
+        cmd "objcopy --strip-debug $so $f"
+        cmd "ln -sr $f symfs$so"
+    done
+    for f in libc.so.6 ld-linux-x86-64.so.2; do
+        cmd "ln -sr ../py-handler/$f symfs/usr/lib/x86_64-linux-gnu/$f"
+    done
+    if grep -q ' /usr/lib/x86_64-linux-gnu/libm.so.6$' buildids-hits.txt buildids-hits-free.txt; then
+        cmd "cp /usr/lib/x86_64-linux-gnu/libm.so.6 libm.so.6"
+        cmd "ln -sr libm.so.6 symfs/usr/lib/x86_64-linux-gnu/libm.so.6"
+    fi
+    cmd "python3 ../make-kallsyms.py --case server /proc/kallsyms > kallsyms   # this case's own: kernel $(uname -r)"
+    {
+        echo "# nproc: $(nproc); load average before finish: $(cut -d' ' -f1-3 /proc/loadavg)"
+        echo "#   $py: $($py -V 2>&1)"
+    } >> COMMAND
+    finish
+}
+
 main() {
     local cases=${*:-$ALL_CASES} c
     for c in $cases; do
