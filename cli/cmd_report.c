@@ -36,8 +36,18 @@ struct opts {
 	struct perfan_report_opts rep;
 	struct perfan_load_opts load;
 	const char *out, *graph_arg;
-	int json, native_detail;
+	int json, native_detail, all;
 };
+
+/* --sort-threads KEY */
+static const char *sort_threads(void *o, const char *arg)
+{
+	int k = perfan_threads_sort_parse(arg);
+	if (k < 0)
+		return "--sort-threads: one of tid, on-cpu, gil, waiting, wall";
+	((struct opts *)o)->load.thread_sort = k;
+	return NULL;
+}
 
 /* -g MODE: kept as given too, for a cProfile dump's report */
 static const char *call_graph(void *o, const char *arg)
@@ -75,6 +85,15 @@ static const struct cli_opt options[] = {
 		 "function the native functions its self time\n"
 		 "ran in (list_contains, PyObject_RichCompare, ...)"),
 	CLI_FLAG("json", json, "print JSON instead of text"),
+	{CLI_OPT_(CLI_OPT_CALL, "sort-threads", "KEY",
+		  "(time views) order the thread table by KEY:\n"
+		  "tid (default), on-cpu, gil, waiting, wall",
+		  0),
+	 .call = sort_threads},
+	CLI_FLAG("all", all,
+		 "(time views) the thread table of a system-wide\n"
+		 "recording lists every process, not only the\n"
+		 "busiest"),
 	CLI_TABLE(cli_load_table, load),
 	REPORT("dso", "DSOS",
 	       "only frames of these modules (comma-separated)\n"
@@ -150,7 +169,8 @@ static int report(perfan_load *l, const struct opts *o, int status)
 	perfan_load_report *lr = NULL;
 	if (perfan_load_report_new(
 		    &lr, l, &o->rep,
-		    o->native_detail ? PERFAN_LOAD_REPORT_NATIVE_DETAIL : 0)) {
+		    (o->native_detail ? PERFAN_LOAD_REPORT_NATIVE_DETAIL : 0) |
+			    (o->all ? PERFAN_LOAD_REPORT_ALL_THREADS : 0))) {
 		cli_error(CMD, "%s", perfan_error_last());
 		status = 1;
 	} else {

@@ -50,6 +50,9 @@ static const struct cli_opt options[] = {
 	CLI_CALL("before", "FILE", to, add_before,
 		 "a recording of a run before (may be repeated):\n"
 		 "what changed, as perfan diff -b FILE... -a FILE"),
+	CLI_FLAG("all", to.all_threads,
+		 "the thread table of a system-wide recording\n"
+		 "lists every process, not only the busiest"),
 	CLI_FLAG("text", text,
 		 "print the findings for a terminal instead of\n"
 		 "the HTML page"),

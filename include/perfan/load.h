@@ -21,6 +21,7 @@
 #include <perfan/report.h>
 #include <perfan/resolve.h>
 #include <perfan/script.h>
+#include <perfan/threadnames.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -114,6 +115,9 @@ struct perfan_load_opts {
 	 * the caller's to give. */
 	int (*opened)(const struct perfan_load_info *info, void *payload);
 	void *opened_payload;
+	/* The order of the thread table of a time view (enum
+	 * perfan_threads_sort, perfan/threads.h; 0: pid, then tid). */
+	int thread_sort;
 };
 
 #define PERFAN_LOAD_PY_AUTO (-1)
@@ -237,6 +241,12 @@ PERFAN_API perfan_profile *perfan_load_native(const perfan_load *l);
 /* With opts.want_calls: the call counts of an input of them, else NULL.
  * Owned by L. */
 PERFAN_API perfan_pstats *perfan_load_calls(const perfan_load *l);
+/* The names and pools of the threads of what L read (perfan/
+ * threadnames.h), from its stacks before the Python view; NULL unless
+ * its stacks start at a process frame per thread (opts' root
+ * PERFAN_ROOT_PID_TID). Owned by L. */
+PERFAN_API const perfan_thread_names *
+perfan_load_thread_names(const perfan_load *l);
 /* With opts.time_view: the off-CPU analysis (its summary says what the
  * recording holds), else NULL. Owned by L. */
 PERFAN_API perfan_offcpu *perfan_load_offcpu(const perfan_load *l);
@@ -293,6 +303,9 @@ PERFAN_API void perfan_load_resolve_opts(struct perfan_resolve_opts *ro,
 typedef struct perfan_load_report perfan_load_report;
 enum {
 	PERFAN_LOAD_REPORT_NATIVE_DETAIL = 1 << 0,
+	/* the thread table of a system-wide recording shows every process
+	 * (perfan_threads_opts' all), not only the busiest */
+	PERFAN_LOAD_REPORT_ALL_THREADS = 1 << 1,
 };
 PERFAN_API int perfan_load_report_new(perfan_load_report **out, perfan_load *l,
 				      const struct perfan_report_opts *opts,
@@ -352,6 +365,9 @@ struct perfan_load_triage_opts {
 	 * them; none: no change section) */
 	const char *const *before;
 	size_t nr_before;
+	/* the thread table of a system-wide recording shows every process
+	 * (perfan_threads_opts' all), not only the busiest */
+	int all_threads;
 };
 
 /* The triage (perfan/triage.h) of the recording PATH read with OPTS

@@ -35,6 +35,7 @@
 #include <perfan/offcpu.h>
 #include <perfan/report.h>
 #include <perfan/scaling.h>
+#include <perfan/threadnames.h>
 #include <perfan/threads.h>
 #include <perfan/triage.h>
 #include <perfan/waits.h>

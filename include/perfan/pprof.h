@@ -9,6 +9,7 @@
 #include <perfan/features.h>
 #include <perfan/perfdata.h>
 #include <perfan/profile.h>
+#include <perfan/threadnames.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -41,6 +42,10 @@ struct perfan_pprof_write_opts {
 	const struct perfan_build_id_entry *build_ids;
 	/* gzip level 1..9; 0: 6 */
 	int level;
+	/* The threads' names (perfan/threadnames.h; NULL: none): the
+	 * samples of a thread with a name of its own (not its comm) get the
+	 * labels "thread_name" and, where known, "role". */
+	const perfan_thread_names *names;
 };
 
 /* Fill O's recording facts from perf.data PD's header: the command line

@@ -8,6 +8,7 @@
 
 #include <perfan/common.h>
 #include <perfan/profile.h>
+#include <perfan/threadnames.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -20,6 +21,10 @@ struct perfan_speedscope_write_opts {
 	/* The file's name (speedscope's title), and the name of the profile
 	 * that holds the stacks without a process root; NULL: "perfan". */
 	const char *name;
+	/* The threads' names (perfan/threadnames.h; NULL: none): the
+	 * profile of a thread named by what it was started to run
+	 * (PERFAN_THREAD_NAME_ENTRY) is named "NAME-PID/TID". */
+	const perfan_thread_names *names;
 };
 
 /* Write column O->column of P to OUT as a speedscope file: each process

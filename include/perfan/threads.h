@@ -12,6 +12,7 @@
 #include <perfan/common.h>
 #include <perfan/offcpu.h>
 #include <perfan/profile.h>
+#include <perfan/threadnames.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -72,6 +73,39 @@ struct perfan_thread_row {
 	 * before first seen), heaviest first, at most max_sites. */
 	size_t nr_sites;
 	const struct perfan_thread_site *sites;
+	/* What to call it (perfan/threadnames.h: its name, else its comm),
+	 * what it was started to run (NULL: not known) and its pool among
+	 * the table's (perfan_threads_pool; PERFAN_NO_POOL: none). */
+	const char *name;
+	const char *role;
+	size_t pool;
+	/* Shares of its wall time as py-spy top shows a thread's: off the
+	 * CPU waiting for CPython's GIL (its blocking sites of class
+	 * PERFAN_WAIT_GIL), and waiting for anything else (off the CPU in
+	 * every state but waiting for a CPU and before first seen, the GIL
+	 * left out), in ns; and its top function: the frame with the most
+	 * on-CPU self time of the profile's column (NULL in a profile of
+	 * off-CPU time alone) and that time. */
+	uint64_t gil, waiting;
+	const char *top;
+	uint64_t top_self;
+};
+
+/* Threads of one pool (perfan/threadnames.h) among the table's rows: the
+ * sums of their figures, and their call sites merged. */
+struct perfan_thread_pool_row {
+	int32_t pid;
+	const char *name; /* the pool's role or name pattern */
+	size_t nr_threads;
+	size_t first; /* its first row */
+	uint64_t wall, on_cpu, off_total;
+	uint64_t off[PERFAN_OFFCPU_NR_STATES];
+	uint32_t open_start, open_end;
+	size_t nr_sites;
+	const struct perfan_thread_site *sites;
+	uint64_t gil, waiting; /* summed */
+	const char *top;       /* over its threads */
+	uint64_t top_self;
 };
 
 struct perfan_threads_opts {
@@ -85,7 +119,30 @@ struct perfan_threads_opts {
 	size_t column;
 	/* Leave out threads with neither on-CPU nor off-CPU time. */
 	int skip_idle;
+	/* The threads' names and pools (borrowed; NULL: each row is known
+	 * by its comm, with no pool). */
+	const perfan_thread_names *names;
+	/* Of a system-wide recording (the summary's system_wide) whose
+	 * filter keeps every thread, keep every process's threads; else
+	 * only those of the process with the most on-CPU time (its
+	 * samples, else its switch-ins to switch-outs), the others counted
+	 * (perfan_threads_left_out). */
+	int all;
+	/* The rows' order (enum perfan_threads_sort); a pool's threads
+	 * stay together, ranked by their sum. */
+	int sort;
 };
+
+enum perfan_threads_sort {
+	PERFAN_THREADS_SORT_TID = 0,     /* pid, then tid */
+	PERFAN_THREADS_SORT_ON_CPU = 1,  /* most on-CPU time first */
+	PERFAN_THREADS_SORT_GIL = 2,     /* most GIL wait first */
+	PERFAN_THREADS_SORT_WAITING = 3, /* most other waiting first */
+	PERFAN_THREADS_SORT_WALL = 4,    /* longest lived first */
+};
+/* The order named NAME ("tid", "on-cpu", "gil", "waiting", "wall"), or
+ * -1. */
+PERFAN_API int perfan_threads_sort_parse(const char *name);
 #define PERFAN_THREADS_AUTO ((size_t)-1)
 #define PERFAN_THREADS_OPTS_INIT                                                \
 	((struct perfan_threads_opts){.sz = sizeof(struct perfan_threads_opts), \
@@ -109,6 +166,13 @@ PERFAN_API const struct perfan_thread_row *
 perfan_threads_row(const perfan_threads *t, size_t i);
 /* A bit (1 << state) per state any row has time in. */
 PERFAN_API uint32_t perfan_threads_states(const perfan_threads *t);
+/* The pools of two rows or more, in the order of their first rows. */
+PERFAN_API size_t perfan_threads_nr_pools(const perfan_threads *t);
+PERFAN_API const struct perfan_thread_pool_row *
+perfan_threads_pool(const perfan_threads *t, size_t i);
+/* The threads and processes a system-wide table left out (opts' all). */
+PERFAN_API void perfan_threads_left_out(const perfan_threads *t,
+					size_t *threads, size_t *processes);
 
 enum perfan_threads_format {
 	PERFAN_THREADS_TEXT = 0, /* a table in ms, '#' comment lines */

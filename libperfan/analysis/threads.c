@@ -2,6 +2,7 @@
  * off-CPU analysis's totals per thread) and each thread's top blocking
  * call sites, read from the off-CPU leaves of a time profile: the wait
  * (system call or kernel wait function) and the function that made it. */
+#define _GNU_SOURCE /* qsort_r */
 #include <stdlib.h>
 #include <string.h>
 
@@ -336,6 +337,73 @@ static uint32_t leaf_class(const perfan_profile *p, perfan_node_id n,
 	return wait;
 }
 
+/* Add W of frame F's self time to list X's, keeping its heaviest. */
+static int add_self(struct rowx *x, perfan_frame_id f, uint64_t w)
+{
+	uint64_t *v = perfan__htab_get(&x->self, f), sum = w;
+	if (v)
+		sum = *v += w;
+	else if (perfan__htab_put(&x->self, f, w))
+		return perfan__nomem("threads");
+	if (sum > x->top_self || (sum == x->top_self && f < x->top)) {
+		x->top = f;
+		x->top_self = sum;
+	}
+	return 0;
+}
+
+/* Each row's (and pool's) top function: the frame with the most on-CPU
+ * self weight in column COL under the row's process frame. */
+static int collect_top(perfan_threads *t, size_t col)
+{
+	const perfan_profile *p = t->p;
+	size_t nn = perfan_profile_nr_nodes(p);
+	/* per node, its row plus 1 (0: none); parents come before their
+	 * children */
+	size_t *row_of = calloc(nn ? nn : 1, sizeof(*row_of));
+	if (!row_of)
+		return perfan__nomem("threads");
+	int rc = 0;
+	for (perfan_node_id n = 1; n < nn && !rc; n++) {
+		perfan_node_id up = perfan_profile_node_parent(p, n);
+		const struct perfan_frame *f = perfan_profile_frame_get(
+			p, perfan_profile_node_frame(p, n));
+		if (up == PERFAN_ROOT_NODE) {
+			int row = f->kind == PERFAN_FRAME_PROCESS &&
+						  f->pid >= 0 && f->tid >= 0
+					  ? find_row(t, f->pid, f->tid)
+					  : -1;
+			row_of[n] = row < 0 ? 0 : (size_t)row + 1;
+			continue;
+		}
+		row_of[n] = up < n ? row_of[up] : 0;
+		uint64_t w = perfan_profile_node_self(p, n, col);
+		if (!w || !row_of[n] || f->kind == PERFAN_FRAME_OFFCPU)
+			continue;
+		size_t row = row_of[n] - 1;
+		perfan_frame_id id = perfan_profile_node_frame(p, n);
+		rc = add_self(&t->x[row], id, w);
+		if (!rc && t->rows[row].pool != PERFAN_NO_POOL)
+			rc = add_self(&t->x[t->nrows + t->rows[row].pool], id,
+				      w);
+	}
+	free(row_of);
+	for (size_t i = 0; i < t->nrows + t->npools && !rc; i++) {
+		const struct rowx *x = &t->x[i];
+		const char *top =
+			x->top_self ? perfan_profile_frame_get(p, x->top)->name
+				    : NULL;
+		if (i < t->nrows) {
+			t->rows[i].top = top;
+			t->rows[i].top_self = x->top_self;
+		} else {
+			t->pools[i - t->nrows].top = top;
+			t->pools[i - t->nrows].top_self = x->top_self;
+		}
+	}
+	return rc;
+}
+
 /* The call sites of every off-CPU leaf of the profile. */
 static int collect_sites(perfan_threads *t, size_t col)
 {
@@ -387,7 +455,13 @@ static int collect_sites(perfan_threads *t, size_t col)
 			key.site = site < k ? fr[site] : NONE;
 			key.mech = mech < k ? fr[mech] : NONE;
 		}
+		if (key.wait_class == PERFAN_WAIT_GIL)
+			t->rows[row].gil += w;
 		rc = add_site(t, (size_t)row, wait, caller, &key, state, w);
+		size_t pool = t->rows[row].pool;
+		if (!rc && pool != PERFAN_NO_POOL)
+			rc = add_site(t, t->nrows + pool, wait, caller, &key,
+				      state, w);
 	}
 	free(fr);
 	return rc;
@@ -413,9 +487,41 @@ static int site_cmp(const void *a, const void *b)
 	return c ? c : str_cmp(x->mechanism, y->mechanism);
 }
 
-/* Whether TH is a row: a thread the analysis's filter keeps, alive in its
- * time window (*START and *END: its lifetime cut to the window). */
-static int wanted(const struct perfan_threads_opts *o,
+/* The process a system-wide table shows (perfan_threads_opts' all): the
+ * one with the most on-CPU time (its samples, else its switch-ins to
+ * switch-outs); -1: all of them. */
+static int32_t focus_pid(const struct perfan_threads_opts *o,
+			 const struct perfan_offcpu_summary *s)
+{
+	const struct perfan_filter *f = s->filter;
+	if (o->all || !s->system_wide ||
+	    (f && (f->pid >= 0 || f->tid >= 0 || f->comm)))
+		return -1;
+	int32_t best = -1, pid = -1;
+	uint64_t most = 0, n = 0;
+	/* threads sorted by pid: a run per process */
+	for (size_t i = 0; i <= s->nr_threads; i++) {
+		const struct perfan_offcpu_thread *th =
+			i < s->nr_threads ? &s->threads[i] : NULL;
+		if (!th || th->pid != pid) {
+			if (pid > 0 && n > most) {
+				best = pid;
+				most = n;
+			}
+			if (!th)
+				break;
+			pid = th->pid;
+			n = 0;
+		}
+		n += th->on_cpu ? th->on_cpu : th->run;
+	}
+	return best;
+}
+
+/* Whether TH is a row: a thread the analysis's filter keeps, of process
+ * FOCUS when it is not -1, alive in its time window (*START and *END: its
+ * lifetime cut to the window). */
+static int wanted(const struct perfan_threads_opts *o, int32_t focus,
 		  const struct perfan_offcpu_summary *s,
 		  const struct perfan_offcpu_thread *th, uint64_t *start,
 		  uint64_t *end)
@@ -424,6 +530,8 @@ static int wanted(const struct perfan_threads_opts *o,
 	*start = th->start;
 	*end = th->end;
 	if (!perfan_filter_thread(f, th->pid, th->tid, th->comm))
+		return 0;
+	if (focus >= 0 && th->pid != focus)
 		return 0;
 	if (f && (f->time_start || f->time_end) &&
 	    (!perfan_filter_clip(f, start, end) && *start != *end))
@@ -435,6 +543,162 @@ static int wanted(const struct perfan_threads_opts *o,
 		return th->on_cpu || off;
 	}
 	return 1;
+}
+
+/* Each row's waiting (every blocking state but the GIL), and the pools'
+ * sums of it and of the GIL. */
+static void shares(perfan_threads *t)
+{
+	for (size_t i = 0; i < t->nrows; i++) {
+		struct perfan_thread_row *r = &t->rows[i];
+		uint64_t w = r->off_total - r->off[PERFAN_OFFCPU_RUNQ] -
+			     r->off[PERFAN_OFFCPU_UNSEEN];
+		r->waiting = w > r->gil ? w - r->gil : 0;
+		if (r->pool < t->npools) {
+			t->pools[r->pool].gil += r->gil;
+			t->pools[r->pool].waiting += r->waiting;
+		}
+	}
+}
+
+static const char *const sort_names[] = {
+	[PERFAN_THREADS_SORT_TID] = "tid",
+	[PERFAN_THREADS_SORT_ON_CPU] = "on-cpu",
+	[PERFAN_THREADS_SORT_GIL] = "gil",
+	[PERFAN_THREADS_SORT_WAITING] = "waiting",
+	[PERFAN_THREADS_SORT_WALL] = "wall",
+};
+
+int perfan_threads_sort_parse(const char *name)
+{
+	for (size_t i = 0; name && i < sizeof(sort_names) / sizeof(*sort_names);
+	     i++)
+		if (!strcmp(name, sort_names[i]))
+			return (int)i;
+	return -1;
+}
+
+/* The figure row R (or its pool, when it has one) is ranked by. */
+static uint64_t sort_key(const perfan_threads *t,
+			 const struct perfan_thread_row *r)
+{
+	const struct perfan_thread_pool_row *p =
+		r->pool < t->npools ? &t->pools[r->pool] : NULL;
+	switch (t->o.sort) {
+	case PERFAN_THREADS_SORT_ON_CPU: return p ? p->on_cpu : r->on_cpu;
+	case PERFAN_THREADS_SORT_GIL: return p ? p->gil : r->gil;
+	case PERFAN_THREADS_SORT_WAITING: return p ? p->waiting : r->waiting;
+	case PERFAN_THREADS_SORT_WALL: return p ? p->wall : r->wall;
+	}
+	return 0;
+}
+
+static int row_cmp(const void *a, const void *b, void *payload)
+{
+	const perfan_threads *sorting = payload;
+	const struct perfan_thread_row *x = a, *y = b;
+	uint64_t kx = sort_key(sorting, x), ky = sort_key(sorting, y);
+	if (kx != ky)
+		return kx < ky ? 1 : -1;
+	/* a pool's rows together, at its first row's place */
+	size_t px = x->pool < sorting->npools ? sorting->pools[x->pool].first
+					      : SIZE_MAX;
+	size_t py = y->pool < sorting->npools ? sorting->pools[y->pool].first
+					      : SIZE_MAX;
+	const struct perfan_thread_row *fx = px != SIZE_MAX ? &sorting->rows[px]
+							    : x;
+	const struct perfan_thread_row *fy = py != SIZE_MAX ? &sorting->rows[py]
+							    : y;
+	if (fx->pid != fy->pid)
+		return fx->pid < fy->pid ? -1 : 1;
+	if (fx->tid != fy->tid)
+		return fx->tid < fy->tid ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+/* The rows in the order asked for, the pools' first rows found again. */
+static int sort_rows(perfan_threads *t)
+{
+	if (t->o.sort <= PERFAN_THREADS_SORT_TID ||
+	    t->o.sort > PERFAN_THREADS_SORT_WALL || t->nrows < 2)
+		return 0;
+	/* the comparison reads the pools' first rows, which stay put until
+	 * the sort is over: a copy of the rows is sorted */
+	struct perfan_thread_row *copy = malloc(t->nrows * sizeof(*copy));
+	if (!copy)
+		return perfan__nomem("threads");
+	memcpy(copy, t->rows, t->nrows * sizeof(*copy));
+	qsort_r(copy, t->nrows, sizeof(*copy), row_cmp, t);
+	memcpy(t->rows, copy, t->nrows * sizeof(*copy));
+	free(copy);
+	for (size_t k = 0; k < t->npools; k++)
+		t->pools[k].first = SIZE_MAX;
+	for (size_t i = 0; i < t->nrows; i++) {
+		size_t k = t->rows[i].pool;
+		if (k < t->npools && t->pools[k].first == SIZE_MAX)
+			t->pools[k].first = i;
+	}
+	return 0;
+}
+
+/* The pools of the names with two rows or more in the table, each row's
+ * pool made an index into them (PERFAN_NO_POOL for a pool of one row),
+ * their figures summed; T->x grown by a call-site list per pool. */
+static int pool_rows(perfan_threads *t)
+{
+	size_t np = perfan_thread_names_nr_pools(t->o.names);
+	size_t *count = calloc(np ? np : 1, sizeof(*count));
+	size_t *ix = calloc(np ? np : 1, sizeof(*ix));
+	int rc = 0;
+	if (!count || !ix) {
+		rc = perfan__nomem("threads");
+		goto out;
+	}
+	for (size_t i = 0; i < t->nrows; i++)
+		if (t->rows[i].pool < np)
+			count[t->rows[i].pool]++;
+	for (size_t k = 0; k < np; k++)
+		ix[k] = PERFAN_NO_POOL;
+	t->pools = calloc(np ? np : 1, sizeof(*t->pools));
+	struct rowx *x = realloc(t->x, (t->nrows + np + 1) * sizeof(*x));
+	if (!t->pools || !x) {
+		rc = perfan__nomem("threads");
+		goto out;
+	}
+	t->x = x;
+	memset(x + t->nrows, 0, (np + 1) * sizeof(*x));
+	for (size_t i = 0; i < t->nrows; i++) {
+		struct perfan_thread_row *r = &t->rows[i];
+		size_t k = r->pool;
+		if (k >= np || count[k] < 2) {
+			r->pool = PERFAN_NO_POOL;
+			continue;
+		}
+		if (ix[k] == PERFAN_NO_POOL) {
+			ix[k] = t->npools++;
+			struct perfan_thread_pool_row *pr = &t->pools[ix[k]];
+			pr->pid = r->pid;
+			pr->name =
+				perfan_thread_names_pool(t->o.names, k)->name;
+			pr->first = i;
+		}
+		struct perfan_thread_pool_row *pr = &t->pools[ix[k]];
+		r->pool = ix[k];
+		pr->nr_threads++;
+		pr->wall += r->wall;
+		pr->on_cpu += r->on_cpu;
+		pr->off_total += r->off_total;
+		for (int st = 0; st < PERFAN_OFFCPU_NR_STATES; st++)
+			pr->off[st] += r->off[st];
+		pr->open_start += r->open_start;
+		pr->open_end += r->open_end;
+	}
+out:
+	free(count);
+	free(ix);
+	return rc;
 }
 
 int perfan_threads_new(perfan_threads **out, const perfan_profile *p,
@@ -471,11 +735,20 @@ int perfan_threads_new(perfan_threads **out, const perfan_profile *p,
 		perfan_threads_free(t);
 		return perfan__nomem("threads");
 	}
+	int32_t focus = focus_pid(&t->o, s);
+	int32_t left_pid = -1;
 	for (size_t i = 0; i < s->nr_threads; i++) {
 		const struct perfan_offcpu_thread *th = &s->threads[i];
 		uint64_t start, end;
-		if (!wanted(&t->o, s, th, &start, &end))
+		if (!wanted(&t->o, focus, s, th, &start, &end)) {
+			if (focus >= 0 && th->pid != focus &&
+			    wanted(&t->o, -1, s, th, &start, &end)) {
+				t->left_threads++;
+				t->left_procs += th->pid != left_pid;
+				left_pid = th->pid;
+			}
 			continue;
+		}
 		struct perfan_thread_row *r = &t->rows[t->nrows++];
 		r->pid = th->pid;
 		r->tid = th->tid;
@@ -502,19 +775,42 @@ int perfan_threads_new(perfan_threads **out, const perfan_profile *p,
 		}
 		r->cpu_ratio = r->wall ? (double)r->on_cpu / (double)r->wall
 				       : 0;
+		const struct perfan_thread_name *nm =
+			perfan_thread_names_find(t->o.names, r->pid, r->tid);
+		r->name = nm && nm->name ? nm->name : r->comm;
+		r->role = nm ? nm->role : NULL;
+		r->pool = nm ? nm->pool : PERFAN_NO_POOL;
+	}
+	if ((rc = pool_rows(t))) {
+		perfan_threads_free(t);
+		return rc;
 	}
 	if (col < perfan_profile_nr_columns(p) &&
 	    (rc = collect_sites(t, col))) {
 		perfan_threads_free(t);
 		return rc;
 	}
-	for (size_t i = 0; i < t->nrows; i++) {
+	if (col < perfan_profile_nr_columns(p) && (rc = collect_top(t, col))) {
+		perfan_threads_free(t);
+		return rc;
+	}
+	shares(t);
+	for (size_t i = 0; i < t->nrows + t->npools; i++) {
 		struct rowx *x = &t->x[i];
 		if (x->n)
 			qsort(x->sites, x->n, sizeof(*x->sites), site_cmp);
-		t->rows[i].sites = x->sites;
-		t->rows[i].nr_sites = x->n < t->o.max_sites ? x->n
-							    : t->o.max_sites;
+		size_t n = x->n < t->o.max_sites ? x->n : t->o.max_sites;
+		if (i < t->nrows) {
+			t->rows[i].sites = x->sites;
+			t->rows[i].nr_sites = n;
+		} else {
+			t->pools[i - t->nrows].sites = x->sites;
+			t->pools[i - t->nrows].nr_sites = n;
+		}
+	}
+	if ((rc = sort_rows(t))) {
+		perfan_threads_free(t);
+		return rc;
 	}
 	*out = t;
 	return 0;
@@ -524,13 +820,15 @@ void perfan_threads_free(perfan_threads *t)
 {
 	if (!t)
 		return;
-	for (size_t i = 0; t->x && i < t->nrows; i++) {
+	for (size_t i = 0; t->x && i < t->nrows + t->npools; i++) {
 		free(t->x[i].sites);
 		free(t->x[i].next);
 		perfan__htab_free(&t->x[i].index);
+		perfan__htab_free(&t->x[i].self);
 	}
 	free(t->x);
 	free(t->rows);
+	free(t->pools);
 	free(t);
 }
 
@@ -548,4 +846,24 @@ const struct perfan_thread_row *perfan_threads_row(const perfan_threads *t,
 uint32_t perfan_threads_states(const perfan_threads *t)
 {
 	return t ? t->states : 0;
+}
+
+size_t perfan_threads_nr_pools(const perfan_threads *t)
+{
+	return t ? t->npools : 0;
+}
+
+const struct perfan_thread_pool_row *
+perfan_threads_pool(const perfan_threads *t, size_t i)
+{
+	return t && i < t->npools ? &t->pools[i] : NULL;
+}
+
+void perfan_threads_left_out(const perfan_threads *t, size_t *threads,
+			     size_t *processes)
+{
+	if (threads)
+		*threads = t ? t->left_threads : 0;
+	if (processes)
+		*processes = t ? t->left_procs : 0;
 }

@@ -23,6 +23,10 @@ struct rowx {
 	/* per site, the next of the same key with another mechanism
 	 * (SIZE_MAX: none) */
 	size_t *next;
+	/* on-CPU self weight by frame, and the heaviest frame so far */
+	struct perfan__htab self;
+	perfan_frame_id top;
+	uint64_t top_self;
 };
 
 #endif

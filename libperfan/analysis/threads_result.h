@@ -11,9 +11,12 @@ struct perfan_threads {
 	struct perfan_threads_opts o;
 	const perfan_profile *p;
 	struct perfan_thread_row *rows;
-	struct rowx *x; /* per row */
+	struct rowx *x; /* per row, then per pool */
 	size_t nrows;
 	uint32_t states;
+	struct perfan_thread_pool_row *pools;
+	size_t npools;
+	size_t left_threads, left_procs; /* of a system-wide table */
 };
 
 #endif

@@ -12,6 +12,9 @@ struct perfan_load {
 	perfan_profile *native; /* before the Python view (keep_native) */
 	perfan_pstats *calls;   /* want_calls */
 	perfan_offcpu *offcpu;  /* time_view */
+	/* each thread's name and pool, from the native stacks (roots per
+	 * thread only) */
+	perfan_thread_names *names;
 	/* the last input read, kept for perfan_load_reader and
 	 * perfan_load_again, and the reader of its time view */
 	perfan_source *src;

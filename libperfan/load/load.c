@@ -140,6 +140,7 @@ void perfan_load_free(perfan_load *l)
 	perfan_profile_free(l->native);
 	perfan_pstats_free(l->calls);
 	perfan_offcpu_free(l->offcpu);
+	perfan_thread_names_free(l->names);
 	perfan_perfdata_free(l->time_pd);
 	perfan_source_free(l->src);
 	free(l->period_event);
@@ -154,6 +155,11 @@ perfan_profile *perfan_load_profile(const perfan_load *l)
 perfan_profile *perfan_load_native(const perfan_load *l)
 {
 	return l ? l->native : NULL;
+}
+
+const perfan_thread_names *perfan_load_thread_names(const perfan_load *l)
+{
+	return l ? l->names : NULL;
 }
 
 perfan_pstats *perfan_load_calls(const perfan_load *l)

@@ -57,6 +57,14 @@ void perfan__load_python_check(perfan_load *l)
 
 int perfan__load_python_view(perfan_load *l)
 {
+	/* the names first: they are read from the native stacks */
+	perfan_thread_names_free(l->names);
+	l->names = NULL;
+	if (l->o.root == PERFAN_ROOT_PID_TID) {
+		int rc = perfan_thread_names_new(&l->names, l->p, NULL);
+		if (rc)
+			return rc;
+	}
 	int view = l->o.python_view;
 	if (view == PERFAN_PY_NATIVE || !perfan_python_present(l->p))
 		return 0;

@@ -99,6 +99,9 @@ int perfan_load_report_new(perfan_load_report **out, perfan_load *l,
 	if (!rc && l->offcpu) {
 		struct perfan_threads_opts to = PERFAN_THREADS_OPTS_INIT;
 		to.skip_idle = 1;
+		to.names = l->names;
+		to.all = !!(flags & PERFAN_LOAD_REPORT_ALL_THREADS);
+		to.sort = l->o.thread_sort;
 		rc = perfan_threads_new(&lr->threads, l->p,
 					perfan_offcpu_summary(l->offcpu), &to);
 		if (!rc)

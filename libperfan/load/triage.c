@@ -78,7 +78,8 @@ static void quiet_log(enum perfan_log_level level, const char *msg,
 /* The off-CPU view, when the recording has switches (its events say so),
  * read from the input the on-CPU view read; its summary says what it
  * lacks either way, and a read that fails is said as advice. */
-static int load_wait(struct inputs *in, const struct perfan_load_opts *opts)
+static int load_wait(struct inputs *in, const struct perfan_load_opts *opts,
+		     int all)
 {
 	if (!perfan_offcpu_recorded(perfan_load_reader(in->cpu)))
 		return 0; /* nothing to read it from: the triage says so */
@@ -101,6 +102,9 @@ static int load_wait(struct inputs *in, const struct perfan_load_opts *opts)
 		return 0;
 	struct perfan_threads_opts to = PERFAN_THREADS_OPTS_INIT;
 	to.skip_idle = 1;
+	to.names = perfan_load_thread_names(in->wait);
+	to.all = all;
+	to.sort = opts->thread_sort;
 	int rc2 = perfan_threads_new(&in->threads,
 				     perfan_load_profile(in->wait), s, &to);
 	return rc2 ? rc2
@@ -346,7 +350,7 @@ int perfan_load_triage(perfan_triage **out, const char *path,
 		rc = load_bound(in, &lo, cpu_column(in->cpu, path),
 				in->cpu->info.name ? in->cpu->info.name : path);
 	if (!rc)
-		rc = load_wait(in, &lo);
+		rc = load_wait(in, &lo, to.all_threads);
 	if (!rc && to.stat)
 		rc = load_stat(in, to.stat);
 	/* a Python process whose computing threads wait for the GIL: its

@@ -63,6 +63,7 @@ int perfan_convert_write(const perfan_load *l, FILE *fp,
 		const char *name = perfan_load_info(l)->name;
 		const char *slash = name ? strrchr(name, '/') : NULL;
 		so.name = slash && slash[1] ? slash + 1 : name;
+		so.names = perfan_load_thread_names(l);
 		return perfan_speedscope_write(p, fp, &so);
 	}
 	if (o.format != PERFAN_CONVERT_PPROF)
@@ -75,5 +76,6 @@ int perfan_convert_write(const perfan_load *l, FILE *fp,
 	/* the recording's facts from the reader that read it: a pipe is read
 	 * once */
 	perfan_pprof_opts_from_perfdata(&wo, perfan_load_reader(l));
+	wo.names = perfan_load_thread_names(l);
 	return perfan_pprof_write(p, fp, &wo);
 }

@@ -257,7 +257,7 @@ static int label(struct writer *w, pb_sample *s, const char *key,
 static int thread_labels(struct writer *w, pb_sample *s,
 			 const struct perfan_frame *f)
 {
-	s->label = calloc(4, sizeof(*s->label));
+	s->label = calloc(6, sizeof(*s->label));
 	if (!s->label)
 		return PERFAN_ENOMEM;
 	/* the comm as the root shows it (spaces made '_'); a root known by
@@ -282,6 +282,15 @@ static int thread_labels(struct writer *w, pb_sample *s,
 		err = label(w, s, "pid", NULL, f->pid);
 	if (!err && f->tid >= 0)
 		err = label(w, s, "tid", NULL, f->tid);
+	const struct perfan_thread_name *tn =
+		f->pid >= 0 && f->tid >= 0
+			? perfan_thread_names_find(w->o.names, f->pid, f->tid)
+			: NULL;
+	if (!err && tn && tn->source != PERFAN_THREAD_NAME_COMM) {
+		err = label(w, s, "thread_name", tn->name, 0);
+		if (!err && tn->role)
+			err = label(w, s, "role", tn->role, 0);
+	}
 	return err;
 }
 

@@ -314,6 +314,25 @@ static const char *unit_of(const perfan_profile *p, size_t col)
 	return "none";
 }
 
+/* The name of group G's profile: its process frame's, or the name of a
+ * thread known by what it was started to run, "NAME-PID/TID" in BUF. */
+static const char *group_name(const struct writer *w, uint32_t g, char *buf,
+			      size_t n)
+{
+	const struct perfan_frame *f = perfan_profile_frame_get(
+		w->p, perfan_profile_node_frame(w->p, w->gnode[g]));
+	const struct perfan_thread_name *tn =
+		f->kind == PERFAN_FRAME_PROCESS && f->pid >= 0 && f->tid >= 0
+			? perfan_thread_names_find(w->o.names, f->pid, f->tid)
+			: NULL;
+	/* a name it set itself is its comm, which the frame shows */
+	if (!tn || tn->source != PERFAN_THREAD_NAME_ENTRY || !f->comm ||
+	    !tn->comm || strcmp(f->comm, tn->comm))
+		return f->name;
+	snprintf(buf, n, "%s-%d/%d", tn->name, (int)f->pid, (int)f->tid);
+	return buf;
+}
+
 static int write_profiles(struct writer *w)
 {
 	struct timed *order;
@@ -329,12 +348,9 @@ static int write_profiles(struct writer *w)
 			continue;
 		perfan__json_open(&w->j, NULL, '{');
 		perfan__json_str(&w->j, "type", "sampled");
+		char own[512];
 		perfan__json_str(&w->j, "name",
-				 g ? perfan_profile_frame_get(
-					     w->p, perfan_profile_node_frame(
-							   w->p, w->gnode[g]))
-						 ->name
-				   : name);
+				 g ? group_name(w, g, own, sizeof(own)) : name);
 		perfan__json_str(&w->j, "unit", unit);
 		perfan__json_u64(&w->j, "startValue", 0);
 		perfan__json_u64(&w->j, "endValue", w->gtotal[g]);

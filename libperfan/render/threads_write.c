@@ -13,6 +13,7 @@
 #include "render/json.h"
 #include "render/sink.h"
 #include "render/site_text.h"
+#include "render/thread_rows.h"
 
 /* ---- text ------------------------------------------------------------------ */
 
@@ -34,8 +35,35 @@ static void put_dots(FILE *fp, size_t n)
 
 static void put_thread(FILE *fp, const struct perfan_thread_row *r)
 {
-	perfan_text_escape(fp, r->comm ? r->comm : "?");
-	fprintf(fp, " %d/%d", (int)r->pid, (int)r->tid);
+	char buf[512];
+	perfan__thread_label(buf, sizeof(buf), r);
+	perfan_text_escape(fp, buf);
+}
+
+static void put_pool(FILE *fp, const struct perfan_thread_pool_row *p)
+{
+	char buf[512];
+	perfan__pool_label(buf, sizeof(buf), p);
+	perfan_text_escape(fp, buf);
+}
+
+/* "  (top: FUNCTION)", the function cut to 60 columns. */
+static void put_top(FILE *fp, const char *top)
+{
+	enum { MAX = 60 };
+	if (!top)
+		return;
+	size_t n = strlen(top);
+	fputs("  (top: ", fp);
+	if (n <= MAX) {
+		perfan_text_escape(fp, top);
+	} else {
+		char buf[MAX + 1];
+		memcpy(buf, top, MAX - 3);
+		memcpy(buf + MAX - 3, "...", 4);
+		perfan_text_escape(fp, buf);
+	}
+	fputc(')', fp);
 }
 
 /* The states a site's time is in, "(sleep 1.000, run-queue delay 0.200)". */
@@ -80,7 +108,8 @@ static void write_text(const void *result, FILE *fp)
 		width[st] = (int)strlen(name) > W ? (int)strlen(name) : W;
 		fprintf(fp, "  %*s", width[st], name);
 	}
-	fprintf(fp, "  %*s  thread\n#", 8, "CPU/wall");
+	fprintf(fp, "  %*s  %6s  %8s  thread (top function)\n#", 8, "CPU/wall",
+		"%GIL", "%waiting");
 	for (size_t i = 0; i < 2; i++) {
 		if (!i) {
 			fputc(' ', fp);
@@ -95,37 +124,74 @@ static void write_text(const void *result, FILE *fp)
 			put_dots(fp, (size_t)width[st]);
 	put_dots(fp, 8);
 	put_dots(fp, 6);
+	put_dots(fp, 8);
+	put_dots(fp, 21);
 	fputs("\n", fp);
 	for (size_t i = 0; i < t->nrows; i++) {
 		const struct perfan_thread_row *r = &t->rows[i];
-		fprintf(fp, " %*.3f", W, (double)r->wall / 1e6);
-		put_ms(fp, W, r->on_cpu);
+		int skip;
+		const struct perfan_thread_pool_row *p =
+			perfan__thread_row_pool(t, i, &skip);
+		if (skip)
+			continue;
+		uint64_t wall = p ? p->wall : r->wall;
+		fprintf(fp, " %*.3f", W, (double)wall / 1e6);
+		put_ms(fp, W, p ? p->on_cpu : r->on_cpu);
 		for (uint32_t st = 0; st < PERFAN_OFFCPU_NR_STATES; st++)
 			if (t->states & (1u << st))
-				put_ms(fp, width[st], r->off[st]);
-		fprintf(fp, "  %7.2f%%  ", 100 * r->cpu_ratio);
-		put_thread(fp, r);
+				put_ms(fp, width[st],
+				       p ? p->off[st] : r->off[st]);
+		uint64_t gil = p ? p->gil : r->gil;
+		uint64_t waiting = p ? p->waiting : r->waiting;
+		double cpu = p ? (wall ? (double)p->on_cpu / (double)wall : 0.0)
+			       : r->cpu_ratio;
+		fprintf(fp, "  %7.2f%%  %5.1f%%  %7.1f%%  ", 100 * cpu,
+			wall ? 100.0 * (double)gil / (double)wall : 0.0,
+			wall ? 100.0 * (double)waiting / (double)wall : 0.0);
+		if (!p) {
+			put_thread(fp, r);
+		} else {
+			put_pool(fp, p);
+			fprintf(fp, " (per thread: wall %.3f, on-CPU %.3f)",
+				(double)p->wall / 1e6 / (double)p->nr_threads,
+				(double)p->on_cpu / 1e6 /
+					(double)p->nr_threads);
+		}
+		put_top(fp, p ? p->top : r->top);
 		fputc('\n', fp);
 	}
+	if (t->left_threads)
+		fprintf(fp,
+			"# and %zu threads of %zu other processes, left out "
+			"(--all keeps them)\n",
+			t->left_threads, t->left_procs);
 
 	int open = 0;
 	for (size_t i = 0; i < t->nrows; i++) {
 		const struct perfan_thread_row *r = &t->rows[i];
-		if (!r->open_start && !r->open_end)
+		int skip;
+		const struct perfan_thread_pool_row *p =
+			perfan__thread_row_pool(t, i, &skip);
+		uint32_t os = p ? p->open_start : r->open_start;
+		uint32_t oe = p ? p->open_end : r->open_end;
+		if (skip || (!os && !oe))
 			continue;
 		if (!open++)
 			fputs("#\n# Open intervals: off-CPU at an edge of the "
 			      "recording, counted from or to that edge\n",
 			      fp);
 		fputs("#   ", fp);
-		put_thread(fp, r);
+		if (p)
+			put_pool(fp, p);
+		else
+			put_thread(fp, r);
 		fputc(':', fp);
-		if (r->open_start)
-			fprintf(fp, " %u open at the start (%s)", r->open_start,
+		if (os)
+			fprintf(fp, " %u open at the start (%s)", os,
 				perfan_offcpu_state_name(PERFAN_OFFCPU_UNSEEN));
-		if (r->open_end)
+		if (oe)
 			fprintf(fp, "%s %u still open at the end",
-				r->open_start ? "," : "", r->open_end);
+				os ? "," : "", oe);
 		fputc('\n', fp);
 	}
 
@@ -135,7 +201,12 @@ static void write_text(const void *result, FILE *fp)
 			classes |= t->rows[i].sites[k].wait_class != 0;
 	for (size_t i = 0; i < t->nrows; i++) {
 		const struct perfan_thread_row *r = &t->rows[i];
-		if (!r->nr_sites)
+		int skip;
+		const struct perfan_thread_pool_row *p =
+			perfan__thread_row_pool(t, i, &skip);
+		size_t nsites = p ? p->nr_sites : r->nr_sites;
+		const struct perfan_thread_site *ss = p ? p->sites : r->sites;
+		if (skip || !nsites)
 			continue;
 		if (!sites++)
 			fputs(classes ? "#\n# Top blocking call sites per "
@@ -148,10 +219,13 @@ static void write_text(const void *result, FILE *fp)
 					"that called it\n",
 			      fp);
 		fputs("#\n# ", fp);
-		put_thread(fp, r);
+		if (p)
+			put_pool(fp, p);
+		else
+			put_thread(fp, r);
 		fputc('\n', fp);
-		for (size_t k = 0; k < r->nr_sites; k++) {
-			const struct perfan_thread_site *s = &r->sites[k];
+		for (size_t k = 0; k < nsites; k++) {
+			const struct perfan_thread_site *s = &ss[k];
 			fprintf(fp, " %*.3f  ", W, (double)s->total / 1e6);
 			perfan__site_text(fp, s->wait, s->caller, s->wait_class,
 					  s->site, s->mechanism);
@@ -185,10 +259,19 @@ static void json_states32(struct perfan__json *j, const char *key,
 	json_states(j, key, w);
 }
 
+static void json_sites(struct perfan__json *j,
+		       const struct perfan_thread_site *sites, size_t n);
+
 static void json_row(struct perfan__json *j, const struct perfan_thread_row *r)
 {
 	perfan__json_open(j, NULL, '{');
 	perfan__json_str(j, "comm", r->comm ? r->comm : "");
+	perfan__json_str(j, "name", r->name ? r->name : r->comm ? r->comm : "");
+	perfan__json_str(j, "role", r->role);
+	if (r->pool == PERFAN_NO_POOL)
+		perfan__json_str(j, "pool", NULL);
+	else
+		perfan__json_u64(j, "pool", r->pool);
 	perfan__json_i64(j, "pid", r->pid);
 	perfan__json_i64(j, "tid", r->tid);
 	perfan__json_u64(j, "start", r->start);
@@ -207,9 +290,20 @@ static void json_row(struct perfan__json *j, const struct perfan_thread_row *r)
 	perfan__json_bool(j, "exited", r->exited);
 	perfan__json_f64(j, "cpu_wall_ratio",
 			 isfinite(r->cpu_ratio) ? r->cpu_ratio : 0.0, 6);
+	perfan__json_u64(j, "gil", r->gil);
+	perfan__json_u64(j, "waiting", r->waiting);
+	perfan__json_str(j, "top", r->top);
+	perfan__json_u64(j, "top_self", r->top_self);
+	json_sites(j, r->sites, r->nr_sites);
+	perfan__json_close(j, '}');
+}
+
+static void json_sites(struct perfan__json *j,
+		       const struct perfan_thread_site *sites, size_t n)
+{
 	perfan__json_open(j, "sites", '[');
-	for (size_t k = 0; k < r->nr_sites; k++) {
-		const struct perfan_thread_site *s = &r->sites[k];
+	for (size_t k = 0; k < n; k++) {
+		const struct perfan_thread_site *s = &sites[k];
 		perfan__json_open(j, NULL, '{');
 		perfan__json_str(j, "wait", s->wait ? s->wait : "");
 		perfan__json_str(j, "caller", s->caller);
@@ -222,6 +316,26 @@ static void json_row(struct perfan__json *j, const struct perfan_thread_row *r)
 		perfan__json_close(j, '}');
 	}
 	perfan__json_close(j, ']');
+}
+
+static void json_pool(struct perfan__json *j,
+		      const struct perfan_thread_pool_row *p)
+{
+	perfan__json_open(j, NULL, '{');
+	perfan__json_str(j, "name", p->name);
+	perfan__json_i64(j, "pid", p->pid);
+	perfan__json_u64(j, "threads", p->nr_threads);
+	perfan__json_u64(j, "wall", p->wall);
+	perfan__json_u64(j, "on_cpu", p->on_cpu);
+	perfan__json_u64(j, "off_cpu", p->off_total);
+	json_states(j, "off", p->off);
+	perfan__json_u64(j, "gil", p->gil);
+	perfan__json_u64(j, "waiting", p->waiting);
+	perfan__json_str(j, "top", p->top);
+	perfan__json_u64(j, "top_self", p->top_self);
+	perfan__json_u64(j, "on_cpu_per_thread", p->on_cpu / p->nr_threads);
+	perfan__json_u64(j, "wall_per_thread", p->wall / p->nr_threads);
+	json_sites(j, p->sites, p->nr_sites);
 	perfan__json_close(j, '}');
 }
 
@@ -235,6 +349,13 @@ static void write_json(const void *result, FILE *fp)
 	perfan__json_open_lines(&j, "threads", '[');
 	for (size_t i = 0; i < t->nrows; i++)
 		json_row(&j, &t->rows[i]);
+	perfan__json_close(&j, ']');
+	perfan__json_open_lines(&j, "pools", '[');
+	for (size_t i = 0; i < t->npools; i++)
+		json_pool(&j, &t->pools[i]);
+	perfan__json_close(&j, ']');
+	perfan__json_u64(&j, "left_out_threads", t->left_threads);
+	perfan__json_u64(&j, "left_out_processes", t->left_procs);
 	perfan__json_end(&j);
 }
 

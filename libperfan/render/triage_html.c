@@ -16,6 +16,7 @@
 #include "render/gil_section.h"
 #include "render/markup.h"
 #include "render/site_text.h"
+#include "render/thread_rows.h"
 #include "render/triage.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -43,7 +44,10 @@ static const char style[] =
 	"code{background:#eee;padding:1px 4px;white-space:pre-wrap}"
 	".bar{display:inline-block;height:10px;background:#c44}"
 	".bar.off{background:#48c}"
-	"iframe.fg{width:100%;border:1px solid #ccc}";
+	"iframe.fg{width:100%;border:1px solid #ccc}"
+	"tr.member{display:none}tbody.open tr.member{display:table-row}"
+	"tr.pool-row{cursor:pointer}tr.pool-row td.l:before{content:'\\25b8 '}"
+	"tbody.open tr.pool-row td.l:before{content:'\\25be '}";
 
 /* The page's script: each flame graph from its script element into a
  * frame of its height. */
@@ -56,7 +60,9 @@ static const char script[] =
 	"var h=/<svg[^>]*\\sheight=\"(\\d+)\"/.exec(t);"
 	"if(h)f.style.height=(+h[1]+4)+'px';"
 	"f.src=URL.createObjectURL(new Blob([t],{type:'image/svg+xml'}));"
-	"});";
+	"});"
+	"document.querySelectorAll('tr.pool-row').forEach(function(r){"
+	"r.onclick=function(){r.parentNode.classList.toggle('open');};});";
 
 static void missing(FILE *fp, const struct perfan_triage *t, const char *what,
 		    int topic)
@@ -72,6 +78,61 @@ static void missing(FILE *fp, const struct perfan_triage *t, const char *what,
 			break;
 		}
 	fputs("</p>\n", fp);
+}
+
+/* One row of the thread table: NAME (a thread's label, a pool's) with
+ * WALL, ON-CPU, OFF-CPU and OFF by state; CLS its class ("" none). */
+static void table_row(FILE *fp, uint32_t states, const char *cls,
+		      const char *name, int32_t tid, uint64_t wall,
+		      uint64_t on_cpu, uint64_t off_total, const uint64_t *off)
+{
+	fprintf(fp, "<tr%s%s%s><td class=\"l\">", *cls ? " class=\"" : "", cls,
+		*cls ? "\"" : "");
+	put(fp, name);
+	if (tid >= 0)
+		fprintf(fp, "</td><td>%d", tid);
+	else
+		fputs("</td><td>", fp);
+	fprintf(fp, "</td><td>%.1f</td><td>%.1f</td><td>%.1f</td>", ms(wall),
+		ms(on_cpu), ms(off_total));
+	for (uint32_t s = 0; s < PERFAN_OFFCPU_NR_STATES; s++)
+		if (states & (1u << s))
+			fprintf(fp, "<td>%.1f</td>", ms(off[s]));
+	double w = wall ? 200.0 / (double)wall : 0;
+	fprintf(fp,
+		"<td>%.2f</td><td class=\"l\"><span class=\"bar\" "
+		"style=\"width:%.0fpx\"></span><span class=\"bar "
+		"off\" style=\"width:%.0fpx\"></span></td></tr>\n",
+		wall ? (double)on_cpu / (double)wall : 0.0, w * (double)on_cpu,
+		w * (double)off_total);
+}
+
+/* Thread R, a member of pool POOL when it is not NULL (hidden until the
+ * pool's row is opened). */
+static void thread_row(FILE *fp, uint32_t states,
+		       const struct perfan_thread_row *r, const char *pool)
+{
+	table_row(fp, states, pool ? pool : "", r->name ? r->name : r->comm,
+		  r->tid, r->wall, r->on_cpu, r->off_total, r->off);
+}
+
+/* Pool P: its sums, then its threads, folded. */
+static void pool_row(FILE *fp, const perfan_threads *th, uint32_t states,
+		     const struct perfan_thread_pool_row *p)
+{
+	char label[512], cls[64];
+	perfan__pool_label(label, sizeof(label), p);
+	size_t k = perfan_threads_row(th, p->first)->pool;
+	snprintf(cls, sizeof(cls), "member pool-%zu", k);
+	fprintf(fp, "<tbody class=\"pool\" data-pool=\"%zu\">", k);
+	table_row(fp, states, "pool-row", label, -1, p->wall, p->on_cpu,
+		  p->off_total, p->off);
+	for (size_t i = p->first; i < perfan_threads_nr(th); i++) {
+		const struct perfan_thread_row *r = perfan_threads_row(th, i);
+		if (r->pool == k)
+			thread_row(fp, states, r, cls);
+	}
+	fputs("</tbody>\n", fp);
 }
 
 static void threads(const struct perfan_triage *t, FILE *fp)
@@ -97,23 +158,22 @@ static void threads(const struct perfan_triage *t, FILE *fp)
 	fputs("<th>CPU/wall</th><th class=\"l\"></th></tr>\n", fp);
 	for (size_t i = 0; i < perfan_threads_nr(th); i++) {
 		const struct perfan_thread_row *r = perfan_threads_row(th, i);
-		fputs("<tr><td class=\"l\">", fp);
-		put(fp, r->comm);
-		fprintf(fp,
-			"</td><td>%d</td><td>%.1f</td><td>%.1f</td>"
-			"<td>%.1f</td>",
-			r->tid, ms(r->wall), ms(r->on_cpu), ms(r->off_total));
-		for (uint32_t s = 0; s < PERFAN_OFFCPU_NR_STATES; s++)
-			if (states & (1u << s))
-				fprintf(fp, "<td>%.1f</td>", ms(r->off[s]));
-		double w = r->wall ? 200.0 / (double)r->wall : 0;
-		fprintf(fp,
-			"<td>%.2f</td><td class=\"l\"><span class=\"bar\" "
-			"style=\"width:%.0fpx\"></span><span class=\"bar "
-			"off\" style=\"width:%.0fpx\"></span></td></tr>\n",
-			r->cpu_ratio, w * (double)r->on_cpu,
-			w * (double)r->off_total);
+		int skip;
+		const struct perfan_thread_pool_row *p =
+			perfan__thread_row_pool(th, i, &skip);
+		if (p)
+			pool_row(fp, th, states, p);
+		if (!p && !skip)
+			thread_row(fp, states, r, NULL);
 	}
+	size_t lt, lp;
+	perfan_threads_left_out(th, &lt, &lp);
+	if (lt)
+		fprintf(fp,
+			"<tr><td class=\"l\" colspan=\"5\">and %zu threads of "
+			"%zu other processes, left out (<code>--all</code> "
+			"keeps them)</td></tr>\n",
+			lt, lp);
 	fputs("</table></section>\n", fp);
 }
 

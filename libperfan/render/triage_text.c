@@ -5,6 +5,7 @@
 
 #include "render/gil_section.h"
 #include "render/site_text.h"
+#include "render/thread_rows.h"
 #include "render/triage.h"
 #include "util/error.h"
 
@@ -30,10 +31,29 @@ static void threads(const struct perfan_triage *t, FILE *fp)
 		"off-CPU ms", "CPU/wall", "thread");
 	for (size_t i = 0; i < perfan_threads_nr(th); i++) {
 		const struct perfan_thread_row *r = perfan_threads_row(th, i);
-		fprintf(fp, "  %10.1f %10.1f %10.1f %8.2f  %s %d/%d\n",
-			ms(r->wall), ms(r->on_cpu), ms(r->off_total),
-			r->cpu_ratio, r->comm ? r->comm : "?", r->pid, r->tid);
+		int skip;
+		const struct perfan_thread_pool_row *p =
+			perfan__thread_row_pool(th, i, &skip);
+		char label[512];
+		if (skip)
+			continue;
+		if (p)
+			perfan__pool_label(label, sizeof(label), p);
+		else
+			perfan__thread_label(label, sizeof(label), r);
+		uint64_t wall = p ? p->wall : r->wall;
+		uint64_t on = p ? p->on_cpu : r->on_cpu;
+		fprintf(fp, "  %10.1f %10.1f %10.1f %8.2f  %s\n", ms(wall),
+			ms(on), ms(p ? p->off_total : r->off_total),
+			wall ? (double)on / (double)wall : 0.0, label);
 	}
+	size_t lt, lp;
+	perfan_threads_left_out(th, &lt, &lp);
+	if (lt)
+		fprintf(fp,
+			"  and %zu threads of %zu other processes, left out "
+			"(--all keeps them)\n",
+			lt, lp);
 }
 
 static void plateaus(const struct perfan_triage *t, FILE *fp)

@@ -131,10 +131,17 @@ fi
 
 # the text table: a column per state present, the thread named comm PID/TID
 run "$tmp/text" "$tmp/err" report --wall "${O[@]}" "$D/perf.data"
-grep -q '^#  *wall  *on-CPU  *sleep  *disk  *waiting for a CPU  *run-queue delay  *CPU/wall  *thread$' "$tmp/text" ||
+grep -q '^#  *wall  *on-CPU  *sleep  *disk  *waiting for a CPU  *run-queue delay  *CPU/wall  *%GIL  *%waiting  *thread (top function)$' "$tmp/text" ||
 	fail "report --wall: no per-thread header with the states present"
-grep -Eq '^ +[0-9.]+ .* sleeper 8720/8729$' "$tmp/text" ||
+grep -Eq '^ +[0-9.]+ .* sleeper 8720/8729(  \(top: [^)]+\))?$' "$tmp/text" ||
 	fail "report --wall: no row for sleeper 8720/8729"
+# the spinner's top function is spin(), the function it spins in
+grep -Eq ' spinner 8720/8735  \(top: spin\)$' "$tmp/text" ||
+	fail "report --wall: the spinner's top function is not spin"
+# the shares: sleeper waits 99 % of its life, the spinner none of it
+grep -Eq '  0\.0%  +9[0-9]\.[0-9]%  sleeper 8720/8729' "$tmp/text" &&
+	grep -Eq '  0\.0%  +0\.0%  spinner 8720/8735' "$tmp/text" ||
+	fail "report --wall: %GIL and %waiting of sleeper and spinner"
 # a site names the user's function, what it waited in and the class
 grep -Eq '^ +2[0-9][0-9]\.[0-9]{3}  wait_sleep <- nanosleep \(sleep\)  \(sleep [0-9.]+, run-queue delay [0-9.]+\)$' "$tmp/text" ||
 	fail "report --wall: no site 'wait_sleep <- nanosleep (sleep)' with its states"

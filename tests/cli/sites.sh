@@ -194,7 +194,7 @@ for f in testdata/offcpu/perf.py.data testdata/offcpu/perf.data; do
 	HOME=$tmp "$PERFAN_BIN" report --off-cpu --kallsyms testdata/offcpu/kallsyms \
 		--symfs testdata/offcpu/symfs --perf-map-dir testdata/offcpu "$f" \
 		>"$tmp/nogil.txt" 2>/dev/null || fail "report --off-cpu $f failed"
-	grep -q "GIL" "$tmp/nogil.txt" && fail "report --off-cpu $f: a GIL section without GIL waits"
+	grep -q "GIL: the threads" "$tmp/nogil.txt" && fail "report --off-cpu $f: a GIL section without GIL waits"
 done
 [ "$fails" -eq 0 ] || exit 1
 echo "ok"

@@ -179,7 +179,9 @@ START_TEST(filters_limit_json)
 			PERFAN_THREADS_JSON}));
 	fclose(fp);
 	static const char head[] = "{\"threads\": [\n  {\"comm\": \"disk\", "
-				   "\"pid\": 8720, \"tid\": 8734, ";
+				   "\"name\": \"disk\", \"role\": null, "
+				   "\"pool\": null, \"pid\": 8720, \"tid\": "
+				   "8734, ";
 	ck_assert_msg(!strncmp(buf, head, sizeof(head) - 1), "%s", buf);
 	ck_assert_ptr_nonnull(strstr(buf, "\"wait\": \"disk I/O\", \"caller\": "
 					  "\"wait_disk\", \"total\": "));
