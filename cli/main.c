@@ -27,6 +27,8 @@ static const struct command commands[] = {
 	{"flamegraph", cmd_flamegraph, "draw an interactive SVG flame graph"},
 	{"gil", cmd_gil, "who waited for the GIL, and who held it meanwhile"},
 	{"header", cmd_header, "show the header and features of a perf.data"},
+	{"record", cmd_record,
+	 "run perf record with what perfan's analyses need"},
 	{"report", cmd_report, "top functions by self and total share"},
 	{"scaling", cmd_scaling, "fit how time grows with the input size"},
 	{"stats", cmd_stats, "count records per type and per event"},

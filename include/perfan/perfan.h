@@ -41,6 +41,7 @@
 #include <perfan/waits.h>
 /* load: any input to a profile, with the filters */
 #include <perfan/load.h>
+#include <perfan/record.h>
 /* render: every sink */
 #include <perfan/convert.h>
 #include <perfan/flamegraph.h>
