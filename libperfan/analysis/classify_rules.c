@@ -119,17 +119,16 @@ static const char *const next_text[] = {
 		"TopdownL2 (or --td-level=2, toplev -l2); memory-bound: perf "
 		"mem record, core-bound: look for divides and dependency chains",
 	[PERFAN_VERDICT_CPU_BOUND] =
-		"profile the CPU time: perf record -F 999 -g -- COMMAND, then "
-		"perfan report and perfan flamegraph (py-spy record for Python "
-		"frames); with hardware counters, perfan classify -- COMMAND "
-		"also tells memory, branch or front-end limits",
+		"profile the CPU time: perfan record -- COMMAND (--python for "
+		"Python: DWARF stacks and -X perf), then perfan report and "
+		"perfan flamegraph; with hardware counters, perfan classify -- "
+		"COMMAND also tells memory, branch or front-end limits",
 	[PERFAN_VERDICT_MOSTLY_WAITING] =
-		"record where it waits: perf record -e sched:sched_switch -e "
-		"sched:sched_waking -e cpu-clock/freq=999/ -g -- COMMAND "
-		"(--call-graph dwarf,8192 for Python), then "
+		"record where it waits: perfan record --wall -- COMMAND "
+		"(--python for Python; sched:sched_switch and "
+		"sched:sched_waking with their stacks), then "
 		"perfan report --wall perf.data (on-CPU, off-CPU by state and "
-		"where each thread blocked) and perfan flamegraph --wall; for "
-		"Python, py-spy record --idle",
+		"where each thread blocked) and perfan flamegraph --wall",
 };
 
 /* TMA level 1 that contradicts itself. */
@@ -141,10 +140,8 @@ static const char next_tma_invalid[] =
 
 /* A software verdict between the two: both profiles. */
 static const char next_both[] =
-	"part on CPU, part waiting: profile both, perf record -F 999 -g for "
-	"the CPU part, and perf record -e sched:sched_switch -e "
-	"sched:sched_waking -g (--call-graph dwarf,8192 for Python) with "
-	"perfan report --wall for the waiting";
+	"part on CPU, part waiting: record both, perfan record --wall -- "
+	"COMMAND (--python for Python), then perfan report --wall";
 
 /* From TMA level 1 (and 2). Returns 1 when it decided. */
 static int rules_tma(struct cl_group *g)
@@ -468,9 +465,8 @@ static void rules_time(struct cl_group *g, int hw_verdict)
 				 "on CPU only %.1f %% of the %.3f s elapsed: "
 				 "the verdict is about that part; the rest "
 				 "was waiting, which these counters do not "
-				 "see: record it with perf record -e "
-				 "sched:sched_switch -g, read it with perfan "
-				 "report --wall",
+				 "see: record it with perfan record --wall -- "
+				 "COMMAND, read it with perfan report --wall",
 				 100 * on, t->elapsed);
 		return;
 	}

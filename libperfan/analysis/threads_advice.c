@@ -1,6 +1,6 @@
 /* analysis/threads_advice.c: what an off-CPU or wall-clock view of a
  * recording cannot answer, from the analysis's summary, each said with the
- * perf command that records what is missing. */
+ * perfan record command that records what is missing. */
 #include <stdio.h>
 
 #include <perfan/threads.h>
@@ -8,31 +8,29 @@
 #include "util/error.h"
 #include "util/opts.h"
 
-/* The recording that answers everything: every switch with its stack,
- * the wakeups that split blocked time and name their waker
- * (sched_waking runs in the waker's context; sched_wakeup may be recorded
- * on the wakee's CPU, outside it), on-CPU time by the clock (never -F,
- * which samples the tracepoints too); for Python, stacks unwound with
+/* The recording that answers everything, as perfan record --wall makes
+ * it: every switch with its stack, the wakeups that split blocked time and
+ * name their waker (sched_waking runs in the waker's context; sched_wakeup
+ * may be recorded on the wakee's CPU, outside it), the switch records that
+ * end each interval exactly, on-CPU time by the clock (never -F, which
+ * samples the tracepoints too); for Python (--python), stacks unwound with
  * DWARF (CPython keeps no frame pointers: -g loses its frames). */
-#define EVENTS                                                                 \
-	"perf record -e sched:sched_switch -e sched:sched_waking "             \
-	"-e cpu-clock/freq=999/ "
-#define RECORD_NATIVE EVENTS "-g"
-#define RECORD_PYTHON EVENTS "--call-graph dwarf,8192 -m 64M"
+#define RECORD_NATIVE "perfan record --wall"
+#define RECORD_PYTHON "perfan record --wall --python"
 
 /* The GIL's probes (perf/gil.h): take_gil's entry, a plain uprobe on its
  * one ret instruction (a uretprobe, 'take_gil%return', replaces the
  * return address on the stack, so that DWARF unwinding from inside
  * take_gil stops there and loses the Python frames), drop_gil. */
 #define GIL_PROBES                                                             \
-	"for the GIL's exact hold and wait times add its probes (as root; "    \
-	"LIBPYTHON the libpython the process maps, OFF the offset of "         \
-	"take_gil's ret instruction: objdump -d --disassemble=take_gil "       \
-	"LIBPYTHON): perf probe -x LIBPYTHON take_gil; perf probe -x "         \
-	"LIBPYTHON 'take_gil__return=take_gil+OFF'; perf probe -x LIBPYTHON "  \
-	"drop_gil; then record with -e 'probe_libpython*:*' as well (not "     \
-	"'take_gil%return': a uretprobe cuts the stacks under take_gil and "   \
-	"loses the Python frames)"
+	"for the GIL's exact hold and wait times record with its probes: "     \
+	"sudo perfan record --wall --python --gil -- COMMAND (or -p PID; it "  \
+	"adds them on the libpython the process runs, LIBPYTHON, with OFF "    \
+	"the offset of take_gil's ret instruction: perf probe -x LIBPYTHON "   \
+	"take_gil; perf probe -x LIBPYTHON 'take_gil__return=take_gil+OFF'; "  \
+	"perf probe -x LIBPYTHON drop_gil; never 'take_gil%return': a "        \
+	"uretprobe cuts the stacks under take_gil and loses the Python "       \
+	"frames)"
 
 int perfan_threads_advice(const struct perfan_offcpu_summary *s, int view,
 			  int (*fn)(int level, const char *msg, void *payload),
@@ -84,18 +82,20 @@ int perfan_threads_advice_ext(const struct perfan_offcpu_summary *s,
 		    "to tracepoints too), so most switches are missing and "
 		    "the off-CPU intervals mean nothing; record the "
 		    "tracepoints unsampled (-c 1, or no -F) and the CPU clock "
-		    "by its own frequency: %s -- COMMAND",
+		    "by its own frequency (-e cpu-clock/freq=999/): %s -- "
+		    "COMMAND",
 		    RECORD);
 	if (s->sched_switch && !s->switch_stacks)
 		SAY(PERFAN_ADVICE_WARN,
 		    "sched:sched_switch was recorded without call graphs: "
 		    "off-CPU time has no blocking stacks, only threads and "
-		    "states; record with %s: %s -- COMMAND",
-		    o.python ? "--call-graph dwarf,8192 (CPython keeps no "
-			       "frame pointers: -g loses its frames)"
-			     : "-g (or --call-graph dwarf where libraries "
-			       "lack frame pointers)",
-		    RECORD);
+		    "states; record them with their stacks: %s -- COMMAND "
+		    "(%s)",
+		    RECORD,
+		    o.python ? "DWARF stacks, --call-graph dwarf: CPython "
+			       "keeps no frame pointers, -g loses its frames"
+			     : "frame pointers; for libraries without them, "
+			       "perf record --call-graph dwarf, or --python");
 	else if (!s->sched_switch && s->switch_records)
 		SAY(PERFAN_ADVICE_WARN,
 		    "off-CPU time from PERF_RECORD_SWITCH (--switch-events), "
@@ -106,13 +106,14 @@ int perfan_threads_advice_ext(const struct perfan_offcpu_summary *s,
 	if (s->lost)
 		SAY(PERFAN_ADVICE_WARN,
 		    "perf lost %llu records: intervals around them are too "
-		    "long or missing; record with larger buffers (-m 8M)",
-		    (unsigned long long)s->lost);
+		    "long or missing; record with larger buffers: %s -- "
+		    "COMMAND as root (-m 64M)",
+		    (unsigned long long)s->lost, RECORD);
 	if (view == PERFAN_VIEW_WALL && !s->cpu_samples)
 		SAY(PERFAN_ADVICE_WARN,
 		    "no cpu-clock or task-clock samples: the wall-clock view "
-		    "has no on-CPU time; add -e cpu-clock/freq=999/: %s -- "
-		    "COMMAND",
+		    "has no on-CPU time; record the CPU clock too "
+		    "(-e cpu-clock/freq=999/): %s -- COMMAND",
 		    RECORD);
 	if (switches && !s->system_wide) {
 		uint64_t inexact = 0, n = 0;
@@ -121,15 +122,21 @@ int perfan_threads_advice_ext(const struct perfan_offcpu_summary *s,
 			for (int st = 0; st < PERFAN_OFFCPU_NR_STATES; st++)
 				n += s->threads[i].intervals[st];
 		}
-		SAY(PERFAN_ADVICE_NOTE,
-		    "a recording of one process: a switch-in from a task it "
-		    "does not trace (the idle task, another process) is not "
-		    "recorded, so %llu of %llu off-CPU intervals end where "
-		    "the thread's next cpu-clock sample says it ran again, "
-		    "or at its next record, a little late; the switches of "
-		    "other processes are not seen; record the whole system "
-		    "for exact intervals: %s -a -- COMMAND",
-		    (unsigned long long)inexact, (unsigned long long)n, RECORD);
+		/* (with the switch records, --switch-events, every
+		 * interval ends exactly: nothing to say) */
+		if (inexact)
+			SAY(PERFAN_ADVICE_NOTE,
+			    "a recording of one process: a switch-in from a "
+			    "task it does not trace (the idle task, another "
+			    "process) is not recorded, so %llu of %llu "
+			    "off-CPU intervals end where the thread's next "
+			    "cpu-clock sample says it ran again, or at its "
+			    "next record, a little late; record the switch "
+			    "records too for exact intervals: %s -- COMMAND "
+			    "(--switch-events: every switch-in of its "
+			    "threads; or perf record -a, the whole system)",
+			    (unsigned long long)inexact, (unsigned long long)n,
+			    RECORD);
 	}
 	if (s->sched_switch && !s->wakeups)
 		SAY(PERFAN_ADVICE_NOTE,

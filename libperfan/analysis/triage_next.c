@@ -35,7 +35,11 @@ static int advice(int level, const char *msg, void *payload)
 {
 	struct perfan_triage *t = payload;
 	(void)level;
-	const char *cmd = strstr(msg, "perf ");
+	const char *cmd = strstr(msg, "sudo perfan record");
+	if (!cmd)
+		cmd = strstr(msg, "perfan record");
+	if (!cmd)
+		cmd = strstr(msg, "perf ");
 	if (!cmd)
 		return add(t, PERFAN_TRIAGE_WAITING, msg, NULL);
 	size_t n = (size_t)(cmd - msg);
@@ -56,34 +60,29 @@ int perfan__triage_next(struct perfan_triage *t)
 		rc = add(t, PERFAN_TRIAGE_ON_CPU,
 			 "no on-CPU samples: where the CPU time goes cannot be "
 			 "told",
-			 python ? "perf record -e cpu-clock/freq=999/ "
-				  "--call-graph dwarf,8192 -- COMMAND (with "
-				  "the sched events for waiting: -e "
-				  "sched:sched_switch -e sched:sched_waking)"
-				: "perf record -e cpu-clock/freq=999/ -g -- "
-				  "COMMAND (with the sched events for waiting: "
-				  "-e sched:sched_switch -e "
-				  "sched:sched_waking)");
+			 python ? "perfan record --wall --python -- COMMAND "
+				  "(the CPU clock, DWARF stacks, and the "
+				  "sched events for waiting)"
+				: "perfan record --wall -- COMMAND (the CPU "
+				  "clock, and the sched events for waiting)");
 	if (!rc && in->has_cpu && !in->callchains)
-		rc = add(
-			t, PERFAN_TRIAGE_CALLS,
-			"no call graphs: the plateaus are functions alone, "
-			"without who called them",
-			python ? "perf record --call-graph dwarf,8192 -- "
-				 "COMMAND (CPython keeps no frame pointers: -g "
-				 "loses its frames)"
-			       : "perf record -g -- COMMAND (frame pointers), "
-				 "or perf record --call-graph dwarf -- "
-				 "COMMAND");
+		rc = add(t, PERFAN_TRIAGE_CALLS,
+			 "no call graphs: the plateaus are functions alone, "
+			 "without who called them",
+			 python ? "perfan record --python -- COMMAND (DWARF "
+				  "stacks: CPython keeps no frame pointers, -g "
+				  "loses its frames)"
+				: "perfan record -- COMMAND (frame pointers; "
+				  "for libraries without them, --python's "
+				  "DWARF stacks)");
 	if (!rc && in->python_interpreter && !in->python_functions)
 		rc = add(t, PERFAN_TRIAGE_PYTHON,
 			 "Python shows as the interpreter "
 			 "(_PyEval_EvalFrameDefault), not as its functions",
-			 "perf record --call-graph dwarf,8192 -- python3.12 "
-			 "-X perf SCRIPT (Python 3.12 or later; -g loses the "
-			 "Python frames of an interpreter built without frame "
-			 "pointers), or perf record --call-graph dwarf,8192 -- "
-			 "python3 SCRIPT");
+			 "perfan record --python -- python3.12 SCRIPT (it "
+			 "adds -X perf, Python 3.12 or later, and records "
+			 "DWARF stacks: -g loses the Python frames of an "
+			 "interpreter built without frame pointers)");
 	if (!rc && in->frames && in->frames_unresolved * 10 > in->frames) {
 		char why[256];
 		snprintf(why, sizeof(why), "%llu of %llu frames have no symbol",
@@ -105,12 +104,12 @@ int perfan__triage_next(struct perfan_triage *t)
 		rc = add(t, PERFAN_TRIAGE_WAITING,
 			 "no off-CPU time: whether threads wait, and where, "
 			 "cannot be told",
-			 python ? "perf record -e sched:sched_switch -e "
-				  "sched:sched_waking -e cpu-clock/freq=999/ "
-				  "--call-graph dwarf,8192 -m 64M -- COMMAND"
-				: "perf record -e sched:sched_switch -e "
-				  "sched:sched_waking -e cpu-clock/freq=999/ "
-				  "-g -- COMMAND");
+			 python ? "perfan record --wall --python -- COMMAND "
+				  "(sched:sched_switch and sched:sched_waking "
+				  "with DWARF stacks)"
+				: "perfan record --wall -- COMMAND "
+				  "(sched:sched_switch and sched:sched_waking "
+				  "with their stacks)");
 	}
 	if (!rc && !in->classify)
 		rc = add(t, PERFAN_TRIAGE_COUNTERS,

@@ -186,6 +186,20 @@ const perfan_perfdata *perfan_load_reader(const perfan_load *l)
 
 /* ---- off-CPU and wall-clock time ------------------------------------------- */
 
+/* P is a Python program's, by its frames, or by its threads' names when
+ * the time view has no frame to tell (a recording without switches). */
+static int python_threads(const perfan_profile *p,
+			  const struct perfan_offcpu_summary *s)
+{
+	if (perfan__load_python_recording(p))
+		return 1;
+	for (size_t i = 0; i < s->nr_threads; i++)
+		if (s->threads[i].comm &&
+		    !strncmp(s->threads[i].comm, "python", 6))
+			return 1;
+	return 0;
+}
+
 /* PD's time profile into P, and what the recording cannot answer. */
 static int time_view(perfan_load *l, perfan_profile *p, perfan_perfdata *pd,
 		     const struct perfan_resolve_opts *ro)
@@ -204,8 +218,7 @@ static int time_view(perfan_load *l, perfan_profile *p, perfan_perfdata *pd,
 						   : NULL;
 	int errors = l->advice_errors;
 	if (!rc && s && !(l->o.quiet_advice & PERFAN_LOAD_QUIET_VIEW))
-		perfan__load_time_advice(l, s, view,
-					 perfan__load_python_recording(p));
+		perfan__load_time_advice(l, s, view, python_threads(p, s));
 	perfan_offcpu_free(l->offcpu);
 	l->offcpu = an;
 	return rc ? rc : l->advice_errors > errors ? PERFAN_LOAD_ADVISED : 0;
@@ -288,9 +301,7 @@ static int read_src(perfan_load *l, perfan_profile *p, perfan_source *src,
 		rc = perfan__err(PERFAN_EINVAL,
 				 "%s is not a perf.data: --off-cpu and --wall "
 				 "read the switches perf record writes there "
-				 "(perf record -e sched:sched_switch -e "
-				 "sched:sched_wakeup -e cpu-clock/freq=999/ "
-				 "-g)",
+				 "(perfan record --wall -- COMMAND)",
 				 in->name);
 	if (rc) {
 		perfan_source_free(src);

@@ -41,16 +41,18 @@ void perfan__load_python_check(perfan_load *l)
 			"%s: no Python function is on these stacks: Python ran "
 			"without -X perf, or the stacks were taken with frame "
 			"pointers (-g) through a libpython built without them; "
-			"run python 3.12+ with -X perf (3.13+: -X perf_jit) "
-			"and record with perf record --call-graph dwarf,65528",
+			"record with perfan record --python -- python3.12 "
+			"SCRIPT (it adds -X perf, Python 3.12+, and records "
+			"DWARF stacks)",
 			l->info.name);
 	else
 		perfan__load_advise(
 			l, PERFAN_ADVICE_WARN,
 			"%s: %llu of %llu samples in the interpreter show fewer "
 			"than two Python functions (a libpython without frame "
-			"pointers under perf record -g?): record with "
-			"--call-graph dwarf,65528 for whole Python stacks",
+			"pointers under perf record -g?): record with perfan "
+			"record --python -- COMMAND (DWARF stacks; "
+			"--stack-size 65528 for deeper ones)",
 			l->info.name, (unsigned long long)(interp - deep),
 			(unsigned long long)interp);
 }

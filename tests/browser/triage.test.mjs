@@ -120,8 +120,8 @@ async function testMissing(ctx, dir) {
 	const ss = await sections(page);
 	eq('slow-service: the sections, in order', ss.map((s) => s.id), SECTIONS);
 	const by = Object.fromEntries(ss.map((s) => [s.id, s]));
-	for (const [id, cmd] of [['on-cpu', 'perf record -e sched:sched_switch'],
-		['blocking', 'perf record -e sched:sched_switch'], ['verdict', 'perf stat'],
+	for (const [id, cmd] of [['on-cpu', 'perfan record --wall'],
+		['blocking', 'perfan record --wall'], ['verdict', 'perf stat'],
 		['changes', '--before']])
 		check(`slow-service: ${id} says what to record (${cmd})`,
 			by[id] && by[id].missing.includes('Not recorded') && by[id].missing.includes(cmd),

@@ -115,7 +115,7 @@ for f in $L/sleep.txt $L/busy.txt; do
 done
 check $L/sleep.txt "$defs whole(0) | .verdict == \"mostly-waiting\" and (.next | test(\"sched:sched_switch\")) and (.reason | test(\"no hardware counters\"))" \
 	"sleep is mostly waiting, with the off-CPU command, and says why it is a software reading"
-check $L/busy.txt "$defs whole(0) | .verdict == \"cpu-bound\" and (.next | test(\"perf record -F 999 -g\"))" \
+check $L/busy.txt "$defs whole(0) | .verdict == \"cpu-bound\" and (.next | test(\"perfan record -- COMMAND\"))" \
 	"a busy awk loop is CPU-bound"
 for f in $L/two-commands.txt $L/two-commands.csv $L/two-commands.json; do
 	check "$f" "$defs whole(0).verdict == \"mostly-waiting\" and whole(1).verdict == \"cpu-bound\" and ([.groups[] | select(.whole)] | length == 2)" \

@@ -251,9 +251,9 @@ grep -Eq '^#   before testdata/offcpu/perf.data: 17[0-9]{8}$' "$tmp/diff" ||
 	fail "diff --off-cpu: the before side is not in ns ($(grep before "$tmp/diff" | head -1))"
 
 # 6. what to record, for each recording that needs it
-CMD='perf record -e sched:sched_switch -e sched:sched_waking -e cpu-clock/freq=999/ -g'
+CMD='perfan record --wall -- COMMAND'
 # a Python program's recipe unwinds with DWARF: -g loses CPython's frames
-PYCMD='perf record -e sched:sched_switch -e sched:sched_waking -e cpu-clock/freq=999/ --call-graph dwarf,8192 -m 64M'
+PYCMD='perfan record --wall --python -- COMMAND'
 advice() { # WANT_RC FILE PATTERN... (fixed strings, each on stderr)
 	local want=$1 file=$2
 	shift 2

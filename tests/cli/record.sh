@@ -97,5 +97,77 @@ if [ "$(id -u)" = 0 ]; then
 else
 	echo "SKIP: not root: --gil not recorded"
 fi
+
+# 4. each advice line, run on the workload it is meant for, gives a
+# recording in which the section it named is no longer missing (issue 35):
+# the first perfan record command of the advice, with its COMMAND (or
+# python3.12 SCRIPT) the workload's
+take() { # FILE: the command the advice in FILE names
+	grep -o 'perfan record [^();]*-- \(COMMAND\|python3.12 SCRIPT\)' "$1" | head -1
+}
+again() { # ADVICE_FILE OUT ARGV...: run the advised recording of ARGV
+	local cmd flags
+	cmd=$(take "$1")
+	out=$2
+	shift 2
+	[ -n "$cmd" ] || { fail "no perfan record command in: $(head -c 600 "$advfile")"; return 1; }
+	flags=${cmd#perfan record }
+	flags=${flags% -- *}
+	# shellcheck disable=SC2086
+	"$PERFAN_BIN" record $flags -o "$out" -- "$@" >"$tmp/again.out" 2>&1 ||
+		{ fail "$cmd: $(tail -3 "$tmp/again.out")"; return 1; }
+}
+G=testdata/gil/gil.py
+# (a) off-CPU missing: a CPU-only recording
+advfile=$tmp/a1.err
+"$PERFAN_BIN" report --off-cpu "$tmp/py.data" >/dev/null 2>"$advfile" || true
+grep -q "no off-CPU time in this recording" "$advfile" || fail "(a) no off-CPU advice: $(head -c 300 "$advfile")"
+grep -q -- "perfan record --wall --python -- COMMAND" "$advfile" || fail "(a) not the Python recipe: $(head -c 600 "$advfile")"
+if again "$advfile" "$tmp/a2.data" "$PY" -X perf "$G" 2 0.3; then
+	"$PERFAN_BIN" report --off-cpu "$tmp/a2.data" >"$tmp/a2.txt" 2>"$tmp/a2.err" ||
+		fail "(a) the advised recording still has no off-CPU time: $(head -c 300 "$tmp/a2.err")"
+	grep -q "no off-CPU time\|was recorded without call graphs\|no sched:sched_waking\|of one process" "$tmp/a2.err" &&
+		fail "(a) the advised recording still lacks: $(head -c 600 "$tmp/a2.err")"
+fi
+# (b) wakers missing: switches without sched_waking
+perf record -q -z -e sched:sched_switch -e cpu-clock/freq=499/ --call-graph dwarf,16384 \
+	-o "$tmp/b1.data" -- "$PY" -X perf "$G" 2 0.3 >/dev/null 2>&1 || fail "(b) perf record"
+advfile=$tmp/b1.err
+"$PERFAN_BIN" report --off-cpu "$tmp/b1.data" >/dev/null 2>"$advfile" || true
+grep -q "no sched:sched_waking" "$advfile" || fail "(b) no wakers advice: $(head -c 300 "$advfile")"
+if again "$advfile" "$tmp/b2.data" "$PY" -X perf "$G" 2 0.3; then
+	"$PERFAN_BIN" report --off-cpu "$tmp/b2.data" >/dev/null 2>"$tmp/b2.err" || fail "(b) report"
+	grep -q "no sched:sched_waking" "$tmp/b2.err" && fail "(b) the advised recording has no wakers"
+	[ "$(perf script -i "$tmp/b2.data" -F event 2>/dev/null | grep -c sched_waking)" -gt 0 ] ||
+		fail "(b) no sched_waking record in the advised recording"
+fi
+# (c) the GIL's probes missing (root only)
+if [ "$(id -u)" = 0 ]; then
+	advfile=$tmp/c1.err
+	"$PERFAN_BIN" report --off-cpu "$tmp/a2.data" >/dev/null 2>"$advfile" || true
+	"$PERFAN_BIN" gil "$tmp/a2.data" >>"$advfile" 2>&1 || true
+	grep -q "sudo perfan record --wall --python --gil -- COMMAND" "$advfile" ||
+		fail "(c) no GIL probes advice: $(head -c 600 "$advfile")"
+	if again "$advfile" "$tmp/c2.data" "$PY" -X perf "$G" 2 0.3; then
+		"$PERFAN_BIN" gil "$tmp/c2.data" >"$tmp/c2.txt" 2>/dev/null || fail "(c) perfan gil"
+		grep -q "holds and waits also from perf probe events" "$tmp/c2.txt" ||
+			fail "(c) the advised recording has no GIL probes: $(head -3 "$tmp/c2.txt")"
+	fi
+fi
+# (d) Python stacks cut: frame pointers through a libpython without them
+perf record -q -g -e cpu-clock -F 499 -o "$tmp/d1.data" -- "$PY" -X perf "$tmp/work.py" >/dev/null 2>&1 ||
+	fail "(d) perf record -g"
+advfile=$tmp/d1.err
+"$PERFAN_BIN" report "$tmp/d1.data" >/dev/null 2>"$advfile" || true
+grep -q "perfan record --python" "$advfile" || fail "(d) no Python stacks advice: $(head -c 600 "$advfile")"
+if again "$advfile" "$tmp/d2.data" "$PY" "$tmp/work.py"; then
+	"$PERFAN_BIN" collapse "$tmp/d2.data" 2>/dev/null | grep -q "<module> ($tmp/work.py);outer ($tmp/work.py);middle ($tmp/work.py);leaf ($tmp/work.py)" ||
+		fail "(d) the advised recording has no whole Python stacks"
+fi
+# a recording with the switch records: no note about late intervals
+"$PERFAN_BIN" report --off-cpu --kallsyms testdata/server/kallsyms --symfs testdata/server/symfs \
+	--perf-map-dir testdata/server testdata/server/server.data >/dev/null 2>"$tmp/s.err" || fail "report server.data"
+grep -q "a recording of one process" "$tmp/s.err" && fail "server.data (--switch-events): the late-intervals note"
+checks=$((checks + 1))
 [ "$fails" = 0 ] && echo "ok: record ($checks groups)"
 exit $((fails > 0))

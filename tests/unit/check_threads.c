@@ -263,7 +263,7 @@ START_TEST(advice)
 				      strstr(s.text, want[i].has),
 			      "%s: %s", want[i].rec, s.text);
 		ck_assert_ptr_nonnull(
-			strstr(s.text, "perf record -e sched:sched_switch"));
+			strstr(s.text, "perfan record --wall -- COMMAND"));
 		unload(&fx);
 	}
 	/* a summary of nothing: no switches, an error that says what to
@@ -274,8 +274,7 @@ START_TEST(advice)
 	ck_assert_int_eq(s.errors, 1);
 	ck_assert_ptr_nonnull(strstr(
 		s.text,
-		"perf record -e sched:sched_switch -e "
-		"sched:sched_waking -e cpu-clock/freq=999/ -g -- COMMAND"));
+		"perfan record --wall -- COMMAND"));
 	ck_assert_ptr_null(strstr(s.text, "take_gil"));
 	ck_assert_int_eq(perfan_threads_advice(&none, 0, NULL, NULL),
 			 PERFAN_EINVAL);
@@ -287,11 +286,10 @@ START_TEST(advice)
 	ao.python = 1;
 	memset(&s, 0, sizeof(s));
 	ck_assert(!perfan_threads_advice_ext(&none, &ao, collect, &s));
-	ck_assert_msg(strstr(s.text, "perf record -e sched:sched_switch -e "
-				     "sched:sched_waking -e "
-				     "cpu-clock/freq=999/ --call-graph "
-				     "dwarf,8192 -m 64M -- COMMAND") &&
-			      !strstr(s.text, " -g "),
+	ck_assert_msg(strstr(s.text, "perfan record --wall --python -- "
+				     "COMMAND") &&
+			      !strstr(s.text, " -g ") &&
+			      !strstr(s.text, "perfan record --wall -- "),
 		      "%s", s.text);
 	struct fx fx;
 	load(&fx, "perf.data", PERFAN_VIEW_OFFCPU, 0);
