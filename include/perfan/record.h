@@ -85,7 +85,10 @@ struct perfan_record_plan_result {
 	int dwarf;         /* DWARF stacks (else frame pointers) */
 	int python_target; /* the target runs Python with its perf support */
 	int added_xperf;   /* -X perf was added to the COMMAND */
-	double duration;   /* as the options said */
+	/* seconds after which perfan_record_run stops perf record with
+	 * SIGINT (a COMMAND's --duration); 0: none (with PID the record
+	 * step itself ends then: -p PID -- sleep S) */
+	double duration;
 	/* what to run next, e.g. "perfan triage perf.data" */
 	const char *next;
 	/* notes for the user (e.g. "the process was not started with -X
@@ -122,7 +125,8 @@ struct perfan_record_run_opts {
 /* Run P: its probe steps, perf record (SIGINT to perf after the plan's
  * duration; SIGINT and SIGTERM sent to perfan's process while perf runs
  * reach perf, which stops and writes its file), then the cleanup steps,
- * whatever happened. Returns perf record's exit status (0 on success), or
+ * whatever happened. Returns perf record's exit status (0 on success, and
+ * after perf stopped by the SIGINT it was sent), or
  * a negative error when a step could not start or a probe could not be
  * added (the message names the command). */
 PERFAN_API int perfan_record_run(const perfan_record_plan *p,

@@ -294,6 +294,14 @@ static void record_step(perfan_record_plan *p,
 	if (o->pid > 0) {
 		arg(p, &a, "-p");
 		arg(p, &a, fmt(p, "%d", (int)o->pid));
+		/* perf's own way to stop after S seconds: it records PID
+		 * while sleep runs (no signal that could reach perf before
+		 * it is ready) */
+		if (o->duration > 0) {
+			arg(p, &a, "--");
+			arg(p, &a, "sleep");
+			arg(p, &a, fmt(p, "%g", o->duration));
+		}
 	} else {
 		arg(p, &a, "--");
 		char *const *v = o->argv;
@@ -362,7 +370,8 @@ int perfan_record_plan_new(perfan_record_plan **out,
 	perfan_record_plan *p = calloc(1, sizeof(*p));
 	if (!p)
 		return perfan__nomem("record plan");
-	p->res.duration = o.duration;
+	/* (with PID, sleep ends the recording: see record_step) */
+	p->res.duration = o.pid > 0 ? 0 : o.duration;
 	p->res.python_target = perfan__record_python_target(
 		h.target_argv ? h.target_argv : o.argv, h.target_env);
 	p->res.dwarf = o.python || p->res.python_target;

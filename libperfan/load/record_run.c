@@ -17,13 +17,14 @@
 #include "util/error.h"
 #include "util/opts.h"
 
-static volatile sig_atomic_t child_pid;
+static volatile sig_atomic_t child_pid, interrupted;
 
 /* SIGINT / SIGTERM to perfan while perf records: perf stops and writes
  * its file (it gets the terminal's SIGINT itself too). */
 static void forward(int sig)
 {
 	(void)sig;
+	interrupted = 1;
 	if (child_pid > 0)
 		kill((pid_t)child_pid, SIGINT);
 }
@@ -85,6 +86,7 @@ static int run_record(char *const *argv, double duration)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+	interrupted = 0;
 	pid_t c = start(argv, -1);
 	int rc;
 	if (c < 0) {
@@ -98,6 +100,7 @@ static int run_record(char *const *argv, double duration)
 			if (w == c) {
 				done = 1;
 			} else if (now() >= end) {
+				interrupted = 1;
 				kill(c, SIGINT);
 				break;
 			} else {
@@ -107,6 +110,10 @@ static int run_record(char *const *argv, double duration)
 		}
 		rc = done ? status_of(st) : wait_for(c);
 		child_pid = 0;
+		/* perf record stopped by SIGINT writes its file, then raises
+		 * the signal again: that is how it ends when asked to */
+		if (interrupted && rc == 128 + SIGINT)
+			rc = 0;
 	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);

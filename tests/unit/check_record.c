@@ -145,6 +145,13 @@ START_TEST(python_flag_adds_xperf)
 	ck_assert_msg(strstr(r->notes[0], "-X perf"), "%s", r->notes[0]);
 	ck_assert_msg(strstr(record_line(p), "-p 4242"), "%s", record_line(p));
 	perfan_record_plan_free(p);
+	/* --duration with PID: perf records while sleep runs */
+	o.duration = 2.5;
+	p = plan(&o, &h);
+	ck_assert_msg(strstr(record_line(p), "-p 4242 -- sleep 2.5"), "%s",
+		      record_line(p));
+	ck_assert(perfan_record_plan_result(p)->duration == 0);
+	perfan_record_plan_free(p);
 }
 END_TEST
 
