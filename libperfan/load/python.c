@@ -43,7 +43,7 @@ void perfan__load_python_check(perfan_load *l)
 			"pointers (-g) through a libpython built without them; "
 			"record with perfan record --python -- python3.12 "
 			"SCRIPT (it adds -X perf, Python 3.12+, and records "
-			"DWARF stacks)",
+			"DWARF stacks: perf record --call-graph dwarf)",
 			l->info.name);
 	else
 		perfan__load_advise(
@@ -51,8 +51,9 @@ void perfan__load_python_check(perfan_load *l)
 			"%s: %llu of %llu samples in the interpreter show fewer "
 			"than two Python functions (a libpython without frame "
 			"pointers under perf record -g?): record with perfan "
-			"record --python -- COMMAND (DWARF stacks; "
-			"--stack-size 65528 for deeper ones)",
+			"record --python -- COMMAND (DWARF stacks, perf "
+			"record --call-graph dwarf; --stack-size 65528 for "
+			"deeper ones)",
 			l->info.name, (unsigned long long)(interp - deep),
 			(unsigned long long)interp);
 }

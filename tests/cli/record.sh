@@ -13,7 +13,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 : "${PERFAN_BIN:?}"
 . tests/tools/cli_common.sh
-PY=${PY312:-$HOME/.pyenv/versions/3.12.1/bin/python3.12}
+# pyenv's 3.12 (ctest's HOME is an empty folder: the user's real one)
+PY=${PY312:-$(getent passwd "$(id -u)" | cut -d: -f6)/.pyenv/versions/3.12.1/bin/python3.12}
 
 # 1. the plan, printed
 out=$("$PERFAN_BIN" record --dry-run --wall -o "$tmp/c.data" -- ./prog 1)

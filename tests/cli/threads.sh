@@ -48,9 +48,15 @@ done < <(find testdata -name '*.data' -type f | LC_ALL=C sort)
 [ "$n" -ge 50 ] || fail "only $n recordings found under testdata/"
 
 # the outputs compared are not empty: the two-thread run counts samples
-"$PERFAN_BIN" collapse --samples "${H[@]}" --threads 2 "$big" >"$tmp/big.folded"
+# (of the recording's first event by perf's stats, named with --event: a
+# recording of several events folds one)
+"$PERFAN_BIN" stats "$big" >"$tmp/stats.txt"
+ev=$(awk '/ stats:$/ && !/^Aggregated/ { sub(/ stats:$/, ""); print; exit }' "$tmp/stats.txt")
+"$PERFAN_BIN" collapse --samples "${H[@]}" --threads 2 ${ev:+--event "$ev"} "$big" >"$tmp/big.folded"
 got=$(awk '{ s += $NF } END { print s + 0 }' "$tmp/big.folded")
-want=$("$PERFAN_BIN" stats "$big" | awk '$1 == "SAMPLE" { print $3; exit }')
+want=$(awk '$1 == "SAMPLE" && !all { all = $3 }
+	/ stats:$/ && !/^Aggregated/ { ev = 1; next } ev && $1 == "SAMPLE" { first = $3; exit }
+	END { print first ? first : all }' "$tmp/stats.txt")
 [ "$got" = "$want" ] || fail "collapse --threads 2 $big: $got samples, stats says $want"
 
 # views and filters on the largest recording and an off-CPU one
