@@ -11,6 +11,7 @@
 
 #include "args.h"
 #include "cli.h"
+#include "runs.h"
 
 #define CMD "diff"
 
@@ -34,126 +35,6 @@ static const char head[] =
 	"METHOD in perfan-diff(1).\n"
 	"\n";
 
-static int usage_error(const char *fmt, const char *arg);
-
-struct list {
-	char **v;
-	size_t n, cap;
-};
-
-static int list_add(struct list *l, char *arg)
-{
-	for (char *s = arg; s;) {
-		char *comma = strchr(s, ',');
-		if (comma)
-			*comma = '\0';
-		if (*s) {
-			if (l->n == l->cap) {
-				size_t cap = l->cap ? l->cap * 2 : 8;
-				char **v = realloc(l->v, cap * sizeof(*v));
-				if (!v)
-					return -1;
-				l->v = v;
-				l->cap = cap;
-			}
-			l->v[l->n++] = s;
-		}
-		s = comma ? comma + 1 : NULL;
-	}
-	return 0;
-}
-
-/* Where argument S of the command line goes: TO (the side a -b or -a
- * starts, VAL its file in the same argument), or REST, with the next
- * argument too when SKIP_NEXT (the value of an option). */
-static void classify(char *s, const struct cli_opt *table, struct list *before,
-		     struct list *after, struct list **to, char **val,
-		     int *skip_next)
-{
-	*to = NULL;
-	*val = NULL;
-	*skip_next = 0;
-	if (s[1] == '-') {
-		char *eq = strchr(s, '=');
-		size_t len = eq ? (size_t)(eq - s - 2) : strlen(s + 2);
-		const struct cli_opt *o = cli_opt_long(table, s + 2, len);
-		if (o && (o->short_name == 'b' || o->short_name == 'a')) {
-			*to = o->short_name == 'b' ? before : after;
-			*val = eq ? eq + 1 : NULL;
-		} else
-			*skip_next = o && o->arg && o->arg[0] != '=' && !eq;
-	} else if (s[1] == 'b' || s[1] == 'a') {
-		*to = s[1] == 'b' ? before : after;
-		*val = s[2] ? s + 2 : NULL;
-	} else {
-		/* a cluster of short options: -o takes the rest of it, or the
-		 * next argument */
-		char *o = strchr(s + 1, 'o');
-		*skip_next = o && !o[1];
-	}
-}
-
-/* Take the runs of -b and -a out of ARGV: each takes the files after it up
- * to the next option, as a shell's glob or braces give them (getopt would
- * take only the first); --before=FILE and -bFILE too, and commas. The
- * rest, in order, goes to REST (argc + 1 slots) for getopt_long; options
- * that take an argument keep it, so that "--title -b" stays a title.
- * Returns 0, 2 after a usage error, 1 out of memory. */
-static int take_runs(int argc, char **argv, const struct cli_opt *table,
-		     struct list *before, struct list *after, char **rest,
-		     int *nrest)
-{
-	struct list *side = NULL;
-	const char *opt = NULL; /* the -b or -a collecting, for errors */
-	size_t got = 0;
-	int n = 0;
-	rest[n++] = argv[0];
-	for (int i = 1; i <= argc; i++) {
-		char *s = i < argc ? argv[i] : NULL;
-		int is_opt = !s || (s[0] == '-' && s[1]);
-		if (is_opt && opt && !got)
-			return usage_error("%s: no file after it (-b FILE... "
-					   "-a FILE...)",
-					   opt);
-		if (!s)
-			break;
-		if (!is_opt) {
-			if (side && list_add(side, s))
-				return 1;
-			if (side)
-				got++;
-			else
-				rest[n++] = s;
-			continue;
-		}
-		side = NULL;
-		opt = NULL;
-		if (!strcmp(s, "--")) {
-			while (i < argc)
-				rest[n++] = argv[i++];
-			break;
-		}
-		struct list *to;
-		char *val;
-		int skip_next;
-		classify(s, table, before, after, &to, &val, &skip_next);
-		if (!to) {
-			rest[n++] = s;
-			if (skip_next && i + 1 < argc)
-				rest[n++] = argv[++i];
-			continue;
-		}
-		side = to;
-		opt = s;
-		size_t before_n = to->n;
-		if (val && list_add(to, val))
-			return 1;
-		got = to->n - before_n;
-	}
-	*nrest = n;
-	return 0;
-}
-
 struct side {
 	perfan_load **runs;
 	size_t *cols;
@@ -163,7 +44,7 @@ struct side {
 	double *nsamp;    /* samples behind each run's column, 0 unknown */
 };
 
-static int load_side(struct side *s, const struct list *files,
+static int load_side(struct side *s, const struct cli_list *files,
 		     const struct perfan_load_opts *lo, int need_sum)
 {
 	s->runs = calloc(files->n, sizeof(*s->runs));
@@ -213,13 +94,14 @@ struct opts {
 	struct perfan_load_opts lo;
 	const char *out;
 	int json, folded, svg;
-	struct list *before, *after;
+	struct cli_list *before, *after;
 };
 
 static const char *add_run(void *side, const char *arg)
 {
-	return list_add(*(struct list **)side, (char *)arg) ? "out of memory"
-							    : NULL;
+	return cli_list_add(*(struct cli_list **)side, (char *)arg)
+		       ? "out of memory"
+		       : NULL;
 }
 
 #define DIFF(name, arg, help) CLI_SET(name, arg, dopts, cli_set_diff, help)
@@ -282,11 +164,11 @@ static int usage_error(const char *fmt, const char *arg)
  * the exit status of a usage error. */
 static int sides(struct opts *o, int argc, char **argv, int sides_given)
 {
-	struct list *before = o->before, *after = o->after;
+	struct cli_list *before = o->before, *after = o->after;
 	sides_given |= before->n || after->n;
 	if (!sides_given && argc - optind == 2) {
-		list_add(before, argv[optind]);
-		list_add(after, argv[optind + 1]);
+		cli_list_add(before, argv[optind]);
+		cli_list_add(after, argv[optind + 1]);
 	} else if (optind < argc || !before->n || !after->n) {
 		const char *what = NULL, *arg = "";
 		if (sides_given && optind < argc) {
@@ -426,7 +308,8 @@ static int write_job(const void *arg, FILE *fp)
 }
 
 /* perfan diff once the runs of -b and -a are taken out of ARGV. */
-static int run(int argc, char **argv, struct list *before, struct list *after)
+static int run(int argc, char **argv, struct cli_list *before,
+	       struct cli_list *after)
 {
 	struct opts o = {.dopts = PERFAN_OPTS_INIT(struct perfan_diff_opts),
 			 .fo = PERFAN_FG_OPTS_INIT,
@@ -460,20 +343,5 @@ static int run(int argc, char **argv, struct list *before, struct list *after)
 
 int cmd_diff(int argc, char **argv)
 {
-	struct list before = {0}, after = {0};
-	int nrest = 0, status;
-	char **rest = calloc((size_t)argc + 1, sizeof(*rest));
-	if (!rest) {
-		cli_error(CMD, "out of memory");
-		return 1;
-	}
-	status = take_runs(argc, argv, options, &before, &after, rest, &nrest);
-	if (status == 1)
-		cli_error(CMD, "out of memory");
-	if (!status)
-		status = run(nrest, rest, &before, &after);
-	free(rest);
-	free(before.v);
-	free(after.v);
-	return status;
+	return cli_with_runs(CMD, head, argc, argv, options, run);
 }

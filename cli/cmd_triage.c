@@ -11,17 +11,22 @@
 
 #include "args.h"
 #include "cli.h"
+#include "runs.h"
 
 #define CMD "triage"
 
 static const char head[] =
 	"usage: perfan triage [options] [FILE]\n"
+	"       perfan triage [options] -b BEFORE... -a AFTER...\n"
 	"\n"
 	"The first answers from the recording FILE (default perf.data): is\n"
 	"it on CPU or waiting (CPU against wall time per thread, where the\n"
 	"threads blocked), which plateaus are wide and what a fix could give\n"
 	"at most (Amdahl), whether the CPU is stalled (--stat), what changed\n"
-	"since a run before (--before), and, for each question the input\n"
+	"since runs before (-b BEFORE... against FILE, or against the runs\n"
+	"-a AFTER..., of which the first is triaged: new and vanished\n"
+	"functions, and with two runs a side the significance perfan diff\n"
+	"gives), and, for each question the input\n"
 	"cannot answer, the perf command that records what is missing. One\n"
 	"self-contained HTML page (with -o FILE, or on stdout) that works\n"
 	"offline, with the interactive flame graphs of on-CPU and off-CPU\n"
@@ -33,23 +38,31 @@ struct opts {
 	struct perfan_load_opts load;
 	const char *out;
 	int text;
+	struct cli_list *before, *after;
 };
 
-/* --before FILE, repeated: the runs before, in TO's array (argc slots) */
-static const char *add_before(void *to, const char *arg)
+static const char *add_run(void *side, const char *arg)
 {
-	struct perfan_load_triage_opts *t = to;
-	((const char **)t->before)[t->nr_before++] = arg;
-	return NULL;
+	return cli_list_add(*(struct cli_list **)side, (char *)arg)
+		       ? "out of memory"
+		       : NULL;
 }
 
 static const struct cli_opt options[] = {
 	CLI_STRING("stat", "FILE", to.stat,
 		   "perf stat output of the same run, for the\n"
 		   "verdict of perfan classify"),
-	CLI_CALL("before", "FILE", to, add_before,
-		 "a recording of a run before (may be repeated):\n"
-		 "what changed, as perfan diff -b FILE... -a FILE"),
+	{CLI_OPT_(CLI_OPT_CALL, "before", "FILE...",
+		  "runs before: what changed, as perfan diff\n"
+		  "-b FILE... -a FILE; the files after it up to the\n"
+		  "next option (-b run-*.data), or comma-separated",
+		  offsetof(struct opts, before)),
+	 .short_name = 'b', .call = add_run},
+	{CLI_OPT_(CLI_OPT_CALL, "after", "FILE...",
+		  "runs after, the same way (default FILE); the\n"
+		  "first is triaged when FILE is not given",
+		  offsetof(struct opts, after)),
+	 .short_name = 'a', .call = add_run},
 	CLI_FLAG("all", to.all_threads,
 		 "the thread table of a system-wide recording\n"
 		 "lists every process, not only the busiest"),
@@ -80,26 +93,39 @@ static int triage(const struct opts *o, const char *path)
 	return status;
 }
 
-int cmd_triage(int argc, char **argv)
+/* perfan triage once the runs of -b and -a are taken out of ARGV. */
+static int run(int argc, char **argv, struct cli_list *before,
+	       struct cli_list *after)
 {
-	struct opts o = {
-		.to = PERFAN_OPTS_INIT(struct perfan_load_triage_opts)};
+	struct opts o = {.to = PERFAN_OPTS_INIT(struct perfan_load_triage_opts),
+			 .before = before,
+			 .after = after};
 	cli_args_init(&o.load, CMD);
-	const char **before = calloc((size_t)argc + 1, sizeof(*before));
-	if (!before) {
-		cli_error(CMD, "out of memory");
-		return 1;
-	}
-	o.to.before = before;
 	int status = cli_opt_parse(argc, argv, options, &o, head, CMD, 0);
-	const char *path = optind < argc ? argv[optind] : "perf.data";
-	if (status < 0 && optind + 1 < argc) {
-		cli_opt_usage(stderr, options, head);
+	const char *path = optind < argc ? argv[optind]
+			   : after->n    ? after->v[0]
+					 : "perf.data";
+	if (status < 0 && (optind + 1 < argc || (after->n && !before->n))) {
+		if (optind + 1 < argc)
+			cli_opt_usage(stderr, options, head);
+		else
+			fprintf(stderr,
+				"perfan %s: -a without -b: give the "
+				"runs before too\n",
+				CMD);
 		status = 2;
 	} else if (status < 0 && cli_output_guard(CMD, o.out, &path, 1))
 		status = 1;
+	o.to.before = (const char *const *)before->v;
+	o.to.nr_before = before->n;
+	o.to.after = (const char *const *)after->v;
+	o.to.nr_after = after->n;
 	if (status < 0)
 		status = triage(&o, path);
-	free(before);
 	return status;
+}
+
+int cmd_triage(int argc, char **argv)
+{
+	return cli_with_runs(CMD, head, argc, argv, options, run);
 }

@@ -368,6 +368,12 @@ struct perfan_load_triage_opts {
 	/* the thread table of a system-wide recording shows every process
 	 * (perfan_threads_opts' all), not only the busiest */
 	int all_threads;
+	/* Since 0.2. Recordings of runs after, compared with those before as
+	 * perfan diff -b BEFORE... -a AFTER... compares them (two runs or
+	 * more a side: the significance test); none: the recording triaged
+	 * alone. A name equal to the triaged recording's is read once. */
+	const char *const *after;
+	size_t nr_after;
 };
 
 /* The triage (perfan/triage.h) of the recording PATH read with OPTS

@@ -8,6 +8,7 @@
 #include <perfan/triage.h>
 
 #include "analysis/amdahl.h"
+#include "analysis/diff_result.h"
 #include "analysis/triage_internal.h"
 #include "util/error.h"
 #include "util/grow.h"
@@ -134,6 +135,88 @@ static int bound_plateaus(struct perfan_triage *t)
 	return 0;
 }
 
+/* ---- what changed ------------------------------------------------------ */
+
+static double by_change(const struct perfan_diff_row *r)
+{
+	return fabs(r->self_change);
+}
+
+static double by_after(const struct perfan_diff_row *r)
+{
+	return r->after_self;
+}
+
+static double by_before(const struct perfan_diff_row *r)
+{
+	return r->before_self;
+}
+
+/* The MAX heaviest by KEY of the diff's rows that KEEP keeps (and that
+ * are significant when the diff was tested) into *OUT. */
+static int pick_rows(const perfan_diff *d,
+		     int (*keep)(const struct perfan_diff_row *),
+		     double (*key)(const struct perfan_diff_row *), size_t max,
+		     const struct perfan_diff_row ***out, size_t *n)
+{
+	*out = calloc(max + 1, sizeof(**out));
+	if (!*out)
+		return perfan__nomem("triage");
+	int tested = perfan_diff_tested(d);
+	for (size_t i = 0; i < perfan_diff_nr_rows(d); i++) {
+		const struct perfan_diff_row *r = perfan_diff_row(d, i);
+		if (!keep(r) || (tested && !r->significant) || key(r) <= 0)
+			continue;
+		/* insert by KEY, heaviest first, keeping MAX */
+		size_t at = *n;
+		while (at > 0 && key((*out)[at - 1]) < key(r))
+			at--;
+		if (at >= max)
+			continue;
+		size_t end = *n < max ? *n : max - 1;
+		memmove(*out + at + 1, *out + at, (end - at) * sizeof(**out));
+		(*out)[at] = r;
+		if (*n < max)
+			(*n)++;
+	}
+	return 0;
+}
+
+static int any_row(const struct perfan_diff_row *r)
+{
+	(void)r;
+	return 1;
+}
+
+static int new_row(const struct perfan_diff_row *r)
+{
+	return r->is_new;
+}
+
+static int gone_row(const struct perfan_diff_row *r)
+{
+	return r->vanished;
+}
+
+static int gather_changes(struct perfan_triage *t)
+{
+	const perfan_diff *d = t->in.diff;
+	if (!d)
+		return 0;
+	size_t max = t->o.max_changes ? t->o.max_changes : 10;
+	t->runs_before = d->nb;
+	t->runs_after = d->na;
+	int rc = pick_rows(d, any_row, by_change, max, &t->changes,
+			   &t->nchanges);
+	if (!rc)
+		rc = pick_rows(d, new_row, by_after, max, &t->added,
+			       &t->nadded);
+	if (!rc)
+		rc = pick_rows(d, gone_row, by_before, max, &t->gone,
+			       &t->ngone);
+	return rc;
+}
+
 int perfan_triage_new(perfan_triage **out, const struct perfan_triage_in *in,
 		      const struct perfan_triage_opts *opts)
 {
@@ -162,6 +245,8 @@ int perfan_triage_new(perfan_triage **out, const struct perfan_triage_in *in,
 	}
 	rc = bound_plateaus(t);
 	if (!rc)
+		rc = gather_changes(t);
+	if (!rc)
 		rc = gather_sites(t, t->o.max_sites ? t->o.max_sites : 10);
 	if (!rc)
 		rc = perfan__triage_next(t);
@@ -185,6 +270,9 @@ void perfan_triage_free(perfan_triage *t)
 	free(t->next);
 	free(t->sites);
 	free(t->plateaus);
+	free(t->changes);
+	free(t->added);
+	free(t->gone);
 	if (t->o.release)
 		t->o.release(t->o.release_payload);
 	free(t);

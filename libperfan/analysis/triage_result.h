@@ -10,6 +10,12 @@ struct perfan_triage {
 	struct perfan_triage_opts o;
 	size_t nplateaus;
 	struct perfan_report_row *plateaus; /* with the thread's bounds */
+	/* the diff's rows shown: the largest changes of own time either way
+	 * (the significant ones when tested), and the functions new and
+	 * vanished (the same), largest first */
+	const struct perfan_diff_row **changes, **added, **gone;
+	size_t nchanges, nadded, ngone;
+	size_t runs_before, runs_after; /* the diff's runs a side */
 	struct perfan_triage_site *sites;
 	size_t nsites;
 	/* strings owned */

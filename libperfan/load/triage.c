@@ -25,8 +25,9 @@
 /* What the inputs gave, freed with the triage (release). */
 struct inputs {
 	perfan_load *cpu, *wait;
-	perfan_load **before;
-	size_t nbefore;
+	perfan_load **before, **after; /* after: NULL for the triaged one */
+	size_t nbefore, nafter;
+	double *nsamp; /* samples behind each run's column */
 	struct perfan_diff_run *runs;
 	perfan_report *plateaus;
 	perfan_threads *threads;
@@ -52,6 +53,10 @@ static void release(void *payload)
 	for (size_t i = 0; in->before && i < in->nbefore; i++)
 		perfan_load_free(in->before[i]);
 	free(in->before);
+	for (size_t i = 0; in->after && i < in->nafter; i++)
+		perfan_load_free(in->after[i]);
+	free(in->after);
+	free(in->nsamp);
 	free(in->runs);
 	perfan_classify_free(in->classify);
 	perfan_stat_free(in->stat);
@@ -235,37 +240,57 @@ static int load_bound(struct inputs *in, const struct perfan_load_opts *opts,
 	return perfan_report_new(&in->bound_rows, in->bycpu->p, &ro);
 }
 
-/* The runs before, each whole, against the on-CPU view of PATH. Returns 0,
- * PERFAN_LOAD_ADVISED, or a negative error. */
+/* Run I of the comparison from the recording NAME: loaded into *SLOT,
+ * or the triaged recording itself (PATH) when NAME is it. */
+static int load_run(struct inputs *in, size_t i, perfan_load **slot,
+		    const char *name, const char *path,
+		    const struct perfan_load_opts *opts)
+{
+	perfan_load *l = in->cpu;
+	if (strcmp(name, path)) {
+		int rc = perfan_load_open(slot, name, opts);
+		if (rc)
+			return rc;
+		l = *slot;
+	}
+	size_t col = perfan_load_column(l, NULL, name);
+	if (col == SIZE_MAX)
+		return perfan__err(PERFAN_EINVAL,
+				   "%s: no on-CPU samples to compare", name);
+	in->runs[i] = (struct perfan_diff_run){l->p, col, name};
+	in->nsamp[i] = perfan_load_nr_samples(l, col);
+	return 0;
+}
+
+/* The runs before, each whole, against the runs after (the triaged
+ * recording PATH alone when none are given), as perfan diff compares
+ * them. Returns 0, PERFAN_LOAD_ADVISED, or a negative error. */
 static int load_before(struct inputs *in, const char *path,
 		       const struct perfan_load_opts *opts,
 		       const struct perfan_load_triage_opts *to)
 {
-	size_t n = to->nr_before;
-	in->before = calloc(n, sizeof(*in->before));
-	in->runs = calloc(n + 1, sizeof(*in->runs));
-	if (!in->before || !in->runs)
+	size_t nb = to->nr_before, na = to->nr_after ? to->nr_after : 1;
+	in->before = calloc(nb, sizeof(*in->before));
+	in->after = calloc(na, sizeof(*in->after));
+	in->runs = calloc(nb + na, sizeof(*in->runs));
+	in->nsamp = calloc(nb + na, sizeof(*in->nsamp));
+	if (!in->before || !in->after || !in->runs || !in->nsamp)
 		return perfan__nomem("triage");
-	in->nbefore = n;
-	for (size_t i = 0; i < n; i++) {
-		int rc = perfan_load_open(&in->before[i], to->before[i], opts);
-		if (rc)
-			return rc;
-		in->runs[i] = (struct perfan_diff_run){
-			in->before[i]->p,
-			perfan_load_column(in->before[i], NULL, NULL),
-			to->before[i]};
-	}
-	in->runs[n] = (struct perfan_diff_run){
-		in->cpu->p, perfan_load_column(in->cpu, NULL, path), path};
-	for (size_t i = 0; i <= n; i++)
-		if (in->runs[i].column == SIZE_MAX)
-			return perfan__err(PERFAN_EINVAL,
-					   "%s: no on-CPU samples to compare",
-					   in->runs[i].name);
+	in->nbefore = nb;
+	in->nafter = na;
+	int rc = 0;
+	for (size_t i = 0; i < nb && !rc; i++)
+		rc = load_run(in, i, &in->before[i], to->before[i], path, opts);
+	for (size_t i = 0; i < na && !rc; i++)
+		rc = load_run(in, nb + i, &in->after[i],
+			      to->nr_after ? to->after[i] : path, path, opts);
+	if (rc)
+		return rc;
 	struct perfan_diff_opts dopts =
 		PERFAN_OPTS_INIT(struct perfan_diff_opts);
-	return perfan_diff_new(&in->diff, in->runs, n, in->runs + n, 1, &dopts);
+	dopts.nr_samples = in->nsamp;
+	return perfan_diff_new(&in->diff, in->runs, nb, in->runs + nb, na,
+			       &dopts);
 }
 
 /* Whether the plateaus have callers: a call graph was recorded. */

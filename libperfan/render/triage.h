@@ -10,4 +10,9 @@
 int perfan__triage_write_text(const struct perfan_triage *t, FILE *fp);
 int perfan__triage_write_html(const struct perfan_triage *t, FILE *fp);
 
+/* triage_change.c: the q-value of R's significant change into BUF ("-"
+ * when untested; "0.02 (total)" when only its total changed
+ * significantly). */
+void perfan__triage_q(const struct perfan_diff_row *r, char *buf, size_t n);
+
 #endif

@@ -412,6 +412,30 @@ static void verdict(const struct perfan_triage *t, FILE *fp)
 	fputs("</table></section>\n", fp);
 }
 
+/* A table of diff rows: shares, change, q-value, function. */
+static void change_table(FILE *fp, const struct perfan_diff_row *const *rows,
+			 size_t n)
+{
+	fputs("<table><tr><th>before</th><th>after</th><th>change</th>"
+	      "<th>q</th><th class=\"l\">function</th></tr>\n",
+	      fp);
+	for (size_t i = 0; i < n; i++) {
+		const struct perfan_diff_row *r = rows[i];
+		char q[32];
+		perfan__triage_q(r, q, sizeof(q));
+		fprintf(fp,
+			"<tr><td>%.2f%%</td><td>%.2f%%</td><td>%+.2f</td>"
+			"<td>%s</td><td class=\"l\">",
+			100 * r->before_self, 100 * r->after_self,
+			100 * r->self_change, q);
+		put(fp, r->name);
+		fputs(r->is_new ? " (new)" : r->vanished ? " (gone)" : "", fp);
+		fputs(r->significant ? " *" : "", fp);
+		fputs("</td></tr>\n", fp);
+	}
+	fputs("</table>\n", fp);
+}
+
 static void changes(const struct perfan_triage *t, FILE *fp)
 {
 	fputs("<section id=\"changes\"><h2>5. What changed since the run "
@@ -423,23 +447,24 @@ static void changes(const struct perfan_triage *t, FILE *fp)
 		fputs("</section>\n", fp);
 		return;
 	}
-	size_t max = t->o.max_changes ? t->o.max_changes : 10;
-	fputs("<table><tr><th>before</th><th>after</th><th>change</th>"
-	      "<th class=\"l\">function</th></tr>\n",
-	      fp);
-	for (size_t i = 0; i < perfan_diff_nr_rows(d) && i < max; i++) {
-		const struct perfan_diff_row *r = perfan_diff_row(d, i);
-		fprintf(fp,
-			"<tr><td>%.2f%%</td><td>%.2f%%</td><td>%+.2f</td>"
-			"<td class=\"l\">",
-			100 * r->before_self, 100 * r->after_self,
-			100 * r->self_change);
-		put(fp, r->name);
-		fputs(r->is_new ? " (new)" : r->vanished ? " (gone)" : "", fp);
-		fputs(r->significant ? " *" : "", fp);
-		fputs("</td></tr>\n", fp);
+	int tested = perfan_diff_tested(d);
+	fprintf(fp, "<p>%zu run%s before, %zu after: %s, largest first.</p>\n",
+		t->runs_before, t->runs_before > 1 ? "s" : "", t->runs_after,
+		tested ? "the significant changes of own time (* significant; "
+			 "q: the test's adjusted p-value)"
+		       : "the largest changes of own time (one run a side: no "
+			 "test; -b A1 A2 -a B1 B2 tests them)");
+	change_table(fp, t->changes, t->nchanges);
+	static const char *const what[] = {"New", "Vanished"};
+	for (int k = 0; k < 2; k++) {
+		size_t n = k ? t->ngone : t->nadded;
+		fprintf(fp, "<h3 id=\"%s\">%s functions%s%s</h3>\n",
+			k ? "vanished" : "new", what[k],
+			tested ? " (significant)" : "", n ? "" : ": none");
+		if (n)
+			change_table(fp, k ? t->gone : t->added, n);
 	}
-	fputs("</table></section>\n", fp);
+	fputs("</section>\n", fp);
 }
 
 static void next(const struct perfan_triage *t, FILE *fp)

@@ -148,26 +148,53 @@ static void verdict(const struct perfan_triage *t, FILE *fp)
 	}
 }
 
+/* A diff row's name, what became of it, and its significance. */
+static void change_row(FILE *fp, const struct perfan_diff_row *r)
+{
+	char q[16];
+	perfan__triage_q(r, q, sizeof(q));
+	fprintf(fp, "  %7.2f%% %7.2f%% %+7.2f %15s  %s%s%s\n",
+		100 * r->before_self, 100 * r->after_self, 100 * r->self_change,
+		q, r->name,
+		r->is_new     ? " (new)"
+		: r->vanished ? " (gone)"
+			      : "",
+		r->significant ? " *" : "");
+}
+
 static void changes(const struct perfan_triage *t, FILE *fp)
 {
-	fputs("\n5. What changed since the run before\n", fp);
 	const perfan_diff *d = t->in.diff;
 	if (!d) {
+		fputs("\n5. What changed since the run before\n", fp);
 		missing(fp, "a run to compare with");
 		return;
 	}
-	size_t max = t->o.max_changes ? t->o.max_changes : 10;
-	fprintf(fp, "  %8s %8s %8s  %s\n", "before", "after", "change",
-		"function");
-	for (size_t i = 0; i < perfan_diff_nr_rows(d) && i < max; i++) {
-		const struct perfan_diff_row *r = perfan_diff_row(d, i);
-		fprintf(fp, "  %7.2f%% %7.2f%% %+7.2f  %s%s%s\n",
-			100 * r->before_self, 100 * r->after_self,
-			100 * r->self_change, r->name,
-			r->is_new     ? " (new)"
-			: r->vanished ? " (gone)"
-				      : "",
-			r->significant ? " *" : "");
+	size_t nb = t->runs_before, na = t->runs_after;
+	fprintf(fp,
+		"\n5. What changed since the run%s before (%zu before, %zu "
+		"after)\n",
+		nb > 1 ? "s" : "", nb, na);
+	if (perfan_diff_tested(d))
+		fputs("  significant changes of own time (* significant; q: "
+		      "the test's adjusted p-value), largest first\n",
+		      fp);
+	else
+		fputs("  the largest changes of own time (one run a side: no "
+		      "test; -b A1 A2 -a B1 B2 tests them)\n",
+		      fp);
+	fprintf(fp, "  %8s %8s %7s %15s  %s\n", "before", "after", "change",
+		"q", "function");
+	for (size_t i = 0; i < t->nchanges; i++)
+		change_row(fp, t->changes[i]);
+	static const char *const what[] = {"new", "vanished"};
+	for (int k = 0; k < 2; k++) {
+		size_t n = k ? t->ngone : t->nadded;
+		fprintf(fp, "  %s functions%s:%s\n", what[k],
+			perfan_diff_tested(d) ? " (significant)" : "",
+			n ? "" : " none");
+		for (size_t i = 0; i < n; i++)
+			change_row(fp, (k ? t->gone : t->added)[i]);
 	}
 }
 

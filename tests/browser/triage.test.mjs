@@ -49,7 +49,7 @@ async function testOffcpu(ctx, dir, dialogs) {
 	const file = triage(dir, 'offcpu', ['--kallsyms', path.join(D, 'kallsyms'),
 		'--symfs', path.join(D, 'symfs'), '--buildid-dir', path.join(dir, 'nocache'),
 		'--stat', path.join(TD, 'perf-stat-local', 'busy.txt'),
-		'--before', path.join(D, 'perf.freq.data'), path.join(D, 'perf.data')]);
+		path.join(D, 'perf.data'), '--before', path.join(D, 'perf.freq.data')]);
 	const outside = [];
 	const page = await ctx.newPage();
 	page.on('request', (r) => {
