@@ -101,5 +101,36 @@ if abs(got - want) > 0.006 * want:
     sys.exit(f"FAIL: triage bound of spin {got}, perf script {want:.2f} on {busy}")
 print(f"ok: triage: spin's bound {got}x on thread {busy}, perf script {want:.3f}")
 PY
+# testdata/server: the triage bound on the engine thread (the busiest) of
+# its widest plateau, score, against the measured effect of making score
+# free (server-free.data, server.py --free score): the engine's own
+# thread_time (truth.txt) before over after, within 15 %
+V=testdata/server
+run "$tmp/server.txt" triage --text --kallsyms "$V/kallsyms" --symfs "$V/symfs" \
+	--perf-map-dir "$V" --buildid-dir "$tmp/no-cache" "$V/server.data"
+python3 - "$tmp/server.txt" "$V/truth.txt" "$V/truth-free.txt" <<'PY' || fail "server: see above"
+import re, sys
+def engine(path):
+    for line in open(path):
+        p = line.split()
+        if p and p[0] == "engine":
+            return int(p[1]), int(p[3])
+tid, before = engine(sys.argv[2])
+_, after = engine(sys.argv[3])
+measured = before / after
+text = open(sys.argv[1]).read()
+m = re.search(r"of thread \S+ (\d+)/(\d+), the busiest", text)
+if not m or int(m.group(2)) != tid:
+    sys.exit(f"FAIL: the bound is on {m and m.group(0)}, not the engine thread {tid}")
+row = re.search(r"^\s+[\d.]+%\s+[\d.]+%\s+([\d.]+)x\s+score \(", text, re.M)
+if not row:
+    sys.exit("FAIL: no plateau score")
+bound = float(row.group(1))
+if abs(bound - measured) > 0.15 * measured:
+    sys.exit(f"FAIL: score's bound {bound}x on the engine, measured {measured:.2f}x")
+print(f"ok: server: score's bound {bound}x on engine {tid}, measured {measured:.2f}x "
+      f"({before / 1e6:.1f} -> {after / 1e6:.1f} ms of thread_time)")
+PY
+
 [ $fails -eq 0 ] && echo "amdahl: ok"
 [ $fails -eq 0 ]
