@@ -37,6 +37,7 @@ struct opts {
 	struct perfan_load_opts load;
 	const char *out, *graph_arg;
 	int json, native_detail, all;
+	int wide; /* rows as long as their keys */
 };
 
 /* --sort-threads KEY */
@@ -80,6 +81,9 @@ static const struct cli_opt options[] = {
 	       "PCT percent"),
 	REPORT("limit", "N", "at most N rows per event"),
 	REPORT("no-speedup", NULL, "leave out the Max speedup column"),
+	CLI_FLAG("wide", wide,
+		 "rows as long as their keys (by default a row\n"
+		 "fits 160 columns, long paths cut in the middle)"),
 	CLI_FLAG("native-detail", native_detail,
 		 "(Python) after the rows, under each Python\n"
 		 "function the native functions its self time\n"
@@ -178,6 +182,7 @@ static int report(perfan_load *l, const struct opts *o, int status)
 			PERFAN_OPTS_INIT(struct perfan_report_write_opts);
 		wo.format = o->json ? PERFAN_REPORT_JSON : PERFAN_REPORT_TEXT;
 		perfan_load_report_write_opts(lr, &wo);
+		wo.wide = o->wide;
 		status = cli_write(CMD, o->out, status, write_report, lr, &wo);
 	}
 	perfan_load_report_free(lr);

@@ -101,7 +101,11 @@ struct perfan_load_opts {
 	/* What the inputs cannot answer, worst first as enum
 	 * perfan_advice_level: an option that does not apply to the input's
 	 * format, a time view the recording lacks the records of, stacks
-	 * estimated or missing Python functions. NULL: not given. */
+	 * estimated or missing Python functions. NULL: not given. A warning
+	 * or note reaches one callback with one payload once in a process,
+	 * however many inputs (a diff's runs) or readings give it; an input's
+	 * warning that names the input is given for the first that has it
+	 * (since 0.2; errors are always given). */
 	int (*advice)(int level, const char *msg, void *payload);
 	void *advice_payload;
 	/* Reading's progress: enum perfan_load_progress WHAT, with NAME and

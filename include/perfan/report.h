@@ -185,6 +185,11 @@ struct perfan_report_write_opts {
 	 * its share of the thread's life, the thread that held the GIL
 	 * most meanwhile). NULL, or a ledger without a GIL wait: none. */
 	const struct perfan_gil_result *gil;
+	/* Since 0.2. Text: rows as long as their keys. By default a row
+	 * fits 160 columns: a key but the last at most 40, the last the
+	 * rest, a longer one cut in the middle with an ellipsis (U+2026),
+	 * keeping a path's end. */
+	int wide;
 };
 
 /* Write the report to FP (OPTS NULL: text, nothing around it): text (enum

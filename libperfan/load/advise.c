@@ -11,20 +11,43 @@
 #include <perfan/python.h>
 #include <perfan/threads.h>
 
-void perfan__load_advise(perfan_load *l, int level, const char *fmt, ...)
+#include "util/said.h"
+
+/* Advice of LEVEL, KEY its identity (NULL: its text), the message FMT
+ * with AP: given once to the callback, however many inputs (a diff's runs)
+ * or readings (triage's) give it. */
+static void vadvise(perfan_load *l, int level, const char *key, const char *fmt,
+		    va_list ap)
 {
 	if (level == PERFAN_ADVICE_ERROR)
 		l->advice_errors++;
 	if (!l->o.advice)
 		return;
 	char *msg = NULL;
-	va_list ap;
-	va_start(ap, fmt);
 	if (vasprintf(&msg, fmt, ap) < 0)
 		msg = NULL;
-	va_end(ap);
-	l->o.advice(level, msg ? msg : fmt, l->o.advice_payload);
+	const char *text = msg ? msg : fmt;
+	if (level == PERFAN_ADVICE_ERROR ||
+	    !perfan__said(&l->o.advice, sizeof(l->o.advice),
+			  l->o.advice_payload, key ? key : text))
+		l->o.advice(level, text, l->o.advice_payload);
 	free(msg);
+}
+
+void perfan__load_advise(perfan_load *l, int level, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vadvise(l, level, NULL, fmt, ap);
+	va_end(ap);
+}
+
+void perfan__load_advise_once(perfan_load *l, int level, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vadvise(l, level, fmt, fmt, ap);
+	va_end(ap);
 }
 
 static int forward(int level, const char *msg, void *payload)

@@ -27,8 +27,14 @@ struct perfan_load {
 };
 
 /* The formatted message to L's advice callback at LEVEL (enum
- * perfan_advice_level); errors are counted in L->advice_errors. */
+ * perfan_advice_level); errors are counted in L->advice_errors. A
+ * warning or note the callback (with its payload) had before is not
+ * given again (util/said.h); an error always is. */
 void perfan__load_advise(perfan_load *l, int level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The same, once for FMT whatever its values: a warning about each input
+ * of several ("NAME: no Python function...") names the first. */
+void perfan__load_advise_once(perfan_load *l, int level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* What the time view of summary S (VIEW, enum perfan_time_view) cannot
  * answer, as advice (perfan_threads_advice_ext; PYTHON: its recipes

@@ -36,7 +36,7 @@ void perfan__load_python_check(perfan_load *l)
 	if (interp < 20 || deep * 2 >= interp)
 		return;
 	if (!with)
-		perfan__load_advise(
+		perfan__load_advise_once(
 			l, PERFAN_ADVICE_WARN,
 			"%s: no Python function is on these stacks: Python ran "
 			"without -X perf, or the stacks were taken with frame "
@@ -46,7 +46,7 @@ void perfan__load_python_check(perfan_load *l)
 			"DWARF stacks: perf record --call-graph dwarf)",
 			l->info.name);
 	else
-		perfan__load_advise(
+		perfan__load_advise_once(
 			l, PERFAN_ADVICE_WARN,
 			"%s: %llu of %llu samples in the interpreter show fewer "
 			"than two Python functions (a libpython without frame "

@@ -179,6 +179,32 @@ static const char *key_text(const struct perfan_report_row *row,
 	return "";
 }
 
+/* Rows of text fit this many columns unless wide (issue 35): long paths
+ * and symbols are cut in the middle. */
+#define TEXT_COLUMNS 160
+#define ELLIPSIS "\xe2\x80\xa6" /* U+2026, one column */
+
+/* T cut to W columns (W >= 2) into BUF with an ellipsis in the middle: what
+ * comes before its first '/' (a symbol's name, up to half of W) and the
+ * end (a path's file name); T itself when it fits. */
+static const char *fit(const char *t, size_t w, char *buf, size_t n)
+{
+	size_t len = strlen(t);
+	if (len <= w || n < w + 4)
+		return t;
+	size_t keep = w - 1;
+	size_t head = strcspn(t, "/");
+	if (head > keep / 2)
+		head = keep / 2;
+	const char *tail = t + len - (keep - head);
+	/* from a '/' on: whole path components */
+	const char *slash = strchr(tail, '/');
+	if (slash && slash + 8 < t + len)
+		tail = slash;
+	snprintf(buf, n, "%.*s" ELLIPSIS "%s", (int)head, t, tail);
+	return buf;
+}
+
 static const char *key_header(enum perfan_report_key k)
 {
 	switch (k) {
@@ -276,7 +302,7 @@ static void text_row(FILE *fp, const struct perfan_report_opts *o, int speedup,
 		     const enum perfan_report_key *keys, size_t nkeys,
 		     const size_t *width)
 {
-	char buf[8192];
+	char buf[8192], cut[8192];
 	if (o->no_children)
 		fprintf(fp, "  %7.2f%%", row->self_percent);
 	else
@@ -287,7 +313,13 @@ static void text_row(FILE *fp, const struct perfan_report_opts *o, int speedup,
 					       : row->speedup_total);
 	for (size_t k = 0; k < nkeys; k++) {
 		const char *t = key_text(row, keys[k], buf, sizeof(buf));
-		if (k + 1 < nkeys)
+		const char *c = fit(t, width[k], cut, sizeof(cut));
+		if (c != t) /* the ellipsis is one column of its 3 bytes */
+			fprintf(fp, "  %s%*s", c,
+				k + 1 < nkeys ? (int)(width[k] + 2 - strlen(c))
+					      : 0,
+				"");
+		else if (k + 1 < nkeys)
 			fprintf(fp, "  %-*s", (int)width[k], t);
 		else
 			fprintf(fp, "  %s", t);
@@ -295,7 +327,29 @@ static void text_row(FILE *fp, const struct perfan_report_opts *o, int speedup,
 	fputc('\n', fp);
 }
 
-static int write_text(const perfan_report *r, FILE *fp)
+/* Unless WIDE, the key columns' WIDTH cut so that rows fit TEXT_COLUMNS:
+ * every key but the last at most 40 columns (its heading at least), the
+ * last the rest. */
+static void fit_widths(const struct perfan_report_opts *o, int speedup,
+		       const enum perfan_report_key *keys, size_t nkeys,
+		       size_t *width)
+{
+	size_t used = o->no_children ? 10 : 20;
+	used += speedup ? 13 : 0;
+	for (size_t k = 0; k + 1 < nkeys; k++) {
+		size_t cap = strlen(key_header(keys[k]));
+		cap = cap > 40 ? cap : 40;
+		if (width[k] > cap)
+			width[k] = cap;
+		used += 2 + width[k];
+	}
+	size_t rest = used + 2 + 20 < TEXT_COLUMNS ? TEXT_COLUMNS - used - 2
+						   : 20;
+	if (nkeys && width[nkeys - 1] > rest)
+		width[nkeys - 1] = rest;
+}
+
+static int write_text(const perfan_report *r, FILE *fp, int wide)
 {
 	const perfan_profile *p = perfan__report_profile(r);
 	const struct perfan_report_opts *o = perfan__report_opts(r);
@@ -322,6 +376,8 @@ static int write_text(const perfan_report *r, FILE *fp)
 		size_t width[PERFAN_REPORT_MAX_KEYS];
 		key_widths(r, col, keys, nkeys, width);
 		int sp = shows_speedup(r, col);
+		if (!wide)
+			fit_widths(o, sp, keys, nkeys, width);
 		text_heading(fp, o, sp, keys, nkeys, width);
 		for (size_t i = 0; i < perfan_report_nr_rows(r, col) && !err;
 		     i++) {
@@ -573,7 +629,7 @@ int perfan_report_write(const perfan_report *r, FILE *fp,
 						 shows_speedup(r, 0)));
 		}
 		if (!err)
-			err = write_text(r, fp);
+			err = write_text(r, fp, o.wide);
 		if (!err && o.native_detail)
 			err = write_detail(fp, &o, NULL);
 	}

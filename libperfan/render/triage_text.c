@@ -75,16 +75,18 @@ static void plateaus(const struct perfan_triage *t, FILE *fp)
 		"function (module)");
 	for (size_t i = 0; i < t->nplateaus; i++) {
 		const struct perfan_report_row *r = perfan_triage_plateau(t, i);
+		char sp[32];
 		if (isfinite(r->speedup_self))
-			fprintf(fp, "  %6.2f%% %6.2f%% %11.2fx  %s (%s)\n",
-				r->self_percent, r->total_percent,
-				r->speedup_self, r->sym ? r->sym : "?",
-				r->dso ? r->dso : "?");
+			snprintf(sp, sizeof(sp), "%.2fx", r->speedup_self);
 		else
-			fprintf(fp, "  %6.2f%% %6.2f%% %12s  %s (%s)\n",
-				r->self_percent, r->total_percent,
-				isnan(r->speedup_self) ? "-" : "inf",
-				r->sym ? r->sym : "?", r->dso ? r->dso : "?");
+			snprintf(sp, sizeof(sp), "%s",
+				 isnan(r->speedup_self) ? "-" : "inf");
+		fprintf(fp, "  %6.2f%% %6.2f%% %12s  %s", r->self_percent,
+			r->total_percent, sp, r->sym ? r->sym : "?");
+		/* a Python function's name carries its file, its module */
+		if (r->kind != PERFAN_FRAME_PYTHON)
+			fprintf(fp, " (%s)", r->dso ? r->dso : "?");
+		fputc('\n', fp);
 	}
 }
 
