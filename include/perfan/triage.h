@@ -127,7 +127,8 @@ PERFAN_API const struct perfan_report_row *
 perfan_triage_plateau(const perfan_triage *t, size_t i);
 
 /* Since 0.2. The thread the plateaus' bounds are on: 1 and its pid, tid
- * and comm (borrowed; NULL when not known), with NR_THREADS (when not
+ * and name (borrowed: the thread table's name, as perfan/threadnames.h
+ * gives it, else its comm; NULL when not known), with NR_THREADS (when not
  * NULL) the threads on CPU; 0 when there is none. */
 PERFAN_API int perfan_triage_bound_thread(const perfan_triage *t, int32_t *pid,
 					  int32_t *tid, const char **comm,

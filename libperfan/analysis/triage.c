@@ -299,8 +299,18 @@ int perfan_triage_bound_thread(const perfan_triage *t, int32_t *pid,
 		*pid = t->in.bound_pid;
 	if (tid)
 		*tid = t->in.bound_tid;
-	if (comm)
+	if (comm) {
+		/* what the thread table calls it (its role: engine_loop),
+		 * else its comm */
 		*comm = t->in.bound_comm;
+		const perfan_threads *th = t->in.threads;
+		for (size_t i = 0; th && i < perfan_threads_nr(th); i++) {
+			const struct perfan_thread_row *r =
+				perfan_threads_row(th, i);
+			if (r->tid == t->in.bound_tid && r->name)
+				*comm = r->name;
+		}
+	}
 	if (nr_threads)
 		*nr_threads = t->in.bound_threads;
 	return 1;
