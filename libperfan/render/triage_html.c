@@ -270,32 +270,45 @@ static int graph(FILE *fp, const perfan_profile *p, size_t column,
 	return rc;
 }
 
-/* The off-CPU profile's column of off-CPU time, else of wall time. */
+/* The off-CPU profile's column of off-CPU time, else of wall time, by
+ * its kind. */
 static size_t wait_column(const perfan_profile *p)
 {
-	static const char *const names[] = {"off-cpu", "wall"};
+	static const enum perfan_column_kind kinds[] = {PERFAN_COLUMN_OFFCPU,
+							PERFAN_COLUMN_WALL};
 	for (size_t k = 0; k < 2; k++)
-		for (size_t c = 0; c < perfan_profile_nr_columns(p); c++) {
-			const char *n = perfan_profile_column_name(p, c);
-			if (n && !strcmp(n, names[k]))
+		for (size_t c = 0; c < perfan_profile_nr_columns(p); c++)
+			if (perfan_profile_column_kind(p, c) == kinds[k])
 				return c;
-		}
 	return 0;
+}
+
+/* A graph's title: its mode, its event and how threads are drawn. */
+static const char *title(char *buf, size_t n, const char *mode,
+			 const perfan_profile *p, size_t col, const char *rule)
+{
+	const char *ev = perfan_profile_column_name(p, col);
+	snprintf(buf, n, "%s: %s, %s", mode, ev ? ev : "?", rule);
+	return buf;
 }
 
 static int graphs(const struct perfan_triage *t, FILE *fp)
 {
 	fputs("<section id=\"flamegraph\"><h2>Flame graphs</h2>\n", fp);
 	int rc = 0;
+	char buf[256];
 	if (t->in.cpu && t->nplateaus)
 		rc = graph(fp, t->in.cpu, t->in.column, "fg-cpu",
-			   "On-CPU time");
+			   title(buf, sizeof(buf), "On-CPU time", t->in.cpu,
+				 t->in.column, "threads merged"));
 	else
 		missing(fp, t, "on-CPU samples", PERFAN_TRIAGE_ON_CPU);
-	if (!rc && t->in.wait && t->in.threads)
-		rc = graph(fp, t->in.wait, wait_column(t->in.wait), "fg-wait",
-			   "Off-CPU time");
-	else if (!rc)
+	if (!rc && t->in.wait && t->in.threads) {
+		size_t wc = wait_column(t->in.wait);
+		rc = graph(fp, t->in.wait, wc, "fg-wait",
+			   title(buf, sizeof(buf), "Off-CPU time", t->in.wait,
+				 wc, "a tower per thread"));
+	} else if (!rc)
 		missing(fp, t, "off-CPU time with stacks",
 			PERFAN_TRIAGE_WAITING);
 	fputs("</section>\n", fp);

@@ -197,6 +197,16 @@ check_plateaus(p, json.load(open(f'{tmp}/srep.json')), 'slow-service')
 check_changes(p, json.load(open(f'{tmp}/sdiff.json')), 'slow-service')
 if 'summarize_slow' not in p.rows['changes'][1][4]:
     fail(f'slow-service: the largest change is {p.rows["changes"][1][4]}')
+# the graphs' titles name their mode, their event (as perf's header names
+# the clock) and how threads are drawn (issue 35, item 5)
+import re
+ev = re.search(r'^# event : name = (cpu-clock[^,]*),', open('testdata/offcpu/header.txt').read(), re.M).group(1)
+raw = open(f'{tmp}/offcpu.html').read()
+titles = dict(re.findall(r'<iframe class="fg" id="([^"]+)" title="([^"]*)"', raw))
+if titles.get('fg-cpu') != f'On-CPU time: {ev}, threads merged':
+    fail(f'offcpu: on-CPU graph titled {titles.get("fg-cpu")!r}')
+if not (titles.get('fg-wait') or '').startswith('Off-CPU time: off-cpu'):
+    fail(f'offcpu: off-CPU graph titled {titles.get("fg-wait")!r}')
 print('\n'.join(fails) if fails else 'OK')
 PY
 )
