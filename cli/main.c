@@ -32,6 +32,8 @@ static const struct command commands[] = {
 	{"report", cmd_report, "top functions by self and total share"},
 	{"scaling", cmd_scaling, "fit how time grows with the input size"},
 	{"stats", cmd_stats, "count records per type and per event"},
+	{"timeline", cmd_timeline,
+	 "every thread over time: running, runnable, waiting, wakeups"},
 	{"triage", cmd_triage, "the first answers from one recording"},
 };
 

@@ -22,6 +22,7 @@
 #include <perfan/resolve.h>
 #include <perfan/script.h>
 #include <perfan/threadnames.h>
+#include <perfan/timeline.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -360,6 +361,14 @@ PERFAN_API int perfan_load_critical(perfan_critical **out, perfan_load *l,
 PERFAN_API int perfan_load_dump(perfan_dump **out, perfan_load *l,
 				const char *path,
 				const struct perfan_dump_opts *dopts);
+
+/* The timeline (perfan/timeline.h) of the perf.data at PATH, read with
+ * L's symbol options; the threads and time window from TOPTS's filter,
+ * else from L's (--pid, --tid, --comm, --time). Returns 0 or a negative
+ * error (*OUT NULL then). */
+PERFAN_API int perfan_load_timeline(perfan_timeline **out, perfan_load *l,
+				    const char *path,
+				    const struct perfan_timeline_opts *topts);
 
 /* What perfan_load_triage reads beside the recording. */
 struct perfan_load_triage_opts {

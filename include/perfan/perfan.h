@@ -37,6 +37,7 @@
 #include <perfan/scaling.h>
 #include <perfan/threadnames.h>
 #include <perfan/threads.h>
+#include <perfan/timeline.h>
 #include <perfan/triage.h>
 #include <perfan/waits.h>
 /* load: any input to a profile, with the filters */

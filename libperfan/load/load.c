@@ -17,6 +17,7 @@
 #include <perfan/offcpu.h>
 #include <perfan/python.h>
 #include <perfan/threads.h>
+#include <perfan/timeline.h>
 
 #include "sources/read.h"
 #include "util/error.h"
@@ -492,6 +493,32 @@ int perfan_load_dump(perfan_dump **out, perfan_load *l, const char *path,
 		return rc;
 	progress(l, PERFAN_LOAD_START, l->info.size);
 	rc = perfan_dump_perfdata(out, l->time_pd, &ro, &o);
+	progress(l, PERFAN_LOAD_END, 0);
+	return rc;
+}
+
+int perfan_load_timeline(perfan_timeline **out, perfan_load *l,
+			 const char *path,
+			 const struct perfan_timeline_opts *topts)
+{
+	if (!out || !l || !path)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_load_timeline: an argument is NULL");
+	*out = NULL;
+	struct perfan_timeline_opts o =
+		PERFAN_OPTS_INIT(struct perfan_timeline_opts);
+	if (topts)
+		memcpy(&o, topts,
+		       topts->sz < sizeof(o) ? topts->sz : sizeof(o));
+	o.sz = sizeof(o);
+	if (!o.filter)
+		o.filter = &l->o.filter; /* the load's --pid, --tid, --time */
+	struct perfan_resolve_opts ro;
+	int rc = open_perfdata(l, path, &ro);
+	if (rc)
+		return rc;
+	progress(l, PERFAN_LOAD_START, l->info.size);
+	rc = perfan_timeline_perfdata(out, l->time_pd, &ro, &o);
 	progress(l, PERFAN_LOAD_END, 0);
 	return rc;
 }
