@@ -149,14 +149,18 @@ enum perfan_timeline_format {
 	 * arrows, the stack on hover, zoom (wheel), pan (drag) and a range
 	 * (shift-drag) whose totals a table shows */
 	PERFAN_TIMELINE_HTML = 0,
-	/* the data: {"timeline": {"start", "end", "resolution", "lanes":
-	 * [{"comm", "pid", "tid", "start", "end", "time": {KIND: ns},
-	 * "wait": {CLASS: ns}, "on_cpu", "segments": [[START, END, KIND,
-	 * CLASS, STACK, SITE, MIX]]}], "wakes": [[TIME, WAKER_PID,
-	 * WAKER_TID, PID, TID, UNCERTAIN]], "mixes": [{KIND: ns}],
-	 * "frames": [{"name", "module"}], "stacks": [[PARENT, FRAME]]}},
-	 * KIND "running" or the off-CPU state's name, CLASS the wait
-	 * class's name or null, -1 for NONE */
+	/* the data: {"timeline": {"start", "end" (ns on perf's clock;
+	 * every other time in ns from START), "resolution", "kinds" (the
+	 * kinds' names: "running", then the off-CPU states'), "classes"
+	 * (the wait classes' names, null for none), "lanes": [{"comm",
+	 * "pid", "tid", "start", "end", "on_cpu", "time" (ns by kind),
+	 * "wait" (ns by class), "segments": [LENGTH, KIND, CLASS, STACK,
+	 * SITE, MIX, ...]}] (they tile the lane from its start), "wakes":
+	 * [DT, WAKER_PID, WAKER_TID, PID, TID, UNCERTAIN, ...] (DT from the
+	 * wakeup before, the first's from START), "mixes": [NS of each
+	 * kind, ...], "samples": [TIME, LANE, STACK, WEIGHT, ...], "frames":
+	 * [[NAME, MODULE]], "stacks": [PARENT, FRAME, ...] (node i > 0 at
+	 * 2(i - 1), its parent 0 for the root)}}, -1 for NONE */
 	PERFAN_TIMELINE_JSON = 1,
 };
 

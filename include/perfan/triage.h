@@ -18,6 +18,7 @@
 #include <perfan/profile.h>
 #include <perfan/report.h>
 #include <perfan/threads.h>
+#include <perfan/timeline.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -69,6 +70,11 @@ struct perfan_triage_in {
 	const char *bound_comm;
 	uint64_t bound_total;
 	size_t bound_threads; /* threads on CPU */
+	/* Since 0.2. What every thread did over time, with its on-CPU samples
+	 * (perfan/timeline.h), or NULL: the page's timeline section, and a
+	 * range selected on it filters the page's thread table and flame
+	 * graphs. */
+	const struct perfan_timeline_result *timeline;
 };
 
 struct perfan_triage_opts {

@@ -3,18 +3,8 @@
  * GIL sections of report and triage. */
 #include "load/internal.h"
 
-#include <string.h>
-
 #include <perfan/gil.h>
 #include <perfan/waits.h>
-
-/* The first reading said what there is to say. */
-static void no_log(enum perfan_log_level level, const char *msg, void *payload)
-{
-	(void)level;
-	(void)msg;
-	(void)payload;
-}
 
 /* Whether P has an off-CPU leaf of a GIL wait. */
 static int gil_waits(const perfan_profile *p)
@@ -33,19 +23,14 @@ int perfan__load_gil_beside(perfan_gil **out, perfan_load **gl,
 {
 	*out = NULL;
 	*gl = NULL;
-	const char *path = l->info.name;
-	/* a recording read from standard input cannot be read again */
-	if (!l->offcpu || !gil_waits(l->p) || !path || !strcmp(path, "<stdin>"))
+	struct perfan_load_opts lo;
+	if (!l->offcpu || !gil_waits(l->p) || !perfan__load_beside_opts(l, &lo))
 		return 0;
-	struct perfan_load_opts lo = l->o;
-	lo.log = no_log;
-	lo.advice = NULL;
-	lo.quiet_advice |= PERFAN_LOAD_QUIET_VIEW;
 	int rc = perfan_load_new(gl, &lo);
 	struct perfan_gil_opts go = PERFAN_OPTS_INIT(struct perfan_gil_opts);
 	go.filter = &l->o.filter;
 	if (!rc)
-		rc = perfan_load_gil(out, *gl, path, &go);
+		rc = perfan_load_gil(out, *gl, l->info.name, &go);
 	if (rc < 0) {
 		perfan_gil_free(*out);
 		perfan_load_free(*gl);

@@ -49,6 +49,23 @@ void perfan__load_time_advice(perfan_load *l,
  * error. */
 int perfan__load_gil_beside(perfan_gil **out, perfan_load **gl,
 			    const perfan_load *l);
+/* LO made to say nothing (no log, no advice): a second reading. */
+void perfan__load_quiet(struct perfan_load_opts *lo);
+/* FROM's input opened again (its path, or the stream it kept) in L as a
+ * perf.data (L's reader) and *RO, the resolver's options L's stand for.
+ * Returns 0 or a negative error. */
+int perfan__load_open_again(perfan_load *l, const perfan_load *from,
+			    struct perfan_resolve_opts *ro);
+/* Whether L's input can be read again (a path, not standard input): then
+ * *LO is L's options for a second reading that says nothing (no log, no
+ * advice), and 1; else 0. */
+int perfan__load_beside_opts(const perfan_load *l, struct perfan_load_opts *lo);
+/* The timeline *OUT of what L read, with its on-CPU samples, when L has a
+ * time view, read again (its path or the stream it kept) by a new load
+ * *TL with L's options and filter, quietly; else both NULL. Free *OUT, then
+ * *TL. Returns 0 or a negative error. */
+int perfan__load_timeline_beside(perfan_timeline **out, perfan_load **tl,
+				 const perfan_load *l);
 /* Whether P has a frame of CPython's own code (libpython*, python*). */
 int perfan__load_has_interpreter(const perfan_profile *p);
 /* Whether P is a Python program's: Python functions or the interpreter. */

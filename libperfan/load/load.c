@@ -357,6 +357,8 @@ static int read_one(perfan_load *l, perfan_profile *p, const char *path,
 	return read_src(l, p, src, &ro);
 }
 
+static int open_reader(perfan_load *l);
+
 /* PATH opened as a perf.data for an analysis that reads its stream
  * itself (annotate, the GIL ledger): L's reader (perfan_load_reader) and
  * *RO, the resolver's options L's stand for. */
@@ -367,8 +369,13 @@ static int open_perfdata(perfan_load *l, const char *path,
 	struct perfan_source_opts so;
 	read_opts(l, ro, &so, 0);
 	int rc = perfan_source_open(&l->src, path, &so);
-	if (rc)
-		return rc;
+	return rc ? rc : open_reader(l);
+}
+
+/* L's source as a perf.data reader (perfan_load_reader). */
+static int open_reader(perfan_load *l)
+{
+	int rc;
 	struct perfan_load_info *in = &l->info;
 	in->size = perfan_source_size(l->src);
 	in->format = perfan_source_format(l->src);
@@ -471,6 +478,18 @@ int perfan_load_critical(perfan_critical **out, perfan_load *l,
 	rc = perfan_critical_perfdata(out, l->time_pd, &ro, &o);
 	progress(l, PERFAN_LOAD_END, 0);
 	return rc;
+}
+
+int perfan__load_open_again(perfan_load *l, const perfan_load *from,
+			    struct perfan_resolve_opts *ro)
+{
+	if (!from->src)
+		return perfan__err(PERFAN_EINVAL, "no input was read");
+	begin(l, from->info.name);
+	struct perfan_source_opts so;
+	read_opts(l, ro, &so, 0);
+	int rc = perfan__source_reopen(&l->src, from->src, &so);
+	return rc ? rc : open_reader(l);
 }
 
 int perfan_load_dump(perfan_dump **out, perfan_load *l, const char *path,

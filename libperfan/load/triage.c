@@ -16,6 +16,7 @@
 #include <perfan/report.h>
 #include <perfan/stat.h>
 #include <perfan/threads.h>
+#include <perfan/timeline.h>
 #include <perfan/triage.h>
 
 #include "util/error.h"
@@ -33,6 +34,8 @@ struct inputs {
 	perfan_threads *threads;
 	perfan_gil *gil; /* the GIL ledger, and the load that read it */
 	perfan_load *gil_load;
+	perfan_timeline *timeline; /* and the load that read it */
+	perfan_load *timeline_load;
 	perfan_stat *stat;
 	perfan_classify *classify;
 	perfan_diff *diff;
@@ -63,6 +66,8 @@ static void release(void *payload)
 	perfan_threads_free(in->threads);
 	perfan_gil_free(in->gil);
 	perfan_load_free(in->gil_load);
+	perfan_timeline_free(in->timeline);
+	perfan_load_free(in->timeline_load);
 	perfan_report_free(in->plateaus);
 	perfan_load_free(in->wait);
 	perfan_report_free(in->bound_rows);
@@ -112,8 +117,12 @@ static int load_wait(struct inputs *in, const struct perfan_load_opts *opts,
 	to.sort = opts->thread_sort;
 	int rc2 = perfan_threads_new(&in->threads,
 				     perfan_load_profile(in->wait), s, &to);
+	if (!rc2)
+		rc2 = perfan__load_gil_beside(&in->gil, &in->gil_load,
+					      in->wait);
 	return rc2 ? rc2
-		   : perfan__load_gil_beside(&in->gil, &in->gil_load, in->wait);
+		   : perfan__load_timeline_beside(&in->timeline,
+						  &in->timeline_load, in->wait);
 }
 
 /* PATH, perf stat output, and its verdict. */
@@ -324,6 +333,7 @@ static int triage(perfan_triage **out, struct inputs *in, const char *name)
 			    : NULL;
 	ti.classify = in->classify;
 	ti.gil = in->gil ? perfan_gil_result(in->gil) : NULL;
+	ti.timeline = perfan_timeline_result(in->timeline);
 	ti.diff = in->diff;
 	ti.callchains = has_callers(in->plateaus, ti.column);
 	ti.frames = res->resolve.frames;

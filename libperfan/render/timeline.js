@@ -22,7 +22,7 @@ function perfanTimeline(id) {
 
 	// the lanes: segments as typed arrays, times in ns from D.start
 	var lanes = D.lanes.map(function (l) {
-		var a = l.segments, n = a.length / 7;
+		var a = l.segments, n = a.length / 6;
 		var L = {
 			name: (l.comm || '?') + ' ' + l.pid + '/' + l.tid, pid: l.pid, tid: l.tid,
 			start: l.start, end: l.end, time: l.time, n: n,
@@ -31,20 +31,22 @@ function perfanTimeline(id) {
 			mix: new Int32Array(n),
 		};
 		var at = l.start;
-		for (var i = 0, j = 0; i < n; i++, j += 7) {
-			L.st[i] = at + a[j];
-			at = L.en[i] = L.st[i] + a[j + 1];
-			L.kind[i] = a[j + 2];
-			L.cls[i] = a[j + 3];
-			L.stack[i] = a[j + 4];
-			L.site[i] = a[j + 5];
-			L.mix[i] = a[j + 6];
+		for (var i = 0, j = 0; i < n; i++, j += 6) {
+			L.st[i] = at;
+			at = L.en[i] = at + a[j];
+			L.kind[i] = a[j + 1];
+			L.cls[i] = a[j + 2];
+			L.stack[i] = a[j + 3];
+			L.site[i] = a[j + 4];
+			L.mix[i] = a[j + 5];
 		}
 		return L;
 	});
 	var laneOf = {};
 	lanes.forEach(function (L, i) { laneOf[L.tid] = i; });
+	// the wakeups' times made ns from D.start (each is from the one before)
 	var W = D.wakes, NW = W.length / 6;
+	for (var q = 0, tw = 0; q < NW; q++) W[q * 6] = tw += W[q * 6];
 	var view = [0, span > 0 ? span : 1];
 	var range = null, drag = null;
 
@@ -113,11 +115,16 @@ function perfanTimeline(id) {
 			ctx.fillRect(0, y, width, LH);
 			ctx.fillStyle = '#222';
 			ctx.fillText(L.name.length > 30 ? L.name.slice(0, 29) + '\u2026' : L.name, 2, y + 11);
-			var last = '';
+			var last = '', px = -1;
 			for (var s = above(L.en, L.n, v0); s < L.n && L.st[s] < v1; s++) {
 				var x0 = LW + (L.st[s] - v0) * k, x1 = LW + (L.en[s] - v0) * k;
 				if (x0 < LW) x0 = LW;
 				if (x1 > width) x1 = width;
+				// one sliver a pixel: the first segment that starts in it
+				if (x1 - x0 < 1) {
+					if ((x0 | 0) === px) continue;
+					px = x0 | 0;
+				}
 				var c = color(L.kind[s], L.cls[s]);
 				if (c !== last) ctx.fillStyle = last = c;
 				ctx.fillRect(x0, y + 2, Math.max(x1 - x0, 0.6), LH - 4);

@@ -1,5 +1,5 @@
 /* render/timeline_json.c: the timeline's data as one JSON object: flat
- * arrays of integers (ns from the timeline's start, indices into the
+ * arrays of integers (lengths, ns from the one before, indices into the
  * tables of kinds, classes, frames and stacks), so that a page of 64
  * threads over a minute stays small. */
 #include <perfan/offcpu.h>
@@ -36,19 +36,17 @@ static void lanes(struct perfan__json *j,
 		for (int c = 0; c < PERFAN_WAIT_NR_CLASSES; c++)
 			perfan__json_u64(j, NULL, l->wait[c]);
 		perfan__json_close(j, ']');
+		/* they tile the lane from its start: each one's length */
 		perfan__json_open_tight(j, "segments", '[');
-		uint64_t at = l->start;
 		for (size_t k = 0; k < l->nr_segments; k++) {
 			const struct perfan_timeline_segment *s =
 				&l->segments[k];
-			perfan__json_u64(j, NULL, s->start - at);
 			perfan__json_u64(j, NULL, s->end - s->start);
 			perfan__json_u64(j, NULL, s->kind);
 			perfan__json_u64(j, NULL, s->wait);
 			perfan__json_i64(j, NULL, id(s->stack));
 			perfan__json_i64(j, NULL, id(s->site));
 			perfan__json_i64(j, NULL, id(s->mix));
-			at = s->end;
 		}
 		perfan__json_close(j, ']');
 		perfan__json_close(j, '}');
@@ -59,10 +57,14 @@ static void lanes(struct perfan__json *j,
 static void tables(struct perfan__json *j,
 		   const struct perfan_timeline_result *r)
 {
+	/* each one's time from the one before's (the first's from the
+	 * start): in time order, they are small numbers */
 	perfan__json_open_tight(j, "wakes", '[');
+	uint64_t at = r->start;
 	for (size_t i = 0; i < r->nr_wakes; i++) {
 		const struct perfan_timeline_wake *w = &r->wakes[i];
-		perfan__json_u64(j, NULL, w->time - r->start);
+		perfan__json_u64(j, NULL, w->time - at);
+		at = w->time;
 		perfan__json_i64(j, NULL, w->waker_pid);
 		perfan__json_i64(j, NULL, w->waker_tid);
 		perfan__json_i64(j, NULL, w->pid);

@@ -15,8 +15,10 @@
 
 #include "render/gil_section.h"
 #include "render/markup.h"
+#include "render/rangejs.h"
 #include "render/site_text.h"
 #include "render/thread_rows.h"
+#include "render/timeline.h"
 #include "render/triage.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -315,6 +317,25 @@ static int graphs(const struct perfan_triage *t, FILE *fp)
 	return rc;
 }
 
+/* The threads over time; a range selected on it filters the thread table
+ * and the flame graphs (render/range.js). */
+static int timeline(const struct perfan_triage *t, FILE *fp)
+{
+	fputs("<section id=\"timeline\"><h2>Threads over time</h2>\n", fp);
+	int rc = 0;
+	if (t->in.timeline) {
+		fputs("<p>Shift-drag a range to see the thread table and the "
+		      "flame graphs of that range alone.</p>\n",
+		      fp);
+		rc = perfan__timeline_html_part(t->in.timeline, fp, "tl");
+	} else {
+		missing(fp, t, "context switches over time",
+			PERFAN_TRIAGE_WAITING);
+	}
+	fputs("</section>\n", fp);
+	return rc;
+}
+
 /* The threads that waited for the GIL, when any did. */
 static void gil(const struct perfan_triage *t, FILE *fp)
 {
@@ -519,11 +540,17 @@ int perfan__triage_write_html(const struct perfan_triage *t, FILE *fp)
 	threads(t, fp);
 	plateaus(t, fp);
 	int rc = graphs(t, fp);
+	if (!rc)
+		rc = timeline(t, fp);
 	sites(t, fp);
 	verdict(t, fp);
 	changes(t, fp);
 	next(t, fp);
-	fprintf(fp, "<script>%s</script>\n</body></html>\n", script);
+	fprintf(fp, "<script>%s</script>\n", script);
+	if (t->in.timeline)
+		fprintf(fp, "<script>%s\nperfanTriageRange('tl');</script>\n",
+			perfan__range_js);
+	fputs("</body></html>\n", fp);
 	if (!rc && ferror(fp))
 		rc = perfan__err(PERFAN_EIO, "triage: write error");
 	return rc;

@@ -13,7 +13,7 @@ import { chromium } from 'playwright-core';
 
 import { ARTIFACTS, BIN, CHROMIUM, TD, check, eq, failures, watch } from './common.mjs';
 
-const SECTIONS = ['on-cpu', 'plateaus', 'flamegraph', 'blocking', 'verdict', 'changes', 'next'];
+const SECTIONS = ['on-cpu', 'plateaus', 'flamegraph', 'timeline', 'blocking', 'verdict', 'changes', 'next'];
 const env = { ...process.env, PERFAN_HOST_OSRELEASE: '6.18.44-fc-v782',
 	PERFAN_HOST_NAME: 'vm', PERFAN_HOST_KALLSYMS: '' };
 
@@ -121,6 +121,7 @@ async function testMissing(ctx, dir) {
 	eq('slow-service: the sections, in order', ss.map((s) => s.id), SECTIONS);
 	const by = Object.fromEntries(ss.map((s) => [s.id, s]));
 	for (const [id, cmd] of [['on-cpu', 'perfan record --wall'],
+		['timeline', 'perfan record --wall'],
 		['blocking', 'perfan record --wall'], ['verdict', 'perf stat'],
 		['changes', '--before']])
 		check(`slow-service: ${id} says what to record (${cmd})`,

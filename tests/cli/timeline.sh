@@ -56,17 +56,15 @@ for tid, l in lanes.items():
         fail("tid %d: running %d ns, the table's wall less off-CPU %d" % (tid, l["time"][0], r["wall"] - r["off_cpu"]))
     # the segments add up to the lane's time, tile its lifetime
     s, tot, at = l["segments"], [0] * len(kinds), l["start"]
-    for i in range(0, len(s), 7):
-        if s[i] != 0:
-            fail("tid %d: a gap of %d ns before segment %d" % (tid, s[i], i // 7))
-        at += s[i] + s[i + 1]
-        if s[i + 6] >= 0:
-            mix = tl["mixes"][s[i + 6] * len(kinds):(s[i + 6] + 1) * len(kinds)]
-            if sum(mix) != s[i + 1]:
-                fail("tid %d: a merged segment of %d ns holds %d" % (tid, s[i + 1], sum(mix)))
+    for i in range(0, len(s), 6):
+        at += s[i]
+        if s[i + 5] >= 0:
+            mix = tl["mixes"][s[i + 5] * len(kinds):(s[i + 5] + 1) * len(kinds)]
+            if sum(mix) != s[i]:
+                fail("tid %d: a merged segment of %d ns holds %d" % (tid, s[i], sum(mix)))
             tot = [a + b for a, b in zip(tot, mix)]
         else:
-            tot[s[i + 2]] += s[i + 1]
+            tot[s[i + 1]] += s[i]
     if tot != l["time"]:
         fail("tid %d: segments %s, lane %s" % (tid, tot, l["time"]))
     if s and at != l["end"]:
@@ -76,7 +74,7 @@ if len(sys.argv) > 4:
     n1 = sum(len(l["segments"]) for l in tl["lanes"])
     n2 = sum(len(l["segments"]) for l in tl2["lanes"])
     if not tl2["mixes"] or n2 >= n1:
-        fail("resolution %d: %d segments, %d mixes (%d at %d)" % (tl2["resolution"], n2 // 7, len(tl2["mixes"]), n1 // 7, tl["resolution"]))
+        fail("resolution %d: %d segments, %d mixes (%d at %d)" % (tl2["resolution"], n2 // 6, len(tl2["mixes"]), n1 // 6, tl["resolution"]))
     for l2 in tl2["lanes"]:
         if l2["time"] != lanes[l2["tid"]]["time"]:
             fail("resolution %d: tid %d: %s, %s at %d" % (tl2["resolution"], l2["tid"], l2["time"], lanes[l2["tid"]]["time"], tl["resolution"]))
@@ -98,13 +96,13 @@ for line in open(sys.argv[2], errors="replace"):
     if m:
         digits = len(m.group(4))
         recs.add((int(m.group(3)) * 10**digits + int(m.group(4)), int(m.group(2)), int(m.group(6))))
-w, start, bad = tl["wakes"], tl["start"], 0
+w, at, bad = tl["wakes"], tl["start"], 0
 for i in range(0, len(w), 6):
-    t = (start + w[i]) // 10**(9 - digits)
-    if (t, w[i + 2], w[i + 4]) not in recs:
+    at += w[i]  # from the wakeup before
+    if (at // 10**(9 - digits), w[i + 2], w[i + 4]) not in recs:
         bad += 1
         if bad <= 5:
-            print("FAIL: %s: wake at %d ns of %d by %d: no such record" % (name, start + w[i], w[i + 4], w[i + 2]))
+            print("FAIL: %s: wake at %d ns of %d by %d: no such record" % (name, at, w[i + 4], w[i + 2]))
 if len(w) < 6 * 10:
     print("FAIL: %s: only %d wake arrows" % (name, len(w) // 6))
     bad += 1
