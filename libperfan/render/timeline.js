@@ -198,8 +198,10 @@ function perfanTimeline(id) {
 
 	var table = root.querySelector('table.tl-totals');
 	function showTotals() {
-		var a = range ? range[0] : 0, b = range ? range[1] : Infinity;
-		var tt = totals(a, b), used = new Array(NK).fill(false);
+		// the whole recording's: each lane's own (the sum of its
+		// segments, as the library counts them)
+		var tt = range ? totals(range[0], range[1]) : lanes.map(function (L) { return L.time; });
+		var used = new Array(NK).fill(false);
 		tt.forEach(function (t) { t.forEach(function (v, k) { if (v) used[k] = true; }); });
 		used[0] = true;
 		var h = ['<tr><th class="l">thread</th><th>tid</th>'];
