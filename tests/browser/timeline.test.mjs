@@ -7,7 +7,8 @@
 // when zoomed in, each a sched_waking or sched_wakeup record of perf
 // script, the stack on hover, a range selected with shift-drag whose
 // totals equal report --time's for that range, and 64 threads over 60 s
-// drawn in under 2 s from a page under 10 MB. Screenshots in
+// drawn in under 2 s from a page under 10 MB; testdata/server's 304
+// threads against the table too. Screenshots in
 // PERFAN_ARTIFACTS.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -201,6 +202,25 @@ async function testGil(ctx, dir) {
 	await page.close();
 }
 
+// testdata/server: 304 threads of a Python HTTP server, 300 of them
+// short-lived handlers: a lane each, their times the table's
+async function testServer(ctx, dir) {
+	const S = path.join(TD, 'server');
+	const O = ['--kallsyms', path.join(S, 'kallsyms'), '--symfs', path.join(S, 'symfs'),
+		'--perf-map-dir', S, '--buildid-dir', path.join(dir, 'nocache')];
+	const data = path.join(S, 'server.data');
+	const file = path.join(dir, 'server.html');
+	perfan(['timeline', ...O, data, '-o', file]);
+	const table = JSON.parse(perfan(['report', '--off-cpu', '--json', ...O, data])).per_thread.threads;
+	const page = await open(ctx, file);
+	const info = await page.evaluate(() => ({ kinds: window.perfanTimelines.timeline.data.kinds,
+		lanes: window.perfanTimelines.timeline.lanes.length }));
+	check(`server: ${info.lanes} lanes, over 300`, info.lanes > 300);
+	sameAsTable('server', await pageTotals(page), table, info.kinds);
+	await page.screenshot({ path: path.join(ARTIFACTS, 'timeline-server.png') });
+	await page.close();
+}
+
 async function testMany(ctx, dir) {
 	const data = path.join(TD, 'threads64', 'perf.data');
 	const file = path.join(dir, 'threads64.html');
@@ -262,7 +282,7 @@ async function main() {
 		const ctx = await browser.newContext({ viewport: { width: 1300, height: 900 }, offline: true });
 		ctx.setDefaultTimeout(15000);
 		watch(ctx, errors, dialogs);
-		for (const t of [testOffcpu, testGil, testMany]) {
+		for (const t of [testOffcpu, testGil, testServer, testMany]) {
 			try {
 				await t(ctx, dir);
 			} catch (e) {

@@ -9,7 +9,8 @@
 # (merged segments keep their time by state); every wake arrow is a
 # sched_waking or sched_wakeup record of perf script (its time, the tid
 # it ran in, the pid it woke); 64 threads over 60 s in a page under
-# 10 MB.
+# 10 MB. Recordings: testdata/offcpu, testdata/gil and testdata/server
+# (304 threads, 300 of them short handlers).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 : "${PERFAN_BIN:?}"
@@ -17,6 +18,9 @@ cd "$(dirname "$0")/../.."
 OFF=testdata/offcpu GIL=testdata/gil
 O_OFF=(--kallsyms "$OFF/kallsyms" --symfs "$OFF/symfs" --buildid-dir "$tmp/no-cache")
 O_GIL=(--kallsyms "$GIL/kallsyms" --symfs "$GIL/symfs" --perf-map-dir "$GIL"
+	--buildid-dir "$tmp/no-cache")
+SRV=testdata/server
+O_SRV=(--kallsyms "$SRV/kallsyms" --symfs "$SRV/symfs" --perf-map-dir "$SRV"
 	--buildid-dir "$tmp/no-cache")
 
 run() { # NAME OUT ARGS...: perfan ARGS > OUT, or a failure
@@ -113,12 +117,14 @@ PY
 
 zstd -dc "$GIL/wake-all.script.txt.zst" >"$tmp/wake-all.txt"
 zstd -dc "$OFF/script.sched.txt.zst" >"$tmp/sched.txt"
+zstd -dc "$SRV/script.txt.zst" >"$tmp/server.txt"
 for c in "offcpu:$OFF/perf.data:O_OFF:$OFF/script.txt" \
 	"sched:$OFF/perf.sched.data:O_OFF:$tmp/sched.txt" \
 	"switch:$OFF/perf.switch.data:O_OFF:" \
 	"lock:$GIL/lock.data:O_GIL:" \
 	"gil-312-4:$GIL/gil-312-4.data:O_GIL:" \
-	"wake-all:$GIL/wake-all.data:O_GIL:$tmp/wake-all.txt"; do
+	"wake-all:$GIL/wake-all.data:O_GIL:$tmp/wake-all.txt" \
+	"server:$SRV/server.data:O_SRV:$tmp/server.txt"; do
 	IFS=: read -r name data opts script <<<"$c"
 	declare -n O=$opts
 	run "$name" "$tmp/$name.tl.json" timeline --json "${O[@]}" "$data" || continue
