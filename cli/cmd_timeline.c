@@ -53,6 +53,9 @@ static const struct cli_opt options[] = {
 		 "merge the segments shorter than MS milliseconds\n"
 		 "(their time kept by state; default: the finest\n"
 		 "that keeps the page small)"),
+	CLI_FLAG("all", topts.all,
+		 "of a system-wide recording, every process's\n"
+		 "threads (default: the busiest process's)"),
 	CLI_FLAG_VALUE("json", format, PERFAN_TIMELINE_JSON,
 		       "print the data as JSON instead"),
 	CLI_OUTPUT(out),

@@ -127,6 +127,11 @@ struct perfan_timeline_opts {
 	/* the threads and the time window (copied; its strings must
 	 * outlive the analysis); NULL: everything */
 	const struct perfan_filter *filter;
+	/* of a system-wide recording whose filter keeps every thread, a
+	 * lane for every process's threads; else only for those of the
+	 * process with the most on-CPU time, as the thread table
+	 * (perfan_threads_opts' all) */
+	int all;
 };
 
 typedef struct perfan_timeline perfan_timeline;

@@ -10,6 +10,7 @@
 #include <perfan/waits.h>
 
 #include "analysis/threads_internal.h"
+#include "analysis/threads_keep.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/log.h"
@@ -487,64 +488,6 @@ static int site_cmp(const void *a, const void *b)
 	return c ? c : str_cmp(x->mechanism, y->mechanism);
 }
 
-/* The process a system-wide table shows (perfan_threads_opts' all): the
- * one with the most on-CPU time (its samples, else its switch-ins to
- * switch-outs); -1: all of them. */
-static int32_t focus_pid(const struct perfan_threads_opts *o,
-			 const struct perfan_offcpu_summary *s)
-{
-	const struct perfan_filter *f = s->filter;
-	if (o->all || !s->system_wide ||
-	    (f && (f->pid >= 0 || f->tid >= 0 || f->comm)))
-		return -1;
-	int32_t best = -1, pid = -1;
-	uint64_t most = 0, n = 0;
-	/* threads sorted by pid: a run per process */
-	for (size_t i = 0; i <= s->nr_threads; i++) {
-		const struct perfan_offcpu_thread *th =
-			i < s->nr_threads ? &s->threads[i] : NULL;
-		if (!th || th->pid != pid) {
-			if (pid > 0 && n > most) {
-				best = pid;
-				most = n;
-			}
-			if (!th)
-				break;
-			pid = th->pid;
-			n = 0;
-		}
-		n += th->on_cpu ? th->on_cpu : th->run;
-	}
-	return best;
-}
-
-/* Whether TH is a row: a thread the analysis's filter keeps, of process
- * FOCUS when it is not -1, alive in its time window (*START and *END: its
- * lifetime cut to the window). */
-static int wanted(const struct perfan_threads_opts *o, int32_t focus,
-		  const struct perfan_offcpu_summary *s,
-		  const struct perfan_offcpu_thread *th, uint64_t *start,
-		  uint64_t *end)
-{
-	const struct perfan_filter *f = s->filter;
-	*start = th->start;
-	*end = th->end;
-	if (!perfan_filter_thread(f, th->pid, th->tid, th->comm))
-		return 0;
-	if (focus >= 0 && th->pid != focus)
-		return 0;
-	if (f && (f->time_start || f->time_end) &&
-	    (!perfan_filter_clip(f, start, end) && *start != *end))
-		return 0; /* not alive in the window */
-	if (o->skip_idle) {
-		uint64_t off = 0;
-		for (int s = 0; s < PERFAN_OFFCPU_NR_STATES; s++)
-			off += th->off[s];
-		return th->on_cpu || off;
-	}
-	return 1;
-}
-
 /* Each row's waiting (every blocking state but the GIL), and the pools'
  * sums of it and of the GIL. */
 static void shares(perfan_threads *t)
@@ -735,14 +678,16 @@ int perfan_threads_new(perfan_threads **out, const perfan_profile *p,
 		perfan_threads_free(t);
 		return perfan__nomem("threads");
 	}
-	int32_t focus = focus_pid(&t->o, s);
+	int32_t focus = perfan__threads_focus(t->o.all, s);
 	int32_t left_pid = -1;
 	for (size_t i = 0; i < s->nr_threads; i++) {
 		const struct perfan_offcpu_thread *th = &s->threads[i];
 		uint64_t start, end;
-		if (!wanted(&t->o, focus, s, th, &start, &end)) {
+		if (!perfan__threads_keep(t->o.skip_idle, focus, s, th, &start,
+					  &end)) {
 			if (focus >= 0 && th->pid != focus &&
-			    wanted(&t->o, -1, s, th, &start, &end)) {
+			    perfan__threads_keep(t->o.skip_idle, -1, s, th,
+						 &start, &end)) {
 				t->left_threads++;
 				t->left_procs += th->pid != left_pid;
 				left_pid = th->pid;

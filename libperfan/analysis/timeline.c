@@ -12,6 +12,7 @@
 
 #include "analysis/offcpu_internal.h"
 #include "analysis/stackmap.h"
+#include "analysis/threads_keep.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/htab.h"
@@ -357,27 +358,6 @@ static int merge_lane(struct merger *m, const struct tthread *th,
 	return err;
 }
 
-/* Whether summary thread TH is a lane: kept by the filter, alive in its
- * window (*START, *END its lifetime cut to it), with time on or off the
- * CPU: as the thread table (perfan_threads_opts' skip_idle). */
-static int wanted(const struct perfan_filter *f,
-		  const struct perfan_offcpu_thread *th, uint64_t *start,
-		  uint64_t *end)
-{
-	*start = th->start;
-	*end = th->end;
-	if (!perfan_filter_thread(f, th->pid, th->tid, th->comm))
-		return 0;
-	if ((f->time_start || f->time_end) &&
-	    !perfan_filter_clip(f, start, end) && *start != *end)
-		return 0;
-	/* with neither on-CPU nor off-CPU time, the table leaves it out */
-	uint64_t off = 0;
-	for (int s = 0; s < PERFAN_OFFCPU_NR_STATES; s++)
-		off += th->off[s];
-	return th->on_cpu || off;
-}
-
 static const struct tthread *tthread_get(const perfan_timeline *t, int32_t tid)
 {
 	uint64_t *k = perfan__htab_get(&t->by_tid, (uint64_t)(uint32_t)tid);
@@ -454,11 +434,15 @@ static int finish(perfan_timeline *t, const struct perfan_offcpu_summary *s)
 	t->lanes = calloc(s->nr_threads + 1, sizeof(*t->lanes));
 	if (!t->lanes)
 		return perfan__nomem("timeline");
+	/* the thread table's threads: of a system-wide recording the
+	 * busiest process unless all are asked for; with time on or off the
+	 * CPU */
+	int32_t focus = perfan__threads_focus(t->o.all, s);
 	size_t n = 0;
 	for (size_t i = 0; i < s->nr_threads; i++, t->res.nr_lanes = n) {
 		const struct perfan_offcpu_thread *ot = &s->threads[i];
 		uint64_t start, end;
-		if (!wanted(&t->filter, ot, &start, &end))
+		if (!perfan__threads_keep(1, focus, s, ot, &start, &end))
 			continue;
 		struct perfan_timeline_lane *l = &t->lanes[n++];
 		/* the engine's names go with it: each lane keeps its own */

@@ -62,10 +62,11 @@ int perfan__load_open_again(perfan_load *l, const perfan_load *from,
 int perfan__load_beside_opts(const perfan_load *l, struct perfan_load_opts *lo);
 /* The timeline *OUT of what L read, with its on-CPU samples, when L has a
  * time view, read again (its path or the stream it kept) by a new load
- * *TL with L's options and filter, quietly; else both NULL. Free *OUT, then
+ * *TL with L's options and filter (ALL: perfan_timeline_opts' all),
+ * quietly; else both NULL. Free *OUT, then
  * *TL. Returns 0 or a negative error. */
 int perfan__load_timeline_beside(perfan_timeline **out, perfan_load **tl,
-				 const perfan_load *l);
+				 const perfan_load *l, int all);
 /* Whether P has a frame of CPython's own code (libpython*, python*). */
 int perfan__load_has_interpreter(const perfan_profile *p);
 /* Whether P is a Python program's: Python functions or the interpreter. */

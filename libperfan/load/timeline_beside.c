@@ -7,7 +7,7 @@
 #include <perfan/timeline.h>
 
 int perfan__load_timeline_beside(perfan_timeline **out, perfan_load **tl,
-				 const perfan_load *l)
+				 const perfan_load *l, int all)
 {
 	*out = NULL;
 	*tl = NULL;
@@ -19,6 +19,7 @@ int perfan__load_timeline_beside(perfan_timeline **out, perfan_load **tl,
 		PERFAN_OPTS_INIT(struct perfan_timeline_opts);
 	to.samples = 1;
 	to.filter = &l->o.filter;
+	to.all = all;
 	struct perfan_resolve_opts ro;
 	int rc = perfan_load_new(tl, &lo);
 	if (!rc)

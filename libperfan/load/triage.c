@@ -121,8 +121,8 @@ static int load_wait(struct inputs *in, const struct perfan_load_opts *opts,
 		rc2 = perfan__load_gil_beside(&in->gil, &in->gil_load,
 					      in->wait);
 	return rc2 ? rc2
-		   : perfan__load_timeline_beside(&in->timeline,
-						  &in->timeline_load, in->wait);
+		   : perfan__load_timeline_beside(
+			     &in->timeline, &in->timeline_load, in->wait, all);
 }
 
 /* PATH, perf stat output, and its verdict. */

@@ -44,6 +44,24 @@ function perfanTriageRange(tlId) {
 			for (var s = 1; s < NK; s++) set(D.kinds[s] + ' ms', ms(t[s]), t[s]);
 			set('CPU/wall', wall ? (on[lane] / wall).toFixed(2) : '0.00', '');
 		}
+		// a pool's row: the sums of its threads'
+		var pools = table.querySelectorAll('tbody.pool');
+		for (var p = 0; p < pools.length; p++) {
+			var prow = pools[p].querySelector('tr.pool-row');
+			if (!prow) continue;
+			var sum = {}, members = pools[p].querySelectorAll('tr.member');
+			for (var m = 0; m < members.length; m++)
+				for (var c = 0; c < members[m].children.length; c++) {
+					var v = members[m].children[c].dataset.ns;
+					if (v !== undefined && v !== '') sum[c] = (sum[c] || 0) + Number(v);
+				}
+			Object.keys(sum).forEach(function (c) {
+				var cell = prow.children[c];
+				if (cell) { cell.textContent = ms(sum[c]); cell.dataset.ns = sum[c]; }
+			});
+			var cw = col('CPU/wall'), w = sum[col('wall ms')], o = sum[col('on-CPU ms')];
+			if (cw >= 0 && prow.children[cw]) prow.children[cw].textContent = w ? (o / w).toFixed(2) : '0.00';
+		}
 	}
 	function restoreTable() {
 		if (!table || !saved) return;

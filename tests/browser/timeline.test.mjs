@@ -120,7 +120,12 @@ async function testOffcpu(ctx, dir) {
 	const drawn = await page.evaluate(() => {
 		const t = window.perfanTimelines.timeline, d = t.data;
 		const w = d.wakes, tids = new Set(t.lanes.map((l) => l.tid));
-		const a = w[60 * 6], b = a + 20e6; // 20 ms from the 61st wakeup
+		// 20 ms around the tenth wakeup from one lane to another
+		const between = [];
+		for (let i = 0; i < w.length; i += 6)
+			if (tids.has(w[i + 2]) && tids.has(w[i + 4]) && w[i + 2] !== w[i + 4])
+				between.push(w[i]);
+		const mid = between[Math.min(9, between.length - 1)], a = mid - 10e6, b = mid + 10e6;
 		t.setView(a, b);
 		let want = 0;
 		for (let i = 0; i < w.length; i += 6)

@@ -34,7 +34,9 @@ async function testRange(ctx, dir, name, data, O, q0, q1) {
 	const page = await ctx.newPage();
 	await page.goto(pathToFileURL(file).href);
 	await page.waitForFunction(() => window.perfanTimelines && window.perfanTimelines.tl);
-	const rows = await page.$$eval('section#on-cpu table tr', (rs) => rs.slice(1).map((r) => r.children[1].textContent));
+	// the threads' rows (a pool's own row has no tid: its threads follow it)
+	const rows = await page.$$eval('section#on-cpu table tr', (rs) => rs.slice(1).map((r) => r.children[1].textContent)
+		.filter((tid) => tid !== ''));
 	const lanes = await page.evaluate(() => window.perfanTimelines.tl.lanes.map((l) => String(l.tid)));
 	eq(`${name}: a lane per row of the thread table`, [...lanes].sort(), [...rows].sort());
 	const before = await page.$eval('section#on-cpu table', (t) => t.innerHTML);
@@ -67,7 +69,7 @@ async function testRange(ctx, dir, name, data, O, q0, q1) {
 	// the thread table: the range's wall, on-CPU and off-CPU time per row
 	const got = await page.$$eval('section#on-cpu table tr', (rs) => {
 		const head = [...rs[0].children].map((c) => c.textContent);
-		return rs.slice(1).map((r) => {
+		return rs.slice(1).filter((r) => r.children[1].textContent !== '').map((r) => {
 			const v = (n) => { const c = r.children[head.indexOf(n)]; return c && c.dataset.ns !== undefined ? Number(c.dataset.ns) : null; };
 			return { tid: Number(r.children[1].textContent), wall: v('wall ms'), on: v('on-CPU ms'), off: v('off-CPU ms') };
 		});
@@ -82,6 +84,17 @@ async function testRange(ctx, dir, name, data, O, q0, q1) {
 				bad.push(`${g.tid} ${k}: ${g[k]}, report --time ${exp[k]}`);
 	}
 	eq(`${name}: the thread table's wall, on-CPU and off-CPU times are the range's`, bad.slice(0, 6), []);
+	// a pool's row: the sums of its threads' in the range
+	const pools = await page.$$eval('section#on-cpu tbody.pool', (ps) => {
+		const head = [...document.querySelector('section#on-cpu table tr').children].map((c) => c.textContent);
+		return ps.map((p) => {
+			const v = (r, n) => Number(r.children[head.indexOf(n)].dataset.ns);
+			const members = [...p.querySelectorAll('tr.member')], row = p.querySelector('tr.pool-row');
+			return ['wall ms', 'on-CPU ms', 'off-CPU ms'].map((n) => [v(row, n), members.reduce((a, m) => a + v(m, n), 0)]);
+		});
+	});
+	eq(`${name}: ${pools.length} pool rows, each the sum of its threads' in the range`,
+		pools.flat().filter(([a, b]) => a !== b), []);
 	fs.mkdirSync(ARTIFACTS, { recursive: true });
 	await page.screenshot({ path: path.join(ARTIFACTS, `triage-range-${name}.png`), fullPage: true });
 	// cleared: the page as it was

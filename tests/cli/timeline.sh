@@ -139,6 +139,10 @@ read -r a b < <(python3 -c "import json,sys; t=json.load(open(sys.argv[1]))['tim
 run window "$tmp/w.tl.json" timeline --json --time "$a,$b" "${O_OFF[@]}" "$OFF/perf.sched.data" &&
 	run window "$tmp/w.th.json" report --off-cpu --json --time "$a,$b" "${O_OFF[@]}" "$OFF/perf.sched.data" &&
 	{ compare "$tmp/w.tl.json" "$tmp/w.th.json" "--time $a,$b" || fail "--time (above)"; }
+# --all: every process of a system-wide recording, as report --all
+run all "$tmp/all.tl.json" timeline --json --all "${O_OFF[@]}" "$OFF/perf.sched.data" &&
+	run all "$tmp/all.th.json" report --off-cpu --json --all "${O_OFF[@]}" "$OFF/perf.sched.data" &&
+	{ compare "$tmp/all.tl.json" "$tmp/all.th.json" "--all" || fail "--all (above)"; }
 # --tid: one lane
 tid=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['timeline']['lanes'][1]['tid'])" "$tmp/offcpu.tl.json")
 run tid "$tmp/tid.json" timeline --json --tid "$tid" "${O_OFF[@]}" "$OFF/perf.data" &&
