@@ -13,6 +13,7 @@
 #include <perfan/perfdata.h>
 #include <perfan/profile.h>
 #include <perfan/resolve.h>
+#include <perfan/threadnames.h>
 #include <perfan/waits.h>
 
 #ifdef __cplusplus
@@ -75,6 +76,12 @@ struct perfan_timeline_lane {
 	/* its cpu-clock/task-clock sample periods (the thread table's
 	 * on-CPU time where samples were recorded) */
 	uint64_t on_cpu;
+	/* what to call it (perfan/threadnames.h: the name it set, else the
+	 * function it was started to run, else its comm), that function
+	 * (NULL: not known), and its pool (an index into the result's
+	 * POOLS; PERFAN_NO_POOL: none) */
+	const char *name, *role;
+	size_t pool;
 	size_t nr_segments; /* in time order, without gaps */
 	const struct perfan_timeline_segment *segments;
 };
@@ -88,6 +95,16 @@ struct perfan_timeline_wake {
 	int32_t pid, tid; /* the wakee */
 	/* read from sched_wakeup, which may run outside the waker */
 	int uncertain;
+};
+
+/* Lanes of threads of one process started to run one function, or named
+ * by one pattern (perfan/threadnames.h): one lane of the view with their
+ * count, expandable. */
+struct perfan_timeline_pool {
+	int32_t pid;
+	const char *name; /* the role, or the name pattern */
+	size_t nr_lanes;  /* at least 2 */
+	size_t first;     /* its first lane */
 };
 
 /* One on-CPU sample (with perfan_timeline_opts' samples). */
@@ -108,7 +125,10 @@ struct perfan_timeline_result {
 	const struct perfan_timeline_mix *mixes;
 	size_t nr_samples; /* in time order */
 	const struct perfan_timeline_sample *samples;
-	/* the frames and the stacks (its trie; no weights) */
+	size_t nr_pools;
+	const struct perfan_timeline_pool *pools;
+	/* the frames and the stacks (its trie; no weights but under the
+	 * threads' own process frames) */
 	const perfan_profile *stacks;
 };
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <perfan/offcpu.h>
+#include <perfan/threadnames.h>
 #include <perfan/timeline.h>
 
 #include "analysis/offcpu_internal.h"
@@ -52,6 +53,8 @@ struct perfan_timeline {
 	struct perfan__htab by_tid;
 	perfan_profile *stacks;
 	struct perfan__stackmap sm;
+	perfan_thread_names *names;
+	struct perfan_timeline_pool *pools;
 	struct perfan_timeline_wake *wakes;
 	size_t nwakes, wakes_cap;
 	struct perfan_timeline_sample *samples;
@@ -84,21 +87,31 @@ static struct tthread *thread_of(perfan_timeline *t, int32_t tid)
 	return th;
 }
 
-/* FRAMES (N, leaf first) as a node of the stacks' trie, or NONE. */
-static int stack_of(perfan_timeline *t, const struct perfan_stream_frame *f,
-		    size_t n, uint32_t *out)
+/* FRAMES (N, leaf first) as a node of the stacks' trie, or NONE; and the
+ * same under thread PID/TID's process frame, weighing W, for the
+ * threads' names (perfan_thread_names_new reads only those). */
+static int stack_of(perfan_timeline *t, int32_t pid, int32_t tid,
+		    const char *comm, uint64_t w,
+		    const struct perfan_stream_frame *f, size_t n,
+		    uint32_t *out)
 {
 	*out = NONE;
 	if (!n)
 		return 0;
 	perfan_node_id leaf;
-	int err = perfan__stackmap_path(&t->sm, 0, f, n, 0);
+	int err = perfan__stackmap_path(&t->sm, 1, f, n, 0);
 	if (!err)
-		err = perfan_profile_add(t->stacks, t->sm.path, n, 0, 0, NULL,
-					 &leaf);
+		err = perfan_profile_add(t->stacks, t->sm.path + 1, n, 0, 0,
+					 NULL, &leaf);
 	if (!err && leaf != PERFAN_ROOT_NODE)
 		*out = leaf;
-	return err;
+	if (err || !w || tid <= 0)
+		return err;
+	err = perfan_profile_process_frame(t->stacks, &t->sm.path[0],
+					   PERFAN_ROOT_PID_TID, comm, pid, tid);
+	return err ? err
+		   : perfan_profile_add(t->stacks, t->sm.path, n + 1, 0, w,
+					NULL, NULL);
 }
 
 /* The stack of the running stretch that ends at END: of the first and
@@ -150,7 +163,8 @@ static int on_interval(const struct perfan_offcpu_interval *iv, void *payload)
 			  NONE,
 			  NONE,
 			  run_stack(th, iv->start)};
-	int err = stack_of(t, iv->frames, iv->nr_frames, &r->stack);
+	int err = stack_of(t, iv->pid, iv->tid, iv->comm, iv->end - iv->start,
+			   iv->frames, iv->nr_frames, &r->stack);
 	if (!err && iv->site < iv->nr_frames)
 		err = perfan__stackmap_frame(&t->sm, &iv->frames[iv->site],
 					     &r->site);
@@ -184,8 +198,8 @@ static int on_event(const struct perfan_stream_event *ev, void *payload)
 	if (!th)
 		return t->err;
 	uint32_t stack;
-	int err = stack_of(t, ev->u.sample.frames, ev->u.sample.nr_frames,
-			   &stack);
+	int err = stack_of(t, ev->pid, ev->tid, ev->comm, ev->u.sample.period,
+			   ev->u.sample.frames, ev->u.sample.nr_frames, &stack);
 	if (err)
 		return t->err = err;
 	struct cand c = {ev->time, stack};
@@ -402,6 +416,60 @@ static int pick_resolution(perfan_timeline *t)
 	return 0;
 }
 
+/* Each lane's name and pool (perfan/threadnames.h, from the stacks under
+ * the threads' process frames); the pools of two lanes or more. */
+static int name_lanes(perfan_timeline *t)
+{
+	struct perfan_thread_names_opts no =
+		PERFAN_OPTS_INIT(struct perfan_thread_names_opts);
+	int err = perfan_thread_names_new(&t->names, t->stacks, &no);
+	if (err)
+		return err;
+	size_t np = perfan_thread_names_nr_pools(t->names);
+	size_t *count = calloc(np + 1, sizeof(*count));
+	size_t *index = calloc(np + 1, sizeof(*index));
+	t->pools = calloc(np + 1, sizeof(*t->pools));
+	if (!count || !index || !t->pools) {
+		free(count);
+		free(index);
+		return perfan__nomem("timeline");
+	}
+	for (size_t i = 0; i < t->res.nr_lanes; i++) {
+		struct perfan_timeline_lane *l = &t->lanes[i];
+		const struct perfan_thread_name *tn =
+			perfan_thread_names_find(t->names, l->pid, l->tid);
+		l->name = tn ? tn->name : l->comm;
+		l->role = tn ? tn->role : NULL;
+		l->pool = PERFAN_NO_POOL;
+		if (tn && tn->pool < np)
+			count[tn->pool]++;
+	}
+	/* pools of two lanes or more, in the order of their first lanes */
+	for (size_t p = 0; p < np; p++)
+		index[p] = PERFAN_NO_POOL;
+	size_t n = 0;
+	for (size_t i = 0; i < t->res.nr_lanes; i++) {
+		struct perfan_timeline_lane *l = &t->lanes[i];
+		const struct perfan_thread_name *tn =
+			perfan_thread_names_find(t->names, l->pid, l->tid);
+		if (!tn || tn->pool >= np || count[tn->pool] < 2)
+			continue;
+		if (index[tn->pool] == PERFAN_NO_POOL) {
+			const struct perfan_thread_pool *tp =
+				perfan_thread_names_pool(t->names, tn->pool);
+			index[tn->pool] = n;
+			t->pools[n++] = (struct perfan_timeline_pool){
+				tp->pid, tp->name, count[tn->pool], i};
+		}
+		l->pool = index[tn->pool];
+	}
+	t->res.nr_pools = n;
+	t->res.pools = t->pools;
+	free(count);
+	free(index);
+	return 0;
+}
+
 static int by_time(const void *a, const void *b)
 {
 	const struct raw *x = a, *y = b;
@@ -461,7 +529,10 @@ static int finish(perfan_timeline *t, const struct perfan_offcpu_summary *s)
 	}
 	qsort(t->lanes, n, sizeof(*t->lanes), lane_cmp);
 	t->res.nr_lanes = n;
-	int err = pick_resolution(t);
+	int err = name_lanes(t);
+	if (err)
+		return err;
+	err = pick_resolution(t);
 	struct merger m = {t, t->res.resolution, 1, 0, 0};
 	if (!err)
 		err = merge_all(t, &m);
@@ -526,6 +597,8 @@ void perfan_timeline_free(perfan_timeline *t)
 	perfan__htab_free(&t->by_tid);
 	perfan__stackmap_free(&t->sm);
 	perfan_profile_free(t->stacks);
+	perfan_thread_names_free(t->names);
+	free(t->pools);
 	free(t->wakes);
 	free(t->samples);
 	free(t->sample_tid);

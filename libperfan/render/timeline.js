@@ -24,7 +24,8 @@ function perfanTimeline(id) {
 	var lanes = D.lanes.map(function (l) {
 		var a = l.segments, n = a.length / 6;
 		var L = {
-			name: (l.comm || '?') + ' ' + l.pid + '/' + l.tid, pid: l.pid, tid: l.tid,
+			name: (l.name || l.comm || '?') + ' ' + l.pid + '/' + l.tid, pid: l.pid, tid: l.tid,
+			pool: l.pool,
 			start: l.start, end: l.end, time: l.time, n: n,
 			st: new Float64Array(n), en: new Float64Array(n), kind: new Uint8Array(n),
 			cls: new Uint8Array(n), stack: new Int32Array(n), site: new Int32Array(n),
@@ -42,8 +43,31 @@ function perfanTimeline(id) {
 		}
 		return L;
 	});
-	var laneOf = {};
-	lanes.forEach(function (L, i) { laneOf[L.tid] = i; });
+	// the rows drawn: a lane, or a pool of lanes (collapsed until its
+	// name is clicked, then followed by its lanes)
+	var pools = (D.pools || []).map(function (p, i) {
+		return { name: p.name + ' [' + p.lanes + ' threads] ' + p.pid, index: i, open: false,
+			members: lanes.filter(function (L) { return L.pool === i; }) };
+	});
+	var rows = [], laneOf = {};
+	function layout() {
+		rows = [];
+		var seen = {};
+		lanes.forEach(function (L) {
+			if (L.pool < 0) { rows.push({ lane: L }); return; }
+			if (seen[L.pool]) return;
+			seen[L.pool] = true;
+			var P = pools[L.pool];
+			rows.push({ pool: P });
+			if (P.open) P.members.forEach(function (M) { rows.push({ lane: M, member: true }); });
+		});
+		laneOf = {};
+		rows.forEach(function (r, i) {
+			if (r.lane) laneOf[r.lane.tid] = i;
+			else if (!r.pool.open) r.pool.members.forEach(function (M) { laneOf[M.tid] = i; });
+		});
+	}
+	layout();
 	// the wakeups' times made ns from D.start (each is from the one before)
 	var W = D.wakes, NW = W.length / 6;
 	for (var q = 0, tw = 0; q < NW; q++) W[q * 6] = tw += W[q * 6];
@@ -77,7 +101,7 @@ function perfanTimeline(id) {
 	function size() {
 		var r = window.devicePixelRatio || 1;
 		var w = Math.max(400, root.clientWidth || 1000);
-		var h = TOP + lanes.length * LH + 6;
+		var h = TOP + rows.length * LH + 6;
 		canvas.width = Math.round(w * r);
 		canvas.height = Math.round(h * r);
 		canvas.style.width = w + 'px';
@@ -103,18 +127,10 @@ function perfanTimeline(id) {
 	}
 
 	var wakesDrawn = 0;
-	function draw() {
-		var h = TOP + lanes.length * LH + 6;
-		ctx.clearRect(0, 0, width, h);
-		axis();
-		var v0 = view[0], v1 = view[1], k = (width - LW) / (v1 - v0);
-		ctx.font = '11px sans-serif';
-		for (var i = 0; i < lanes.length; i++) {
-			var L = lanes[i], y = TOP + i * LH;
-			ctx.fillStyle = i % 2 ? '#f4f4f4' : '#fff';
-			ctx.fillRect(0, y, width, LH);
-			ctx.fillStyle = '#222';
-			ctx.fillText(L.name.length > 30 ? L.name.slice(0, 29) + '\u2026' : L.name, 2, y + 11);
+	function label(text, y) {
+		ctx.fillText(text.length > 30 ? text.slice(0, 29) + '\u2026' : text, 2, y + 11);
+	}
+	function drawLane(L, y, v0, v1, k) {
 			var last = '', px = -1;
 			for (var s = above(L.en, L.n, v0); s < L.n && L.st[s] < v1; s++) {
 				var x0 = LW + (L.st[s] - v0) * k, x1 = LW + (L.en[s] - v0) * k;
@@ -129,6 +145,29 @@ function perfanTimeline(id) {
 				if (c !== last) ctx.fillStyle = last = c;
 				ctx.fillRect(x0, y + 2, Math.max(x1 - x0, 0.6), LH - 4);
 			}
+	}
+	function draw() {
+		var h = TOP + rows.length * LH + 6;
+		ctx.clearRect(0, 0, width, h);
+		axis();
+		var v0 = view[0], v1 = view[1], k = (width - LW) / (v1 - v0);
+		ctx.font = '11px sans-serif';
+		for (var i = 0; i < rows.length; i++) {
+			var R = rows[i], y = TOP + i * LH;
+			ctx.fillStyle = i % 2 ? '#f4f4f4' : '#fff';
+			ctx.fillRect(0, y, width, LH);
+			ctx.fillStyle = '#222';
+			if (R.lane) {
+				label((R.member ? '  ' : '') + R.lane.name, y);
+				drawLane(R.lane, y, v0, v1, k);
+				continue;
+			}
+			// a pool: its lanes over each other, each faint
+			label((R.pool.open ? '\u25be ' : '\u25b8 ') + R.pool.name, y);
+			if (R.pool.open) continue;
+			ctx.globalAlpha = Math.max(0.06, 1 / Math.sqrt(R.pool.members.length));
+			R.pool.members.forEach(function (M) { drawLane(M, y, v0, v1, k); });
+			ctx.globalAlpha = 1;
 		}
 		// wake arrows, when few enough to tell apart
 		var w0 = from(wakeTimes, NW, v0), w1 = above(wakeTimes, NW, v1);
@@ -158,12 +197,12 @@ function perfanTimeline(id) {
 		if (range) {
 			var r0 = Math.max(LW, xOf(range[0])), r1 = Math.min(width, xOf(range[1]));
 			ctx.fillStyle = 'rgba(60,120,220,0.18)';
-			ctx.fillRect(r0, TOP, Math.max(r1 - r0, 1), lanes.length * LH);
+			ctx.fillRect(r0, TOP, Math.max(r1 - r0, 1), rows.length * LH);
 		}
 		if (drag && drag.range) {
 			var d0 = Math.min(drag.x, drag.x1), d1 = Math.max(drag.x, drag.x1);
 			ctx.fillStyle = 'rgba(60,120,220,0.25)';
-			ctx.fillRect(d0, TOP, d1 - d0, lanes.length * LH);
+			ctx.fillRect(d0, TOP, d1 - d0, rows.length * LH);
 		}
 		status.textContent = 'view ' + ms(v0) + ' to ' + ms(v1) + ' ms' +
 			(range ? '; range ' + ms(range[0]) + ' to ' + ms(range[1]) + ' ms' : '') +
@@ -248,8 +287,17 @@ function perfanTimeline(id) {
 	function hover(ev) {
 		var r = canvas.getBoundingClientRect(), x = ev.clientX - r.left, y = ev.clientY - r.top;
 		var i = Math.floor((y - TOP) / LH);
-		if (x < LW || i < 0 || i >= lanes.length) { tip.style.display = 'none'; return; }
-		var L = lanes[i], t = tOf(x), s = above(L.en, L.n, t);
+		if (x < LW || i < 0 || i >= rows.length) { tip.style.display = 'none'; return; }
+		if (rows[i].pool) {
+			var P = rows[i].pool;
+			tip.textContent = P.name + ': its threads drawn over each other; click its name to ' +
+				(P.open ? 'fold' : 'show') + ' them';
+			tip.style.display = 'block';
+			tip.style.left = Math.min(x + 14, width - 360) + 'px';
+			tip.style.top = (y + 14) + 'px';
+			return;
+		}
+		var L = rows[i].lane, t = tOf(x), s = above(L.en, L.n, t);
 		if (s >= L.n || L.st[s] > t) { tip.style.display = 'none'; return; }
 		var txt = L.name + '\n' + label(L.kind[s], L.cls[s]) + ' for ' + ms(L.en[s] - L.st[s]) +
 			' ms, from ' + ms(L.st[s]) + ' ms';
@@ -282,7 +330,12 @@ function perfanTimeline(id) {
 	}, { passive: false });
 	canvas.addEventListener('mousedown', function (ev) {
 		var r = canvas.getBoundingClientRect(), x = ev.clientX - r.left;
-		if (x < LW) return;
+		if (x < LW) {
+			// a pool's name: show or fold its threads
+			var i = Math.floor((ev.clientY - r.top - TOP) / LH);
+			if (i >= 0 && i < rows.length && rows[i].pool) togglePool(rows[i].pool.index);
+			return;
+		}
 		drag = { x: x, x1: x, v: view.slice(), range: ev.shiftKey };
 		ev.preventDefault();
 	});
@@ -312,9 +365,23 @@ function perfanTimeline(id) {
 	root.querySelector('.tl-clear').addEventListener('click', function () { setRange(null); });
 	window.addEventListener('resize', function () { width = size(); draw(); });
 
+	function togglePool(p) {
+		pools[p].open = !pools[p].open;
+		layout();
+		width = size();
+		draw();
+	}
+
 	draw();
 	showTotals();
 	var api = {
+		rows: function () {
+			return rows.map(function (r) {
+				return r.lane ? { tid: r.lane.tid, member: !!r.member }
+					: { pool: r.pool.index, threads: r.pool.members.length, open: r.pool.open };
+			});
+		},
+		togglePool: togglePool,
 		data: D, lanes: lanes,
 		// ns from the start of the recording, or null: the whole
 		setRange: setRange,

@@ -23,6 +23,11 @@ static void lanes(struct perfan__json *j,
 		const struct perfan_timeline_lane *l = &r->lanes[i];
 		perfan__json_open(j, NULL, '{');
 		perfan__json_str(j, "comm", l->comm);
+		perfan__json_str(j, "name", l->name);
+		perfan__json_str(j, "role", l->role);
+		perfan__json_i64(j, "pool",
+				 l->pool == PERFAN_NO_POOL ? -1
+							   : (int64_t)l->pool);
 		perfan__json_i64(j, "pid", l->pid);
 		perfan__json_i64(j, "tid", l->tid);
 		perfan__json_u64(j, "start", l->start - r->start);
@@ -70,6 +75,17 @@ static void tables(struct perfan__json *j,
 		perfan__json_i64(j, NULL, w->pid);
 		perfan__json_i64(j, NULL, w->tid);
 		perfan__json_u64(j, NULL, (uint64_t)(w->uncertain != 0));
+	}
+	perfan__json_close(j, ']');
+	perfan__json_open_lines(j, "pools", '[');
+	for (size_t i = 0; i < r->nr_pools; i++) {
+		const struct perfan_timeline_pool *p = &r->pools[i];
+		perfan__json_open(j, NULL, '{');
+		perfan__json_i64(j, "pid", p->pid);
+		perfan__json_str(j, "name", p->name);
+		perfan__json_u64(j, "lanes", p->nr_lanes);
+		perfan__json_u64(j, "first", p->first);
+		perfan__json_close(j, '}');
 	}
 	perfan__json_close(j, ']');
 	perfan__json_open_tight(j, "mixes", '[');

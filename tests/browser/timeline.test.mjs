@@ -222,6 +222,18 @@ async function testServer(ctx, dir) {
 		lanes: window.perfanTimelines.timeline.lanes.length }));
 	check(`server: ${info.lanes} lanes, over 300`, info.lanes > 300);
 	sameAsTable('server', await pageTotals(page), table, info.kinds);
+	// the handlers' pool is one row with its count until its name is clicked
+	const pools = JSON.parse(perfan(['report', '--off-cpu', '--json', ...O, data])).per_thread.pools;
+	const rows0 = await page.evaluate(() => window.perfanTimelines.timeline.rows());
+	const poolRows = rows0.filter((r) => r.pool !== undefined).map((r) => r.threads).sort((a, b) => a - b);
+	eq('server: a row per pool of the table, with its count', poolRows, pools.map((p) => p.threads).sort((a, b) => a - b));
+	eq('server: the other rows are the threads in no pool', rows0.length - poolRows.length,
+		table.filter((r) => r.pool === null || r.pool === undefined).length);
+	const big = rows0.findIndex((r) => r.threads === 300);
+	const box = await page.$eval('#timeline canvas', (c) => { const b = c.getBoundingClientRect(); return { x: b.left, y: b.top }; });
+	await page.mouse.click(box.x + 20, box.y + 22 + big * 16 + 8);
+	const rows1 = await page.evaluate(() => window.perfanTimelines.timeline.rows());
+	eq('server: a click on the pool\'s name shows its 300 threads', rows1.length - rows0.length, 300);
 	await page.screenshot({ path: path.join(ARTIFACTS, 'timeline-server.png') });
 	await page.close();
 }

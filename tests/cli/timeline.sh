@@ -73,6 +73,15 @@ for tid, l in lanes.items():
         fail("tid %d: segments %s, lane %s" % (tid, tot, l["time"]))
     if s and at != l["end"]:
         fail("tid %d: segments end at %d, the lane at %d" % (tid, at, l["end"]))
+# names and pools as the table's (perfan/threadnames.h)
+for tid, l in lanes.items():
+    r = by.get(tid)
+    if r and r.get("name") and l["name"] != r["name"]:
+        fail("tid %d: named %r, the table %r" % (tid, l["name"], r["name"]))
+tp = sorted((p["name"], p["threads"]) for p in json.load(open(sys.argv[2]))["per_thread"].get("pools", []))
+lp = sorted((p["name"], p["lanes"]) for p in tl["pools"])
+if tp != lp:
+    fail("pools %s, the table's %s" % (lp, tp))
 if len(sys.argv) > 4:
     tl2 = json.load(open(sys.argv[4]))["timeline"]
     n1 = sum(len(l["segments"]) for l in tl["lanes"])
