@@ -55,12 +55,14 @@ struct perfan_thread_row {
 	const char *comm;
 	uint64_t start, end; /* ns: its lifetime in the recording */
 	uint64_t wall;       /* end - start */
-	/* Its cpu-clock/task-clock sample periods; or, when the recording
-	 * has no such samples and every switch-in of the thread was
-	 * recorded (a system-wide sched_switch recording: perf sched
-	 * record), the time from them to its switch-outs (struct
-	 * perfan_offcpu_thread's run; on_cpu_switches 1), as perf sched
-	 * timehist's run time. */
+	/* Its cpu-clock/task-clock sample periods; or, when every
+	 * switch-in of the thread was recorded and the recording has no
+	 * such samples (a system-wide sched_switch recording: perf sched
+	 * record) or has the process's own switch records (perf record
+	 * --switch-events, which count exactly where samples count
+	 * periods), the time from them to its switch-outs and its exit
+	 * (struct perfan_offcpu_thread's run; on_cpu_switches 1), as perf
+	 * sched timehist's run time. */
 	uint64_t on_cpu, on_cpu_samples;
 	int on_cpu_switches;
 	uint64_t off[PERFAN_OFFCPU_NR_STATES]; /* ns, by state */

@@ -267,7 +267,11 @@ static void leaves(const perfan_offcpu *o, struct perfan__othread *th,
 static int switch_in(perfan_offcpu *o, struct perfan__othread *th, uint64_t t)
 {
 	th->run_from = t;
-	th->in_at = t;
+	/* one switch-in seen twice (the previous task's sched_switch, then
+	 * the thread's own SWITCH record at the end of the switch): it runs
+	 * from the first */
+	if (!th->in_at || th->src != SRC_NONE)
+		th->in_at = t;
 	if (th->src != SRC_NONE)
 		return close_iv(o, th, t, PERFAN_OFFCPU_EXACT);
 	if (!th->seen && !th->fork_time && !th->unseen_pending &&
@@ -663,6 +667,11 @@ static int on_task(perfan_offcpu *o, const struct perfan_stream_event *ev)
 			if (!th ||
 			    perfan__othread_comm(&o->th, th, ev->u.comm.comm))
 				return nomem(o);
+			/* an exec runs: the program's time starts here
+			 * (perf record -- COMMAND enables at it) */
+			if (ev->u.comm.exec && !th->in_at &&
+			    th->src == SRC_NONE && t)
+				th->in_at = t;
 		}
 		int32_t tid = context_tid(ev, ev->tid, &pid);
 		return running(o, pid, tid, t, NULL);
@@ -686,8 +695,10 @@ static int on_task(perfan_offcpu *o, const struct perfan_stream_event *ev)
 	int rc = running(o, pid, tid, t, tid == ev->tid ? &th : NULL);
 	if (!th && ev->tid > 0)
 		th = perfan__othread_find(&o->th, ev->tid);
-	if (th)
+	if (th) {
 		th->pub.exited = 1;
+		leaves(o, th, t); /* it ran from its last switch-in */
+	}
 	return rc;
 }
 

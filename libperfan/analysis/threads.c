@@ -714,7 +714,11 @@ int perfan_threads_new(perfan_threads **out, const perfan_profile *p,
 		r->open_end = th->open_end;
 		r->inexact = th->inexact;
 		r->exited = th->exited;
-		if (!s->cpu_samples && !th->inexact && th->run) {
+		/* every switch-in recorded (the whole system's, or the
+		 * process's own switch records): its time between them is
+		 * exact, where samples are a count */
+		if (!th->inexact && th->run &&
+		    (!s->cpu_samples || s->switch_records)) {
 			r->on_cpu = th->run;
 			r->on_cpu_switches = 1;
 		}

@@ -95,8 +95,8 @@ static void write_text(const void *result, FILE *fp)
 	      "in the recording;\n# on-CPU: its cpu-clock/task-clock samples",
 	      fp);
 	if (switches)
-		fputs(" (none recorded: from its switch-ins to its "
-		      "switch-outs)",
+		fputs(" (where every switch-in is recorded: from its "
+		      "switch-ins to its switch-outs)",
 		      fp);
 	fputs("; off-CPU by the state it left the CPU in)\n#\n#", fp);
 	for (size_t i = 0; i < 2; i++)

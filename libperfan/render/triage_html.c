@@ -64,7 +64,16 @@ static const char script[] =
 	"f.src=URL.createObjectURL(new Blob([t],{type:'image/svg+xml'}));"
 	"});"
 	"document.querySelectorAll('tr.pool-row').forEach(function(r){"
-	"r.onclick=function(){r.parentNode.classList.toggle('open');};});";
+	"r.onclick=function(){r.parentNode.classList.toggle('open');};});"
+	"document.querySelectorAll('table.threads thead th').forEach("
+	"function(h,k){h.style.cursor='pointer';h.onclick=function(){"
+	"var t=h.closest('table'),d=h.dataset.d=h.dataset.d=='a'?'d':'a';"
+	"var b=[].slice.call(t.tBodies);b.sort(function(x,y){"
+	"var u=x.rows[0].cells[k],v=y.rows[0].cells[k];"
+	"var p=u.dataset.v!==undefined?+u.dataset.v:u.textContent,"
+	"q=v.dataset.v!==undefined?+v.dataset.v:v.textContent;"
+	"var c=p<q?-1:p>q?1:0;return d=='a'?c:-c;});"
+	"b.forEach(function(x){t.appendChild(x);});};});";
 
 static void missing(FILE *fp, const struct perfan_triage *t, const char *what,
 		    int topic)
@@ -82,31 +91,57 @@ static void missing(FILE *fp, const struct perfan_triage *t, const char *what,
 	fputs("</p>\n", fp);
 }
 
+/* The figures of a row of the thread table: a thread's or a pool's. */
+struct figs {
+	uint64_t wall, on_cpu, off_total, gil, waiting;
+	const uint64_t *off;
+	const char *top;
+};
+
+/* A cell with its value V for sorting. */
+static void cell(FILE *fp, double v, const char *fmt, double shown)
+{
+	fprintf(fp, "<td data-v=\"%.6g\">", v);
+	fprintf(fp, fmt, shown);
+	fputs("</td>", fp);
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
 /* One row of the thread table: NAME (a thread's label, a pool's) with
- * WALL, ON-CPU, OFF-CPU and OFF by state; CLS its class ("" none). */
+ * its figures; CLS its class ("" none). */
 static void table_row(FILE *fp, uint32_t states, const char *cls,
-		      const char *name, int32_t tid, uint64_t wall,
-		      uint64_t on_cpu, uint64_t off_total, const uint64_t *off)
+		      const char *name, int32_t tid, const struct figs *f)
 {
 	fprintf(fp, "<tr%s%s%s><td class=\"l\">", *cls ? " class=\"" : "", cls,
 		*cls ? "\"" : "");
 	put(fp, name);
+	fputs("</td>", fp);
 	if (tid >= 0)
-		fprintf(fp, "</td><td>%d", tid);
+		fprintf(fp, "<td data-v=\"%d\">%d</td>", tid, tid);
 	else
-		fputs("</td><td>", fp);
-	fprintf(fp, "</td><td>%.1f</td><td>%.1f</td><td>%.1f</td>", ms(wall),
-		ms(on_cpu), ms(off_total));
+		fputs("<td data-v=\"0\"></td>", fp);
+	cell(fp, ms(f->wall), "%.1f", ms(f->wall));
+	cell(fp, ms(f->on_cpu), "%.1f", ms(f->on_cpu));
+	cell(fp, ms(f->off_total), "%.1f", ms(f->off_total));
 	for (uint32_t s = 0; s < PERFAN_OFFCPU_NR_STATES; s++)
 		if (states & (1u << s))
-			fprintf(fp, "<td>%.1f</td>", ms(off[s]));
-	double w = wall ? 200.0 / (double)wall : 0;
+			cell(fp, ms(f->off[s]), "%.1f", ms(f->off[s]));
+	double on = pct(f->on_cpu, f->wall);
+	cell(fp, on, "%.1f%%", on);
+	cell(fp, pct(f->gil, f->wall), "%.1f%%", pct(f->gil, f->wall));
+	cell(fp, pct(f->waiting, f->wall), "%.1f%%", pct(f->waiting, f->wall));
+	fputs("<td class=\"l\">", fp);
+	put(fp, f->top ? f->top : "");
+	double w = f->wall ? 200.0 / (double)f->wall : 0;
 	fprintf(fp,
-		"<td>%.2f</td><td class=\"l\"><span class=\"bar\" "
+		"</td><td class=\"l\"><span class=\"bar\" "
 		"style=\"width:%.0fpx\"></span><span class=\"bar "
 		"off\" style=\"width:%.0fpx\"></span></td></tr>\n",
-		wall ? (double)on_cpu / (double)wall : 0.0, w * (double)on_cpu,
-		w * (double)off_total);
+		w * (double)f->on_cpu, w * (double)f->off_total);
 }
 
 /* Thread R, a member of pool POOL when it is not NULL (hidden until the
@@ -114,8 +149,10 @@ static void table_row(FILE *fp, uint32_t states, const char *cls,
 static void thread_row(FILE *fp, uint32_t states,
 		       const struct perfan_thread_row *r, const char *pool)
 {
+	struct figs f = {r->wall,    r->on_cpu, r->off_total, r->gil,
+			 r->waiting, r->off,    r->top};
 	table_row(fp, states, pool ? pool : "", r->name ? r->name : r->comm,
-		  r->tid, r->wall, r->on_cpu, r->off_total, r->off);
+		  r->tid, &f);
 }
 
 /* Pool P: its sums, then its threads, folded. */
@@ -127,8 +164,9 @@ static void pool_row(FILE *fp, const perfan_threads *th, uint32_t states,
 	size_t k = perfan_threads_row(th, p->first)->pool;
 	snprintf(cls, sizeof(cls), "member pool-%zu", k);
 	fprintf(fp, "<tbody class=\"pool\" data-pool=\"%zu\">", k);
-	table_row(fp, states, "pool-row", label, -1, p->wall, p->on_cpu,
-		  p->off_total, p->off);
+	struct figs f = {p->wall,    p->on_cpu, p->off_total, p->gil,
+			 p->waiting, p->off,    p->top};
+	table_row(fp, states, "pool-row", label, -1, &f);
 	for (size_t i = p->first; i < perfan_threads_nr(th); i++) {
 		const struct perfan_thread_row *r = perfan_threads_row(th, i);
 		if (r->pool == k)
@@ -148,8 +186,11 @@ static void threads(const struct perfan_triage *t, FILE *fp)
 		return;
 	}
 	uint32_t states = perfan_threads_states(th);
-	fputs("<table><tr><th class=\"l\">thread</th><th>tid</th>"
-	      "<th>wall ms</th><th>on-CPU ms</th><th>off-CPU ms</th>",
+	/* a tbody per thread or pool: a click on a column's head orders
+	 * them by it */
+	fputs("<table class=\"threads\"><thead><tr><th class=\"l\">thread"
+	      "</th><th>tid</th><th>wall ms</th><th>on-CPU ms</th>"
+	      "<th>off-CPU ms</th>",
 	      fp);
 	for (uint32_t s = 0; s < PERFAN_OFFCPU_NR_STATES; s++)
 		if (states & (1u << s)) {
@@ -157,26 +198,32 @@ static void threads(const struct perfan_triage *t, FILE *fp)
 			put(fp, perfan_offcpu_state_name(s));
 			fputs(" ms</th>", fp);
 		}
-	fputs("<th>CPU/wall</th><th class=\"l\"></th></tr>\n", fp);
+	fputs("<th>%on-CPU</th><th>%GIL</th><th>%waiting</th>"
+	      "<th class=\"l\">top function</th><th class=\"l\"></th>"
+	      "</tr></thead>\n",
+	      fp);
 	for (size_t i = 0; i < perfan_threads_nr(th); i++) {
 		const struct perfan_thread_row *r = perfan_threads_row(th, i);
 		int skip;
 		const struct perfan_thread_pool_row *p =
 			perfan__thread_row_pool(th, i, &skip);
-		if (p)
+		if (p) {
 			pool_row(fp, th, states, p);
-		if (!p && !skip)
+		} else if (!skip) {
+			fputs("<tbody>", fp);
 			thread_row(fp, states, r, NULL);
+			fputs("</tbody>\n", fp);
+		}
 	}
+	fputs("</table>\n", fp);
 	size_t lt, lp;
 	perfan_threads_left_out(th, &lt, &lp);
 	if (lt)
 		fprintf(fp,
-			"<tr><td class=\"l\" colspan=\"5\">and %zu threads of "
-			"%zu other processes, left out (<code>--all</code> "
-			"keeps them)</td></tr>\n",
+			"<p>And %zu threads of %zu other processes, left out "
+			"(<code>--all</code> keeps them).</p>\n",
 			lt, lp);
-	fputs("</table></section>\n", fp);
+	fputs("</section>\n", fp);
 }
 
 static void plateaus(const struct perfan_triage *t, FILE *fp)
