@@ -272,9 +272,8 @@ START_TEST(advice)
 	struct said s = {0};
 	ck_assert(!perfan_threads_advice(&none, PERFAN_VIEW_WALL, collect, &s));
 	ck_assert_int_eq(s.errors, 1);
-	ck_assert_ptr_nonnull(strstr(
-		s.text,
-		"perfan record --wall -- COMMAND"));
+	ck_assert_ptr_nonnull(
+		strstr(s.text, "perfan record --wall -- COMMAND"));
 	ck_assert_ptr_null(strstr(s.text, "take_gil"));
 	ck_assert_int_eq(perfan_threads_advice(&none, 0, NULL, NULL),
 			 PERFAN_EINVAL);
