@@ -317,7 +317,8 @@ static int build(perfan_thread_names *n, const perfan_profile *p)
 		if (rc)
 			return rc;
 	}
-	qsort(n->t, n->n, sizeof(*n->t), by_pid_tid);
+	if (n->n > 1)
+		qsort(n->t, n->n, sizeof(*n->t), by_pid_tid);
 	perfan__htab_free(&n->by_tid);
 	memset(&n->by_tid, 0, sizeof(n->by_tid));
 	for (size_t i = 0; i < n->n; i++)

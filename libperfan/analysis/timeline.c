@@ -498,7 +498,9 @@ static int finish(perfan_timeline *t, const struct perfan_offcpu_summary *s)
 	t->res.end = s->end;
 	perfan_filter_clip(&t->filter, &t->res.start, &t->res.end);
 	for (size_t i = 0; i < t->n; i++)
-		qsort(t->t[i]->iv, t->t[i]->n, sizeof(*t->t[i]->iv), by_time);
+		if (t->t[i]->n > 1)
+			qsort(t->t[i]->iv, t->t[i]->n, sizeof(*t->t[i]->iv),
+			      by_time);
 	t->lanes = calloc(s->nr_threads + 1, sizeof(*t->lanes));
 	if (!t->lanes)
 		return perfan__nomem("timeline");
@@ -527,7 +529,8 @@ static int finish(perfan_timeline *t, const struct perfan_offcpu_summary *s)
 		if (th)
 			memcpy(l->wait, th->wait, sizeof(l->wait));
 	}
-	qsort(t->lanes, n, sizeof(*t->lanes), lane_cmp);
+	if (n > 1)
+		qsort(t->lanes, n, sizeof(*t->lanes), lane_cmp);
 	t->res.nr_lanes = n;
 	int err = name_lanes(t);
 	if (err)
@@ -554,7 +557,8 @@ static int finish(perfan_timeline *t, const struct perfan_offcpu_summary *s)
 				l->time[j] += t->mixes[g->mix].time[j];
 		}
 	}
-	qsort(t->wakes, t->nwakes, sizeof(*t->wakes), wake_cmp);
+	if (t->nwakes > 1)
+		qsort(t->wakes, t->nwakes, sizeof(*t->wakes), wake_cmp);
 	/* each sample's lane (samples of threads without one left out) */
 	struct perfan__htab lane_of = {0};
 	for (size_t i = 0; i < n && !err; i++)
