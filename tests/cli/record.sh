@@ -93,7 +93,8 @@ if [ "$(id -u)" = 0 ]; then
 	"$PERFAN_BIN" gil "$tmp/gil.data" >"$tmp/gil.txt" 2>/dev/null || fail "perfan gil"
 	grep -q "holds and waits also from perf probe events" "$tmp/gil.txt" ||
 		fail "perfan gil: no probe waits: $(head -3 "$tmp/gil.txt")"
-	perf probe -l 2>/dev/null | grep -q probe_perfan && fail "probes left behind: $(perf probe -l 2>&1)"
+	perf probe -l >"$tmp/probes" 2>/dev/null || true
+	grep -q probe_perfan "$tmp/probes" && fail "probes left behind: $(cat "$tmp/probes")"
 	checks=$((checks + 1))
 else
 	echo "SKIP: not root: --gil not recorded"
@@ -162,7 +163,10 @@ advfile=$tmp/d1.err
 "$PERFAN_BIN" report "$tmp/d1.data" >/dev/null 2>"$advfile" || true
 grep -q "perfan record --python" "$advfile" || fail "(d) no Python stacks advice: $(head -c 600 "$advfile")"
 if again "$advfile" "$tmp/d2.data" "$PY" "$tmp/work.py"; then
-	"$PERFAN_BIN" collapse "$tmp/d2.data" 2>/dev/null | grep -q "<module> ($tmp/work.py);outer ($tmp/work.py);middle ($tmp/work.py);leaf ($tmp/work.py)" ||
+	# (into a file: under pipefail, grep -q leaving early would fail the
+	# pipe with collapse's SIGPIPE)
+	"$PERFAN_BIN" collapse "$tmp/d2.data" >"$tmp/d2.folded" 2>/dev/null || true
+	grep -q "<module> ($tmp/work.py);outer ($tmp/work.py);middle ($tmp/work.py);leaf ($tmp/work.py)" "$tmp/d2.folded" ||
 		fail "(d) the advised recording has no whole Python stacks"
 fi
 # a recording with the switch records: no note about late intervals
