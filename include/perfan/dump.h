@@ -45,6 +45,14 @@ struct perfan_dump_thread {
 	size_t nr_frames;
 	const struct perfan_dump_frame *frames;
 	uint64_t stack_time;
+	/* What to call it (perfan/threadnames.h, from its stacks over the
+	 * whole recording: the name it gave itself, or the function it was
+	 * started to run; else its comm), that function ("main" for a
+	 * process's first thread; NULL: not known), and its pool's name
+	 * (NULL: none) */
+	const char *name;
+	const char *role;
+	const char *pool;
 };
 
 struct perfan_dump_result {
@@ -82,11 +90,12 @@ struct perfan_dump_write_opts {
 	int format; /* enum perfan_dump_format */
 };
 
-/* Write the threads: text (a header line per thread, "comm pid/tid:
- * running for X ms" or "off-CPU (CLASS, or STATE) for X ms", then its
- * stack, Python functions as "QUALNAME (FILE)") or JSON ({"dump": {"at",
- * "start", "end", "threads": [{"comm", "pid", "tid", "state" ("running"
- * or the off-CPU state's name), "class", "woken_at", "since",
+/* Write the threads: text (a header line per thread, "NAME pid/tid:
+ * running for X ms" or "off-CPU (CLASS, or STATE) for X ms", NAME "name
+ * (pool POOL)" for a thread of a pool, then its stack, Python functions
+ * as "QUALNAME (FILE)") or JSON ({"dump": {"at", "start", "end",
+ * "threads": [{"comm", "pid", "tid", "name", "role", "pool", "state"
+ * ("running" or the off-CPU state's name), "class", "woken_at", "since",
  * "stack_time", "frames": [{"name", "module", "addr"}]}]}}). Returns 0,
  * PERFAN_EINVAL or PERFAN_EIO. */
 PERFAN_API int perfan_dump_write(const perfan_dump *d, FILE *fp,

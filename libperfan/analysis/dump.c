@@ -1,12 +1,14 @@
 /* analysis/dump.c: every thread at one moment (perfan/dump.h): from one
  * read of the stream, each thread's off-CPU interval holding the moment
  * (with its switch-out stack) and its last on-CPU sample at or before it;
- * frames interned once, so memory stays per thread and per function. */
+ * frames interned once, so memory stays per thread and per function; and
+ * every stack under its thread, for the threads' names. */
 #include <stdlib.h>
 #include <string.h>
 
 #include <perfan/dump.h>
 #include <perfan/offcpu.h>
+#include <perfan/threadnames.h>
 
 #include "analysis/offcpu_internal.h"
 #include "analysis/stackmap.h"
@@ -42,8 +44,11 @@ struct perfan_dump {
 	struct dthread **t;
 	size_t n, cap;
 	struct perfan__htab by_tid;
-	perfan_profile *names; /* the frames, interned */
+	/* the frames, interned; every stack under its thread's process
+	 * frame, weighing its time (column 0), for NAMES */
+	perfan_profile *stacks;
 	struct perfan__stackmap sm;
+	perfan_thread_names *names;
 	struct perfan_dump_thread *out;
 	struct perfan_dump_frame *frames;
 	struct perfan_dump_result res;
@@ -117,6 +122,12 @@ static int on_interval(const struct perfan_offcpu_interval *iv, void *payload)
 				 : iv->start;
 	th->prev_start = start;
 	th->prev_end = iv->end;
+	int err = perfan__stackmap_thread_add(&d->sm, iv->pid, iv->tid,
+					      iv->comm, iv->frames,
+					      iv->nr_frames, 0,
+					      iv->end - iv->start, NULL);
+	if (err)
+		return d->err = err;
 	/* the end of the recording (AT unknown till then): what is open */
 	int holds = at == UINT64_MAX ? (iv->flags & PERFAN_OFFCPU_OPEN_END) != 0
 				     : iv->start <= at && at < iv->end;
@@ -133,7 +144,7 @@ static int on_interval(const struct perfan_offcpu_interval *iv, void *payload)
 	th->since = start;
 	th->woken = iv->state == PERFAN_OFFCPU_WAKEUP_DELAY;
 	th->woken_at = th->woken ? iv->start : 0;
-	int err = keep(d, &th->iv, iv->frames, iv->nr_frames, iv->start);
+	err = keep(d, &th->iv, iv->frames, iv->nr_frames, iv->start);
 	return err ? (d->err = err) : 0;
 }
 
@@ -143,13 +154,19 @@ static int on_event(const struct perfan_stream_event *ev, void *payload)
 	if (d->err)
 		return d->err;
 	if (ev->type != PERFAN_STREAM_SAMPLE || ev->tid <= 0 || !ev->time ||
-	    ev->time > d->o.at || !perfan__offcpu_is_cpu_clock(ev->event))
+	    !perfan__offcpu_is_cpu_clock(ev->event))
 		return 0;
+	const struct perfan_stream_sample *sm = &ev->u.sample;
+	int err = perfan__stackmap_thread_add(&d->sm, ev->pid, ev->tid,
+					      ev->comm, sm->frames,
+					      sm->nr_frames, 0, sm->period,
+					      NULL);
+	if (err || ev->time > d->o.at)
+		return d->err = err;
 	struct dthread *th = thread_of(d, ev->pid, ev->tid, ev->comm);
 	if (!th)
 		return d->err;
-	int err = keep(d, &th->sample, ev->u.sample.frames,
-		       ev->u.sample.nr_frames, ev->time);
+	err = keep(d, &th->sample, sm->frames, sm->nr_frames, ev->time);
 	return err ? (d->err = err) : 0;
 }
 
@@ -175,6 +192,9 @@ static int finish(perfan_dump *d, perfan_offcpu *oc)
 	d->frames = calloc(nframes + 1, sizeof(*d->frames));
 	if (!d->out || !d->frames)
 		return perfan__nomem("dump");
+	int err = perfan_thread_names_new(&d->names, d->stacks, NULL);
+	if (err)
+		return err;
 	struct perfan_dump_frame *fr = d->frames;
 	for (size_t i = 0; i < sum->nr_threads; i++) {
 		const struct perfan_offcpu_thread *ot = &sum->threads[i];
@@ -188,6 +208,14 @@ static int finish(perfan_dump *d, perfan_offcpu *oc)
 		t->pid = ot->pid;
 		t->tid = ot->tid;
 		t->comm = th && th->comm[0] ? th->comm : ot->comm;
+		const struct perfan_thread_name *tn =
+			perfan_thread_names_find(d->names, ot->pid, ot->tid);
+		const struct perfan_thread_pool *tp =
+			tn ? perfan_thread_names_pool(d->names, tn->pool)
+			   : NULL;
+		t->name = tn && tn->name ? tn->name : t->comm;
+		t->role = tn ? tn->role : NULL;
+		t->pool = tp ? tp->name : NULL;
 		t->running = !th || !th->off;
 		t->since = ot->start;
 		const struct kept *s = NULL;
@@ -210,7 +238,7 @@ static int finish(perfan_dump *d, perfan_offcpu *oc)
 		t->stack_time = s->time;
 		for (size_t f = 0; f < s->n; f++, fr++) {
 			const struct perfan_frame *pf =
-				perfan_profile_frame_get(d->names, s->ids[f]);
+				perfan_profile_frame_get(d->stacks, s->ids[f]);
 			*fr = (struct perfan_dump_frame){pf->name, pf->module,
 							 s->addrs[f]};
 		}
@@ -235,7 +263,8 @@ void perfan_dump_free(perfan_dump *d)
 	free(d->t);
 	perfan__htab_free(&d->by_tid);
 	perfan__stackmap_free(&d->sm);
-	perfan_profile_free(d->names);
+	perfan_profile_free(d->stacks);
+	perfan_thread_names_free(d->names);
 	free(d->out);
 	free(d->frames);
 	free(d);
@@ -257,8 +286,12 @@ int perfan_dump_perfdata(perfan_dump **out, perfan_perfdata *pd,
 	struct perfan_profile_opts po =
 		PERFAN_OPTS_INIT(struct perfan_profile_opts);
 	if (!err)
-		err = perfan_profile_new(&d->names, &po);
-	d->sm.p = d->names;
+		err = perfan_profile_new(&d->stacks, &po);
+	if (!err) {
+		int col = perfan_profile_add_column(d->stacks, "time", "ns");
+		err = col < 0 ? col : 0;
+	}
+	d->sm.p = d->stacks;
 	struct perfan_offcpu_opts oo =
 		PERFAN_OPTS_INIT(struct perfan_offcpu_opts);
 	oo.interval = on_interval;

@@ -56,6 +56,21 @@ int perfan__stackmap_path(struct perfan__stackmap *m, size_t at,
 	return err;
 }
 
+int perfan__stackmap_thread_add(struct perfan__stackmap *m, int32_t pid,
+				int32_t tid, const char *comm,
+				const struct perfan_stream_frame *frames,
+				size_t n, size_t col, uint64_t w,
+				perfan_node_id *leaf)
+{
+	int err = perfan__stackmap_path(m, 1, frames, n, 0);
+	if (!err)
+		err = perfan_profile_process_frame(
+			m->p, &m->path[0], PERFAN_ROOT_PID_TID, comm, pid, tid);
+	return err ? err
+		   : perfan_profile_add(m->p, m->path, n + 1, col, w, NULL,
+					leaf);
+}
+
 void perfan__stackmap_free(struct perfan__stackmap *m)
 {
 	free(m->ids);

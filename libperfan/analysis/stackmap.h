@@ -28,6 +28,16 @@ int perfan__stackmap_frame(struct perfan__stackmap *m,
 int perfan__stackmap_path(struct perfan__stackmap *m, size_t at,
 			  const struct perfan_stream_frame *frames, size_t n,
 			  size_t extra);
+/* FRAMES (N, leaf first) of thread PID/TID (COMM) added to M->p under
+ * the thread's process frame (PERFAN_ROOT_PID_TID), weighing W in column
+ * COL; *LEAF (NULL: not wanted) its node. Such stacks are what
+ * perfan_thread_names_new reads a thread's name from. Returns 0 or an
+ * error. */
+int perfan__stackmap_thread_add(struct perfan__stackmap *m, int32_t pid,
+				int32_t tid, const char *comm,
+				const struct perfan_stream_frame *frames,
+				size_t n, size_t col, uint64_t w,
+				perfan_node_id *leaf);
 /* Room for N frames in M->path. Returns 0 or PERFAN_ENOMEM. */
 int perfan__stackmap_room(struct perfan__stackmap *m, size_t n);
 void perfan__stackmap_free(struct perfan__stackmap *m);

@@ -5,6 +5,7 @@
 #include <perfan/dump.h>
 #include <perfan/offcpu.h>
 #include <perfan/python.h>
+#include <perfan/text.h>
 #include <perfan/waits.h>
 
 #include "render/json.h"
@@ -30,8 +31,14 @@ static void write_text(const void *result, FILE *fp)
 	for (size_t i = 0; i < r->nr_threads; i++) {
 		const struct perfan_dump_thread *t = &r->threads[i];
 		double ms = (double)(r->at - t->since) / 1e6;
-		fprintf(fp, "\n%s %d/%d: ", t->comm ? t->comm : "?",
-			(int)t->pid, (int)t->tid);
+		fputc('\n', fp);
+		perfan_text_escape(fp, t->name ? t->name : "?");
+		if (t->pool) {
+			fputs(" (pool ", fp);
+			perfan_text_escape(fp, t->pool);
+			fputc(')', fp);
+		}
+		fprintf(fp, " %d/%d: ", (int)t->pid, (int)t->tid);
 		if (t->running)
 			fprintf(fp, "running for %.3f ms", ms);
 		else if (t->wait)
@@ -78,6 +85,9 @@ static void write_json(const void *result, FILE *fp)
 		perfan__json_str(&j, "comm", t->comm);
 		perfan__json_i64(&j, "pid", t->pid);
 		perfan__json_i64(&j, "tid", t->tid);
+		perfan__json_str(&j, "name", t->name);
+		perfan__json_str(&j, "role", t->role);
+		perfan__json_str(&j, "pool", t->pool);
 		perfan__json_str(&j, "state", state_of(t));
 		perfan__json_str(&j, "class", perfan_wait_class_name(t->wait));
 		if (t->woken)
