@@ -868,18 +868,18 @@ case_gil_stat() {
 # request (300), an engine thread (engine_loop: tokenize, score, summarize)
 # behind a lock-protected queue, 8 client threads as a bounded load
 # generator -- each thread writing its own time.thread_time_ns() to
-# truth.txt.  Recorded as `perfan record --wall --python --gil` records
+# truth.txt.  Recorded with `perfan record --wall --python --gil -F 499`
 # (3.12 -X perf: DWARF stacks of 16 KB; sched_switch and sched_waking with
 # their stacks; --switch-events, so that every switch-in of the process's
 # threads is recorded and its on-CPU intervals are exact without -a; the
-# GIL's probes as in gil/), plus -k CLOCK_MONOTONIC (the times server.py
+# GIL's probes as in gil/; -k CLOCK_MONOTONIC, so the times server.py
 # prints are perf's).  server-free.data: the same with `--free score`
 # (score returns at once), for the Amdahl check.  oncpu.txt: each thread's
 # on-CPU time from the PERF_RECORD_SWITCH records (oncpu.py, no perfan)
 # beside its thread_time.  server.py, oncpu.py and NOTES.md live in
 # server/ itself and are kept across begin's rm -rf.
 case_server() {
-    local keep f t pid lib a sz ret py=${PY312%/*}/python3.12
+    local keep f t pid py=${PY312%/*}/python3.12
     keep=$(mktemp -d)
     for f in server.py oncpu.py NOTES.md; do
         if [ -f "$HERE/server/$f" ]; then cp "$HERE/server/$f" "$keep/"; fi
@@ -887,20 +887,24 @@ case_server() {
     begin server
     cp "$keep"/* .
     rm -rf "${keep:?}"
-    lib=$($py -c 'import sys; print(sys.prefix)')/lib/libpython3.12.so.1.0
-    cmd "$PERF probe -q -d 'probe_libpython3:*' 2> /dev/null || true"
-    a=$(nm $lib | awk '$3 == "take_gil" { print $1 }')
-    sz=$(nm -S $lib | awk '$4 == "take_gil" { print $2 }')
-    ret=$(objdump -d --no-show-raw-insn --start-address=0x$a --stop-address=$(printf '0x%x' $((0x$a + 0x$sz))) $lib | awk '$2 == "ret" { sub(":", "", $1); print $1 }')
-    if [ "$(echo "$ret" | wc -w)" != 1 ]; then echo "server: take_gil in $lib has not one ret: $ret" >&2; return 1; fi
-    cmd "$PERF probe -x $lib take_gil > probe.log 2>&1"
-    cmd "$PERF probe -x $lib 'take_gil__return=take_gil+$((0x$ret - 0x$a))' >> probe.log 2>&1   # the ret at 0x$ret"
-    cmd "$PERF probe -x $lib drop_gil >> probe.log 2>&1"
-    local rec="-z -m 64M --buildid-mmap -k CLOCK_MONOTONIC --switch-events --call-graph dwarf,16384 -e cpu-clock/freq=499/ -e sched:sched_switch -e sched:sched_waking -e probe_libpython3:take_gil -e probe_libpython3:take_gil__return -e probe_libpython3:drop_gil"
+    # recorded by perfan's own `perfan record` (built from this checkout:
+    # PERFAN=path/to/perfan to use another), which sets the GIL's probes up
+    # (group probe_perfan, take_gil's return as a plain uprobe on its ret)
+    # and removes them at the end; its perf commands go to record$t.log
+    local perfan=${PERFAN:-../../build/perfan}
+    [ -x "$perfan" ] || { echo "server: no perfan at $perfan (build it, or set PERFAN)" >&2; return 1; }
     for t in "" -free; do
         if [ -z "$t" ]; then f=""; else f=" --free score"; fi
-        cmd "PYTHONHASHSEED=0 $PERF record $rec -o server$t.data -- $py -X perf server.py$f --truth truth$t.txt > server$t.out 2> record$t.log"
-        if grep -q 'LOST\|lost' "record$t.log"; then echo "WARNING: server: server$t.data lost records (record$t.log)" >&2; fi
+        cmd "$perfan record --dry-run --wall --python --gil -F 499 -o server$t.data -- $py -X perf server.py$f --truth truth$t.txt > record$t.cmd"
+        # (a busy machine can make perf lose records: then it is made again)
+        local try
+        for try in 1 2 3; do
+            cmd "PYTHONHASHSEED=0 $perfan record --wall --python --gil -F 499 -o server$t.data -- $py -X perf server.py$f --truth truth$t.txt > server$t.out 2> record$t.log"
+            $PERF report -i server$t.data --stats 2>&1 | grep -q 'LOST' || break
+            echo "server: server$t.data lost records (try $try)" >&2
+            echo "# (lost records: made again)" >> COMMAND
+        done
+        rm -f server$t.data.old   # (perf's rename of a try's file)
         pid=$(pid_of server$t.data python3.12)
         cmd "cp /tmp/perf-$pid.map perf-$pid.map   # map for server$t.data"
         cmd "$PERF report -i server$t.data --stats > stats$t.txt 2>&1"
@@ -912,7 +916,6 @@ case_server() {
         cmd "$PERF report -i server$t.data --stdio --no-children -g none --sort comm,dso,sym --percent-limit 0.5 > report$t.txt 2>&1"
         cmd "$PERF script -i server$t.data --show-switch-events --show-task-events -F pid,tid,time,event,trace --ns | grep -a 'PERF_RECORD_\\|sched:sched_switch' | python3 oncpu.py truth$t.txt > oncpu$t.txt"
     done
-    cmd "$PERF probe -q -d 'probe_libpython3:*'"
     # the binaries: python3.12 and libpython as py-handler keeps them (same
     # build-ids), by symlink; the extension modules and libm with hits,
     # copied; symfs/ holds them at their recorded paths

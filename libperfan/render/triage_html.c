@@ -244,11 +244,11 @@ static void plateaus(const struct perfan_triage *t, FILE *fp)
 		const struct perfan_report_row *r = perfan_triage_plateau(t, i);
 		fprintf(fp, "<tr><td>%.2f%%</td><td>%.2f%%</td>",
 			r->self_percent, r->total_percent);
-		if (isfinite(r->speedup_self))
-			fprintf(fp, "<td>%.2fx</td>", r->speedup_self);
+		if (isfinite(r->speedup_total))
+			fprintf(fp, "<td>%.2fx</td>", r->speedup_total);
 		else
-			fputs(isnan(r->speedup_self) ? "<td>-</td>"
-						     : "<td>inf</td>",
+			fputs(isnan(r->speedup_total) ? "<td>-</td>"
+						      : "<td>inf</td>",
 			      fp);
 		fputs("<td class=\"l\">", fp);
 		put(fp, r->sym);
@@ -256,8 +256,9 @@ static void plateaus(const struct perfan_triage *t, FILE *fp)
 		put(fp, r->kind == PERFAN_FRAME_PYTHON ? "" : r->dso);
 		fputs("</td></tr>\n", fp);
 	}
-	fputs("</table><p>Max speedup: 1/(1-p) for a function of self share "
-	      "p, the most the whole could gain if it cost nothing",
+	fputs("</table><p>Max speedup: 1/(1-p) for a function of total share "
+	      "p (itself and what it calls), the most the whole could gain "
+	      "if it cost nothing",
 	      fp);
 	int32_t pid, tid;
 	const char *comm;

@@ -76,11 +76,11 @@ static void plateaus(const struct perfan_triage *t, FILE *fp)
 	for (size_t i = 0; i < t->nplateaus; i++) {
 		const struct perfan_report_row *r = perfan_triage_plateau(t, i);
 		char sp[32];
-		if (isfinite(r->speedup_self))
-			snprintf(sp, sizeof(sp), "%.2fx", r->speedup_self);
+		if (isfinite(r->speedup_total))
+			snprintf(sp, sizeof(sp), "%.2fx", r->speedup_total);
 		else
 			snprintf(sp, sizeof(sp), "%s",
-				 isnan(r->speedup_self) ? "-" : "inf");
+				 isnan(r->speedup_total) ? "-" : "inf");
 		fprintf(fp, "  %6.2f%% %6.2f%% %12s  %s", r->self_percent,
 			r->total_percent, sp, r->sym ? r->sym : "?");
 		/* a Python function's name carries its file, its module */
