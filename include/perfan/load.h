@@ -266,8 +266,10 @@ perfan_load_info(const perfan_load *l);
 PERFAN_API const perfan_perfdata *perfan_load_reader(const perfan_load *l);
 
 /* The column of L's profile to show: the one named opts.filter.event,
- * else the first with weight (not counting one named SKIP, which may be
- * NULL), with the advice (warning) "NAME has samples of N events; these
+ * else the one with weight (not counting one named SKIP, which may be
+ * NULL) of a CPU clock (PERFAN_COLUMN_CPU), else of another event that is
+ * no tracepoint or probe, else any, the first of the recording's events
+ * (else the first column) among equals, with the advice (warning) "NAME has samples of N events; these
  * are of EVENT (--event NAME for another)" when there are several. 0 when
  * there is none. NAME names the input (NULL: the last one read). */
 PERFAN_API size_t perfan_load_column(const perfan_load *l, const char *skip,

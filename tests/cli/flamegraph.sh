@@ -1014,6 +1014,30 @@ else
 	end "bad input: missing file, garbage, a bad folded line (file:line, the lines before drawn), a count too large, empty input (just all, warned), a cut perf.data (-o leaves nothing)"
 fi
 
+# ---- issue 35: the graphs' rules (event, kernel frames, roots, height,
+# titles), on testdata/server (six events, threads, Python) and
+# testdata/offcpu, against perf script's own output
+
+begin rules
+srv=(--symfs "$TD/server/symfs" --kallsyms "$TD/server/kallsyms"
+	--perf-map-dir "$TD/server" --buildid-dir "$tmp/nocache")
+# the default event of a recording of several is the CPU clock, not the
+# tracepoint whose sample came first: as many samples as perf script
+# prints of cpu-clock
+want=$(zstd -dc "$TD/server/script.txt.zst" | grep -c ' cpu-clock/freq=499/:')
+"$PERFAN_BIN" collapse --samples "${srv[@]}" "$TD/server/server.data" \
+	>"$d/srv.folded" 2>"$d/srv.folded.err" ||
+	err "collapse server.data: $(head -c 400 "$d/srv.folded.err")"
+got=$(awk '{s += $NF} END {print s + 0}' "$d/srv.folded")
+[ "$got" = "$want" ] && [ "$want" -gt 1000 ] ||
+	err "collapse server.data: $got samples by default, perf script has $want of cpu-clock"
+grep -q 'these are of cpu-clock' "$d/srv.folded.err" ||
+	err "collapse server.data: the warning does not name cpu-clock: $(head -c 300 "$d/srv.folded.err")"
+draw "$d/srv.svg" --samples "${srv[@]}" "$TD/server/server.data"
+[ "$(allw "$d/srv.svg")" = "$want" ] ||
+	err "flamegraph server.data: all = $(allw "$d/srv.svg"), perf script has $want cpu-clock samples"
+end "rules (issue 35): the default event of several is the CPU clock"
+
 # ---- bugs found by this test: fixed ones stay fixed (xfail: a known one)
 
 begin known

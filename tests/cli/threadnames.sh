@@ -152,7 +152,7 @@ fi
 PPROF=${PERFAN_PPROF:-build/tools/pprof}
 if [ -x "$PPROF" ]; then
 	"$PPROF" -tags "$tmp/g.pb.gz" >"$tmp/tags" 2>"$tmp/err" || fail "pprof -tags: $(head -c 300 "$tmp/err")"
-	awk '/thread_name: Total/{on=1;next} on&&/^ *$/{on=0} on{print $3}' "$tmp/tags" | sort >"$tmp/tn"
+	awk '/thread_name: Total/{on=1;next} on&&/^ *$/{on=0} on{print $NF}' "$tmp/tags" | sort >"$tmp/tn"
 	printf 'crunch\nlatency\n' >"$tmp/tn.want"
 	cmp -s "$tmp/tn" "$tmp/tn.want" || fail "pprof's thread_name labels: $(tr '\n' ' ' <"$tmp/tn")"
 else

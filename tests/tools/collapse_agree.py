@@ -29,7 +29,7 @@ def script_stacks(path, local_dsos):
     stacks, cur, comm = [], None, None
     head = re.compile(r"^(\S.*?)\s+(\d+)(?:/\d+)?\s+(?:\[\d+\]\s+)?[\d.]+:"
                       r"\s+(?:\d+\s+)?([^\s:]+(?::[^\s:]+)?):")
-    first_event = None
+    events, event = {}, None  # each event's place, in order met
     frame = re.compile(r"^\s+[0-9a-f]+\s+(.*?)\s+\((.*)\)$")
     for line in open(path, errors="replace"):
         line = line.rstrip("\n")
@@ -37,23 +37,29 @@ def script_stacks(path, local_dsos):
         if m and m.group(3).startswith("PERF_RECORD_"):
             # side-band records (--show-task-events, --show-switch-events)
             if cur is not None:
-                stacks.append((comm, cur))
+                stacks.append((comm, cur, event))
             cur = None
             continue
         if m:
             if cur is not None:
-                stacks.append((comm, cur))
-            # perfan collapse keeps the first event's samples
-            first_event = first_event or m.group(3)
-            comm, cur = m.group(1), ([] if m.group(3) == first_event
-                                     else None)
+                stacks.append((comm, cur, event))
+            comm, cur, event = m.group(1), [], m.group(3)
+            events.setdefault(event, len(events))
             continue
         m = frame.match(line)
         if m and cur is not None:
             name = re.sub(r"\+0x[0-9a-f]+$", "", m.group(1))
             cur.append((name, os.path.basename(m.group(2))))
     if cur is not None:
-        stacks.append((comm, cur))
+        stacks.append((comm, cur, event))
+    # perfan collapse keeps one event's samples: a CPU clock's, else the
+    # first event's that is no tracepoint or probe (SYS:NAME), else the
+    # first's
+    def rank(e):
+        clock = re.match(r"(cpu-clock|task-clock|cycles)\b", e)
+        return (0 if clock else 2 if ":" in e else 1, events[e])
+    keep = min(events, key=rank) if events else None
+    stacks = [(c, fr) for c, fr, e in stacks if e == keep]
     # perf prints an inlined frame's module as "(inlined)": it is the
     # module of the frame it is inlined into, the next real one
     for _, frames in stacks:
