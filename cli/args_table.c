@@ -112,6 +112,11 @@ const struct cli_opt cli_views_table[] = {
 	     "(perf.data) wall-clock time: on-CPU time (the\n"
 	     "cpu-clock or task-clock period) and off-CPU time\n"
 	     "in one profile, in ns"),
+	LOAD("kernel-detail", NULL,
+	     "(perf.data) --off-cpu, --wall: keep the kernel's\n"
+	     "scheduler frames of each wait under its leaf\n"
+	     "(default: folded into it, the thread's own\n"
+	     "innermost frame directly under the leaf)"),
 	CLI_END,
 };
 

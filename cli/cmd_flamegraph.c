@@ -36,12 +36,15 @@ struct opts {
 	struct perfan_load_opts lo;
 	const char *out;
 	int diff;
+	int per_thread;
 };
 
 #define FG(name, arg, help) CLI_SET(name, arg, fo, cli_set_fg, help)
 static const struct cli_opt options[] = {
 	FG("title", "TEXT",
-	   "the title (default Flame Graph, Icicle Graph,\nFlame Chart)"),
+	   "the title (default: the mode, event and filters,\n"
+	   "\"On-CPU: cpu-clock, threads merged\"; Flame Graph,\n"
+	   "Icicle Graph, Flame Chart for folded stacks)"),
 	FG("subtitle", "TEXT", "a second line under the title"),
 	FG("width", "PX", "image width (default 1200)"),
 	FG("height", "PX",
@@ -50,6 +53,10 @@ static const struct cli_opt options[] = {
 	FG("minwidth", "PX|PCT%",
 	   "merge frames narrower than this into one \"(other)\"\n"
 	   "per parent (default 0.1 px)"),
+	FG("fit", "PX",
+	   "fit the height to the content: the depth of the\n"
+	   "deepest frame PX wide; thinner towers above it\n"
+	   "cut, their callers outlined (default: all drawn)"),
 	FG("fonttype", "FONT", "font family (default Verdana)"),
 	FG("fontsize", "PX", "font size (default 12)"),
 	FG("colors", "PALETTE",
@@ -90,6 +97,10 @@ static const struct cli_opt options[] = {
 	   "differential: draw changes under K standard\n"
 	   "deviations of sampling noise neutral (weights\n"
 	   "that are sample counts)"),
+	CLI_FLAG("per-thread", per_thread,
+		 "(perf.data, perf script) a root per thread, named\n"
+		 "as the thread tables name it (default: threads\n"
+		 "merged, a root per command)"),
 	CLI_TABLE(cli_load_table, lo),
 	CLI_OUTPUT(out),
 	CLI_END,
@@ -195,6 +206,9 @@ int cmd_flamegraph(int argc, char **argv)
 	if (npaths == 1 || o.diff)
 		o.lo.folded_prune = perfan_flamegraph_prune_fraction(&o.fo);
 	o.lo.keep_samples = o.fo.flamechart;
+	if (o.per_thread)
+		o.lo.root = PERFAN_ROOT_PID_TID;
+	o.fo.filter = &o.lo.filter; /* named in the default title */
 	perfan_load *l = NULL;
 	status = o.diff ? load_diff(&l, paths, &o)
 			: load_all(&l, paths, npaths, &o);
@@ -203,6 +217,7 @@ int cmd_flamegraph(int argc, char **argv)
 	const char *name = o.diff        ? paths[1]
 			   : npaths == 1 ? perfan_load_info(l)->name
 					 : "the input";
+	o.fo.names = perfan_load_thread_names(l);
 	if (!perfan_load_total(l, o.fo.column))
 		cli_warn(CMD, "no samples in %s", name);
 	status = cli_write_flamegraph(CMD, perfan_load_profile(l), &o.fo, o.out,

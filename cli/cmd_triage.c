@@ -66,6 +66,10 @@ static const struct cli_opt options[] = {
 	CLI_FLAG("all", to.all_threads,
 		 "the thread table of a system-wide recording\n"
 		 "lists every process, not only the busiest"),
+	CLI_FLAG("per-thread", to.per_thread,
+		 "both flame graphs with a root per thread, named\n"
+		 "as the thread table names it (default: both with\n"
+		 "threads merged)"),
 	CLI_FLAG("text", text,
 		 "print the findings for a terminal instead of\n"
 		 "the HTML page"),

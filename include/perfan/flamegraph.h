@@ -11,7 +11,9 @@
 
 #include <perfan/common.h>
 #include <perfan/diff.h>
+#include <perfan/filter.h>
 #include <perfan/profile.h>
+#include <perfan/threadnames.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -60,8 +62,14 @@ struct perfan_flamegraph_opts {
 	size_t base_column;
 	int negate; /* swap red and blue of differential colouring */
 
-	/* Text. NULL takes the default: "Flame Graph" ("Icicle Graph"
-	 * inverted, "Flame Chart" with flamechart), no subtitle, the
+	/* Text. NULL takes the default: for a perf.data event's column or a
+	 * time view, what the graph shows: its mode, its event, how threads
+	 * are drawn and the filters in force ("On-CPU: cpu-clock, threads
+	 * merged", "Off-CPU time (ns), a root per thread, --pid 12",
+	 * "On-CPU (icicle): cycles, threads merged, 1.200-3.400 s"); for
+	 * other columns (folded stacks, differential graphs) "Flame Graph"
+	 * ("Icicle Graph" inverted, "Flame Chart" with flamechart) and the
+	 * filters; no subtitle, the
 	 * column's unit ("samples"; for weights by period the event's name,
 	 * "cycles"), "Function:", no notes. */
 	const char *title, *subtitle, *countname, *nametype, *notes;
@@ -123,6 +131,23 @@ struct perfan_flamegraph_opts {
 	 * this high. 0: 900 for differential graphs, no limit for plain
 	 * ones; negative: no limit. */
 	double max_height;
+	/* Since 0.2. The filters the profile was read with (perfan/
+	 * filter.h; NULL: none), named in the default title. Borrowed
+	 * during the call. */
+	const struct perfan_filter *filter;
+	/* Since 0.2. The names of the threads (perfan/threadnames.h) whose
+	 * process frames, one per thread (PERFAN_ROOT_PID_TID), are drawn
+	 * as "NAME PID/TID", as the thread tables name them; NULL: as the
+	 * frames are named. Borrowed during the call. */
+	const perfan_thread_names *names;
+	/* Since 0.2. The graph's height fit to its content: its depth is
+	 * that of the deepest frame at least FIT_WIDTH px wide; frames
+	 * above it (thin towers, narrower than FIT_WIDTH) are left out and
+	 * the callers they stood on outlined (dashed; class "cut"), so that
+	 * no empty band stands above thin spikes. 0: every frame drawn, as
+	 * flamegraph.pl draws them. Plain graphs only (not flame charts or
+	 * differential graphs). */
+	double fit_width;
 };
 
 /* The shapes of a differential graph. */
@@ -231,9 +256,9 @@ perfan_flamegraph_prune_fraction(const struct perfan_flamegraph_opts *opts);
 /* FO's option NAME as flamegraph.pl's command line spells it, from VALUE
  * (borrowed; NULL for a switch): the switches hash, inverted, reverse,
  * flamechart, negate and total (colour by total share); the texts title,
- * subtitle, countname, nametype, notes and fonttype; width, height and
- * fontsize in px; minwidth "PX" or "PCT%"; colors (or color) a palette
- * name; bgcolors yellow, blue, green, grey or #rrggbb; view both, after
+ * subtitle, countname, nametype, notes and fonttype; width, height,
+ * fontsize and fit (fit_width) in px; minwidth "PX" or "PCT%"; colors
+ * (or color) a palette name; bgcolors yellow, blue, green, grey or #rrggbb; view both, after
  * or before; noise-floor in percentage points; noise-sigmas. Since 0.2.
  * Returns 0, or PERFAN_EINVAL with a message naming the option
  * ("--width: 'x' is not a width in pixels"). */

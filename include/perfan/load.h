@@ -123,6 +123,10 @@ struct perfan_load_opts {
 	/* The order of the thread table of a time view (enum
 	 * perfan_threads_sort, perfan/threads.h; 0: pid, then tid). */
 	int thread_sort;
+	/* Since 0.2. With time_view: keep the kernel's scheduler frames of
+	 * each switch-out stack under its off-CPU leaf
+	 * (perfan_offcpu_opts' kernel_detail); 0 folds them into it. */
+	int kernel_detail;
 };
 
 #define PERFAN_LOAD_PY_AUTO (-1)
@@ -153,9 +157,9 @@ enum perfan_load_quiet {
 
 /* O's option NAME as perfan's command line spells it, from VALUE
  * (borrowed; NULL for a switch): the switches samples, period, inline,
- * lineno, off-cpu, wall, kernel, jit and addrs; the paths symfs,
- * debug-dir, buildid-dir, kallsyms, perf-map-dir and jitdump-dir; threads
- * (1 to 1024); python (native, mixed or python); compat (flamegraph or
+ * lineno, off-cpu, wall, kernel-detail, kernel, jit and addrs; the paths
+ * symfs, debug-dir, buildid-dir, kallsyms, perf-map-dir and jitdump-dir;
+ * threads (1 to 1024); python (native, mixed or python); compat (flamegraph or
  * none); and the filters of perfan_filter_set. Since
  * 0.2. Returns 0, or PERFAN_EINVAL with a message naming the option
  * ("--python: 'x' is none of native, mixed, python"). */
@@ -389,6 +393,10 @@ struct perfan_load_triage_opts {
 	 * alone. A name equal to the triaged recording's is read once. */
 	const char *const *after;
 	size_t nr_after;
+	/* Since 0.2. Both flame graphs with a root per thread, named as the
+	 * thread table names it; 0: both with threads merged (a root per
+	 * command). */
+	int per_thread;
 };
 
 /* The triage (perfan/triage.h) of the recording PATH read with OPTS

@@ -15,8 +15,10 @@
 #include <perfan/classify.h>
 #include <perfan/common.h>
 #include <perfan/diff.h>
+#include <perfan/filter.h>
 #include <perfan/profile.h>
 #include <perfan/report.h>
+#include <perfan/threadnames.h>
 #include <perfan/threads.h>
 #include <perfan/timeline.h>
 
@@ -75,6 +77,17 @@ struct perfan_triage_in {
 	 * range selected on it filters the page's thread table and flame
 	 * graphs. */
 	const struct perfan_timeline_result *timeline;
+	/* Since 0.2. The flame graphs, drawn by one rule: CPU_GRAPH (its
+	 * column CPU_GRAPH_COLUMN) and WAIT_GRAPH, both with threads merged
+	 * (a root per command) or both with a root per thread (named by
+	 * NAMES, perfan/threadnames.h, when not NULL); NULL: CPU (COLUMN)
+	 * and WAIT as they are. FILTER (NULL: none) is what the recording
+	 * was read with, named in the graphs' titles. */
+	const perfan_profile *cpu_graph;
+	size_t cpu_graph_column;
+	const perfan_profile *wait_graph;
+	const perfan_thread_names *names;
+	const struct perfan_filter *filter;
 };
 
 struct perfan_triage_opts {

@@ -10,8 +10,12 @@ struct perfan_load {
 	struct perfan_load_opts o;
 	perfan_profile *p;
 	perfan_profile *native; /* before the Python view (keep_native) */
-	perfan_pstats *calls;   /* want_calls */
-	perfan_offcpu *offcpu;  /* time_view */
+	/* a time view's profile with the kernel's frames of its waits, for
+	 * the analyses that read them (the thread table's call sites), when
+	 * P has them folded (kernel_detail not set); else NULL */
+	perfan_profile *waits;
+	perfan_pstats *calls;  /* want_calls */
+	perfan_offcpu *offcpu; /* time_view */
 	/* each thread's name and pool, from the native stacks (roots per
 	 * thread only) */
 	perfan_thread_names *names;
@@ -67,6 +71,22 @@ int perfan__load_beside_opts(const perfan_load *l, struct perfan_load_opts *lo);
  * *TL. Returns 0 or a negative error. */
 int perfan__load_timeline_beside(perfan_timeline **out, perfan_load **tl,
 				 const perfan_load *l, int all);
+/* How perfan__load_reshape copies a profile. */
+struct perfan__reshape {
+	/* each process frame made again as this says (PERFAN_ROOT_COMM:
+	 * threads merged into a root per command), its comm, pid and tid
+	 * kept as data; 0: as it is */
+	int root;
+	/* the kernel's frames right under an off-CPU leaf (the scheduler's,
+	 * entry_SYSCALL_64 ... __schedule) left out: the leaf names the
+	 * wait, the thread's own innermost frame is directly under it */
+	int fold_kernel;
+};
+/* A new profile *OUT of SRC's columns and stacks (its kept samples in
+ * order, kept, when it has any), reshaped as HOW says. Returns 0 or a
+ * negative error. */
+int perfan__load_reshape(perfan_profile **out, const perfan_profile *src,
+			 const struct perfan__reshape *how);
 /* Whether P has a frame of CPython's own code (libpython*, python*). */
 int perfan__load_has_interpreter(const perfan_profile *p);
 /* Whether P is a Python program's: Python functions or the interpreter. */

@@ -139,6 +139,7 @@ void perfan_load_free(perfan_load *l)
 		return;
 	perfan_profile_free(l->p);
 	perfan_profile_free(l->native);
+	perfan_profile_free(l->waits);
 	perfan_pstats_free(l->calls);
 	perfan_offcpu_free(l->offcpu);
 	perfan_thread_names_free(l->names);
@@ -569,13 +570,34 @@ static int read_whole(perfan_load *l, const char *path)
 	return read_one(l, l->p, path, 0);
 }
 
-/* What every read ends with, after RC: the Python check and view. */
+/* A time view's waits shown without the kernel's scheduler frames under
+ * their leaves (unless kernel_detail), the profile that has them kept for
+ * the analyses that read them. */
+static int fold_kernel(perfan_load *l)
+{
+	if (!l->o.time_view || l->o.kernel_detail || !l->offcpu)
+		return 0;
+	static const struct perfan__reshape fold = {.fold_kernel = 1};
+	perfan_profile *folded;
+	int rc = perfan__load_reshape(&folded, l->p, &fold);
+	if (rc)
+		return rc;
+	perfan_profile_free(l->waits);
+	l->waits = l->p;
+	l->p = folded;
+	return 0;
+}
+
+/* What every read ends with, after RC: the Python check and view, the
+ * kernel's frames of waits folded. */
 static int after_read(perfan_load *l, int rc)
 {
 	if ((l->info.caps & PERFAN_SOURCE_RECORDS) &&
 	    !(l->o.quiet_advice & PERFAN_LOAD_QUIET_PYTHON))
 		perfan__load_python_check(l);
 	int vrc = perfan__load_python_view(l);
+	if (!vrc)
+		vrc = fold_kernel(l);
 	return l->read_rc = vrc ? vrc : rc;
 }
 

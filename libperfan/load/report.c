@@ -102,7 +102,8 @@ int perfan_load_report_new(perfan_load_report **out, perfan_load *l,
 		to.names = l->names;
 		to.all = !!(flags & PERFAN_LOAD_REPORT_ALL_THREADS);
 		to.sort = l->o.thread_sort;
-		rc = perfan_threads_new(&lr->threads, l->p,
+		rc = perfan_threads_new(&lr->threads,
+					l->waits ? l->waits : l->p,
 					perfan_offcpu_summary(l->offcpu), &to);
 		if (!rc)
 			rc = perfan__load_gil_beside(&lr->gil, &lr->gil_load,

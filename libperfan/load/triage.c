@@ -47,6 +47,10 @@ struct inputs {
 	const char *bound_comm;
 	uint64_t bound_total;
 	size_t bound_threads;
+	/* the flame graphs: both merged (the off-CPU view's threads under a
+	 * root per command) or both a root per thread (bycpu, wait) */
+	int per_thread;
+	perfan_profile *wait_merged;
 };
 
 static void release(void *payload)
@@ -73,6 +77,7 @@ static void release(void *payload)
 	perfan_report_free(in->bound_rows);
 	perfan_load_free(in->bycpu);
 	perfan_load_free(in->cpu);
+	perfan_profile_free(in->wait_merged);
 	free(in);
 }
 
@@ -115,8 +120,10 @@ static int load_wait(struct inputs *in, const struct perfan_load_opts *opts,
 	to.names = perfan_load_thread_names(in->wait);
 	to.all = all;
 	to.sort = opts->thread_sort;
-	int rc2 = perfan_threads_new(&in->threads,
-				     perfan_load_profile(in->wait), s, &to);
+	/* the call sites are read from the kernel's frames of the waits */
+	int rc2 = perfan_threads_new(
+		&in->threads, in->wait->waits ? in->wait->waits : in->wait->p,
+		s, &to);
 	if (!rc2)
 		rc2 = perfan__load_gil_beside(&in->gil, &in->gil_load,
 					      in->wait);
@@ -213,6 +220,49 @@ static size_t busiest(struct inputs *in, const perfan_profile *p, size_t col)
 	return nthreads;
 }
 
+/* The on-CPU view read again with a root per thread, quietly. */
+static int load_bycpu(struct inputs *in, const struct perfan_load_opts *opts)
+{
+	struct perfan_load_opts lo = *opts;
+	lo.root = PERFAN_ROOT_PID_TID;
+	lo.log = quiet_log; /* the first reading gave its warnings */
+	lo.advice = NULL;
+	lo.progress = NULL;
+	return perfan_load_again(&in->bycpu, in->cpu, &lo);
+}
+
+/* The profiles the flame graphs are drawn of, by one rule: threads
+ * merged, the on-CPU view's roots by command and the off-CPU view's
+ * threads put under them too; or a root per thread in both, named by the
+ * thread table's names. */
+static int load_graphs(struct inputs *in, struct perfan_triage_in *ti,
+		       const struct perfan_load_opts *opts, const char *name)
+{
+	ti->filter = &in->cpu->o.filter;
+	if (in->per_thread) {
+		if (!in->bycpu && ti->has_cpu && load_bycpu(in, opts)) {
+			perfan_load_free(in->bycpu); /* drawn merged, then */
+			in->bycpu = NULL;
+		}
+		if (in->bycpu) {
+			ti->cpu_graph = in->bycpu->p;
+			ti->cpu_graph_column = cpu_column(in->bycpu, name);
+			if (ti->cpu_graph_column == SIZE_MAX)
+				ti->cpu_graph = NULL;
+		}
+		ti->wait_graph = ti->wait;
+		ti->names = perfan_load_thread_names(in->wait ? in->wait
+							      : in->bycpu);
+		return 0;
+	}
+	if (!ti->wait)
+		return 0;
+	static const struct perfan__reshape merge = {.root = PERFAN_ROOT_COMM};
+	int rc = perfan__load_reshape(&in->wait_merged, ti->wait, &merge);
+	ti->wait_graph = in->wait_merged;
+	return rc;
+}
+
 /* The thread the plateaus' Amdahl bounds are on: the one that does the
  * work, the busiest on CPU (the only one under --tid). A recording of
  * one thread is its own; of several, the on-CPU view is read again with
@@ -226,12 +276,7 @@ static int load_bound(struct inputs *in, const struct perfan_load_opts *opts,
 	in->bound_threads = busiest(in, in->cpu->p, col);
 	if (in->bound_threads == 1)
 		return 0; /* the plateaus are that thread's */
-	struct perfan_load_opts lo = *opts;
-	lo.root = PERFAN_ROOT_PID_TID;
-	lo.log = quiet_log; /* the first reading gave its warnings */
-	lo.advice = NULL;
-	lo.progress = NULL;
-	int rc = perfan_load_again(&in->bycpu, in->cpu, &lo);
+	int rc = load_bycpu(in, opts);
 	if (rc) {
 		/* no bound is better than none at all: the plateaus keep
 		 * theirs where they hold */
@@ -347,6 +392,9 @@ static int triage(perfan_triage **out, struct inputs *in, const char *name)
 	ti.bound_comm = in->bound_comm;
 	ti.bound_total = in->bound_total;
 	ti.bound_threads = in->bound_threads;
+	int rc = load_graphs(in, &ti, &in->cpu->o, name);
+	if (rc)
+		return rc;
 	struct perfan_triage_opts o =
 		PERFAN_OPTS_INIT(struct perfan_triage_opts);
 	o.release = release;
@@ -367,6 +415,7 @@ int perfan_load_triage(perfan_triage **out, const char *path,
 	struct inputs *in = rc ? NULL : calloc(1, sizeof(*in));
 	if (!in)
 		return rc ? rc : perfan__nomem("triage");
+	in->per_thread = to.per_thread;
 	struct perfan_load_opts lo = opts ? *opts : PERFAN_LOAD_OPTS_INIT;
 	lo.root = PERFAN_ROOT_COMM;
 	struct perfan_report_opts ro =

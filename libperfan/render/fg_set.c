@@ -60,6 +60,10 @@ static const char *number_option(struct perfan_flamegraph_opts *fo,
 	if (!strcmp(name, "minwidth"))
 		return minwidth(value, fo) ? "is not pixels or a percentage"
 					   : "";
+	if (!strcmp(name, "fit"))
+		return perfan__parse_positive(value, 1e4, &fo->fit_width)
+			       ? "is not a width in pixels"
+			       : "";
 	if (!strcmp(name, "colors")) {
 		fo->palette = perfan_fg_palette_parse(value);
 		return fo->palette < 0 ? "is not a palette" : "";

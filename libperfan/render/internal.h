@@ -19,6 +19,13 @@
 void perfan__fg_opts(struct perfan_flamegraph_opts *o,
 		     const struct perfan_flamegraph_opts *opts);
 
+/* fg_title.c: the default title of O's graph of P into BUF (SIZE bytes,
+ * cut to fit): its mode (by the column's kind), its event, how threads
+ * are drawn (the process frames' root) and O's filters. Returns the
+ * length the whole title has. */
+size_t perfan__fg_title(char *buf, size_t size, const perfan_profile *p,
+			const struct perfan_flamegraph_opts *o);
+
 /* The index of frame I's parent in layout L (built from the trie),
  * SIZE_MAX for the root and in flame charts. */
 size_t perfan__fg_layout_parent(const perfan_fg_layout *l, size_t i);

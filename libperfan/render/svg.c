@@ -18,6 +18,7 @@
 #include "render/markup.h"
 #include "render/svg_diff.h"
 #include "util/error.h"
+#include "util/log.h"
 
 #define FONTWIDTH 0.59 /* average glyph width per px of font size */
 
@@ -162,13 +163,6 @@ static void write_script(FILE *fp, int diff)
 	}
 }
 
-static const char *default_title(const struct perfan_flamegraph_opts *o)
-{
-	if (o->flamechart)
-		return "Flame Chart";
-	return o->inverted ? "Icicle Graph" : "Flame Graph";
-}
-
 static void write_head(struct out *o, const struct perfan_flamegraph_opts *op,
 		       const struct geom *g, const char *unit, uint64_t total,
 		       uint64_t base_total, uint64_t union_total, int diff)
@@ -261,7 +255,7 @@ static void write_head(struct out *o, const struct perfan_flamegraph_opts *op,
 		g->width, g->height);
 	fprintf(fp, "<text id=\"title\" x=\"%.1f\" y=\"%.1f\">", g->width / 2,
 		g->fs * 2);
-	put_str(o, op->title ? op->title : default_title(op));
+	put_str(o, op->title);
 	fputs("</text>\n", fp);
 	if (op->subtitle) {
 		fprintf(fp, "<text id=\"subtitle\" x=\"%.1f\" y=\"%.1f\">",
@@ -390,13 +384,59 @@ static void write_legend(struct out *o, const struct perfan_flamegraph_opts *op,
 	fputs("</g>\n", fp);
 }
 
+/* What the fit to a graph's content does to a frame: drawn, drawn and
+ * marked (deeper frames of it cut), not drawn. */
+enum { CUT_NO = 0, CUT_MARK = 1, CUT_OUT = 2 };
+
+/* The graph of L fit to its content (perfan_flamegraph_opts' fit_width):
+ * its depth is the deepest frame at least MIN wide (in weight), deeper
+ * frames are CUT_OUT, their callers at that depth CUT_MARK. */
+static void fit_depth(const perfan_fg_layout *l, unsigned char *cut, double min)
+{
+	size_t n = perfan_fg_layout_nr_frames(l);
+	uint32_t depth = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct perfan_fg_frame *f = perfan_fg_layout_frame(l, i);
+		if ((double)f->width >= min && f->depth > depth)
+			depth = f->depth;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct perfan_fg_frame *f = perfan_fg_layout_frame(l, i);
+		if (f->depth <= depth)
+			continue;
+		cut[i] = CUT_OUT;
+		size_t up = perfan__fg_layout_parent(l, i);
+		if (f->depth == depth + 1 && up < n)
+			cut[up] = CUT_MARK;
+	}
+}
+
+/* Frame F's name, or a thread's process frame (one per thread) named as
+ * the thread tables name it, "NAME PID/TID", in BUF, with OP's names. */
+static const char *thread_name(const struct perfan_flamegraph_opts *op,
+			       const struct perfan_frame *f, char *buf,
+			       size_t n)
+{
+	const struct perfan_thread_name *tn =
+		op->names && f->kind == PERFAN_FRAME_PROCESS &&
+				f->root == PERFAN_ROOT_PID_TID && f->pid >= 0 &&
+				f->tid >= 0
+			? perfan_thread_names_find(op->names, f->pid, f->tid)
+			: NULL;
+	if (!tn || !tn->name)
+		return f->name;
+	snprintf(buf, n, "%s %d/%d", tn->name, (int)f->pid, (int)f->tid);
+	return buf;
+}
+
 static void write_frame(struct out *o, const struct perfan_flamegraph_opts *op,
 			const struct geom *g, const perfan_profile *p,
 			const struct perfan_fg_frame *f,
-			const struct perfan__fg_diff *d, size_t i)
+			const struct perfan__fg_diff *d, size_t i, int marked)
 {
 	FILE *fp = o->fp;
 	const char *name;
+	char label[256];
 	uint32_t kind = PERFAN_FRAME_NATIVE;
 	struct perfan__rgb c;
 	if (f->frame == PERFAN_FG_ALL) {
@@ -414,6 +454,7 @@ static void write_frame(struct out *o, const struct perfan_flamegraph_opts *op,
 		int key = perfan__fg_leaf_key(fr);
 		c = perfan__fg_color(op->palette, op->hash, name, kind,
 				     key < 0 ? UINT32_MAX : (uint32_t)key);
+		name = thread_name(op, fr, label, sizeof(label));
 	}
 	if (d && f->frame != PERFAN_FG_OTHER)
 		c = perfan__fg_diff_color(perfan__fg_diff_change(d, f),
@@ -458,8 +499,11 @@ static void write_frame(struct out *o, const struct perfan_flamegraph_opts *op,
 	put_text(o, name, len);
 	fprintf(fp,
 		"</title><rect x=\"%.1f\" y=\"%g\" width=\"%.1f\" "
-		"height=\"%g\" fill=\"#%02x%02x%02x\"/>",
-		x, y, w, g->fh - 1, c.r, c.g, c.b);
+		"height=\"%g\" fill=\"#%02x%02x%02x\"%s/>",
+		x, y, w, g->fh - 1, c.r, c.g, c.b,
+		marked ? " class=\"cut\" stroke=\"#000\" "
+			 "stroke-dasharray=\"3,2\""
+		       : "");
 	/* frames too narrow for a name get no text: the script adds one
 	 * when a zoom makes room */
 	int dots;
@@ -517,10 +561,23 @@ int perfan_flamegraph_write(const perfan_profile *p, FILE *fp,
 		}
 		d = &dd;
 	}
+	unsigned char *cut = NULL;
+	if (!d && !op.flamechart && op.fit_width > 0 && total) {
+		cut = calloc(n ? n : 1, 1);
+		if (!cut) {
+			perfan_fg_layout_free(l);
+			return perfan__nomem("flame graph");
+		}
+		fit_depth(l, cut,
+			  op.fit_width * (double)total /
+				  (g.width - 2 * PERFAN__FG_XPAD));
+	}
 	unsigned kinds = 0, states = 0;
 	int other = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct perfan_fg_frame *f = perfan_fg_layout_frame(l, i);
+		if (cut && cut[i] == CUT_OUT)
+			continue;
 		if (f->depth > g.maxdepth)
 			g.maxdepth = f->depth;
 		if (f->frame == PERFAN_FG_OTHER)
@@ -563,6 +620,11 @@ int perfan_flamegraph_write(const perfan_profile *p, FILE *fp,
 	}
 	if (!unit || !*unit)
 		unit = "samples";
+	char title[512];
+	if (!op.title) {
+		perfan__fg_title(title, sizeof(title), p, &op);
+		op.title = title;
+	}
 	struct out o = {.fp = fp};
 	write_head(&o, &op, &g, unit, total, base_total, union_total, diff);
 	if (d) {
@@ -575,9 +637,12 @@ int perfan_flamegraph_write(const perfan_profile *p, FILE *fp,
 		write_legend(&o, &op, &g, kinds, states, other, d);
 	fprintf(fp, "<g id=\"frames\">\n");
 	for (size_t i = 0; i < n; i++)
-		write_frame(&o, &op, &g, lp, perfan_fg_layout_frame(l, i), d,
-			    i);
+		if (!cut || cut[i] != CUT_OUT)
+			write_frame(&o, &op, &g, lp,
+				    perfan_fg_layout_frame(l, i), d, i,
+				    cut && cut[i] == CUT_MARK);
 	fputs("</g>\n</svg>\n", fp);
+	free(cut);
 	if (d)
 		perfan__fg_diff_fini(d);
 	perfan_fg_layout_free(l);

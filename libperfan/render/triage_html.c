@@ -14,6 +14,7 @@
 #include <perfan/offcpu.h>
 
 #include "render/gil_section.h"
+#include "render/internal.h"
 #include "render/markup.h"
 #include "render/rangejs.h"
 #include "render/site_text.h"
@@ -52,15 +53,19 @@ static const char style[] =
 	"tbody.open tr.pool-row td.l:before{content:'\\25be '}";
 
 /* The page's script: each flame graph from its script element into a
- * frame of its height. */
+ * frame as wide as the page, the SVG drawn at that width (scaled from its
+ * own, its aspect kept) and the frame as high as the SVG is then. */
 static const char script[] =
 	"document.querySelectorAll('script[type=\"image/svg+xml\"]')"
 	".forEach(function(s){"
 	"var t=s.textContent.replace(/<\\\\\\/(script)/gi,'</$1')"
 	".replace(/<\\\\!--/g,'<!--');"
 	"var f=document.getElementById(s.dataset.frame);"
-	"var h=/<svg[^>]*\\sheight=\"(\\d+)\"/.exec(t);"
-	"if(h)f.style.height=(+h[1]+4)+'px';"
+	"var m=/<svg[^>]*\\swidth=\"(\\d+)\" height=\"(\\d+)\"/.exec(t);"
+	"if(m){var fit=function(){f.style.height=Math.ceil(f.clientWidth*"
+	"m[2]/m[1])+2+'px';};fit();window.addEventListener('resize',fit);"
+	"t=t.replace(m[0],m[0].replace(/width=\"\\d+\" height=\"\\d+\"/,"
+	"'width=\"100%\" height=\"100%\"'));}"
 	"f.src=URL.createObjectURL(new Blob([t],{type:'image/svg+xml'}));"
 	"});"
 	"document.querySelectorAll('tr.pool-row').forEach(function(r){"
@@ -292,11 +297,23 @@ static void svg_data(FILE *fp, const char *s, size_t n)
 	}
 }
 
-static int graph(FILE *fp, const perfan_profile *p, size_t column,
-		 const char *id, const char *title)
+#define FIT_PX 12.0 /* of the graph's 1200 px: 1 % of its weight */
+
+/* The flame graph of P's COLUMN, drawn as perfan flamegraph draws it
+ * (its default title: its mode, event, roots and T's filters), in the
+ * frame ID. */
+static int graph(FILE *fp, const struct perfan_triage *t,
+		 const perfan_profile *p, size_t column, const char *id)
 {
 	struct perfan_flamegraph_opts o = PERFAN_FG_OPTS_INIT;
 	o.column = column;
+	o.filter = t->in.filter;
+	o.names = t->in.names;
+	/* towers narrower than 1 % cut: no empty band above thin spikes
+	 * (perfan flamegraph draws them whole) */
+	o.fit_width = FIT_PX;
+	char title[512];
+	perfan__fg_title(title, sizeof(title), p, &o);
 	o.title = title;
 	char *buf = NULL;
 	size_t len = 0;
@@ -333,32 +350,28 @@ static size_t wait_column(const perfan_profile *p)
 	return 0;
 }
 
-/* A graph's title: its mode, its event and how threads are drawn. */
-static const char *title(char *buf, size_t n, const char *mode,
-			 const perfan_profile *p, size_t col, const char *rule)
-{
-	const char *ev = perfan_profile_column_name(p, col);
-	snprintf(buf, n, "%s: %s, %s", mode, ev ? ev : "?", rule);
-	return buf;
-}
-
 static int graphs(const struct perfan_triage *t, FILE *fp)
 {
-	fputs("<section id=\"flamegraph\"><h2>Flame graphs</h2>\n", fp);
+	fputs("<section id=\"flamegraph\"><h2>Flame graphs</h2>\n"
+	      "<p>Both draw threads by one rule, as their titles say: "
+	      "merged, or with <code>--per-thread</code> a root per "
+	      "thread. Towers narrower than 1&nbsp;% are cut "
+	      "where they would only add height, their callers outlined; "
+	      "<code>perfan flamegraph</code> draws them whole.</p>\n",
+	      fp);
 	int rc = 0;
-	char buf[256];
-	if (t->in.cpu && t->nplateaus)
-		rc = graph(fp, t->in.cpu, t->in.column, "fg-cpu",
-			   title(buf, sizeof(buf), "On-CPU time", t->in.cpu,
-				 t->in.column, "threads merged"));
+	const perfan_profile *cpu = t->in.cpu_graph ? t->in.cpu_graph
+						    : t->in.cpu;
+	size_t col = t->in.cpu_graph ? t->in.cpu_graph_column : t->in.column;
+	const perfan_profile *wait = t->in.wait_graph ? t->in.wait_graph
+						      : t->in.wait;
+	if (cpu && t->nplateaus)
+		rc = graph(fp, t, cpu, col, "fg-cpu");
 	else
 		missing(fp, t, "on-CPU samples", PERFAN_TRIAGE_ON_CPU);
-	if (!rc && t->in.wait && t->in.threads) {
-		size_t wc = wait_column(t->in.wait);
-		rc = graph(fp, t->in.wait, wc, "fg-wait",
-			   title(buf, sizeof(buf), "Off-CPU time", t->in.wait,
-				 wc, "a tower per thread"));
-	} else if (!rc)
+	if (!rc && wait && t->in.threads)
+		rc = graph(fp, t, wait, wait_column(wait), "fg-wait");
+	else if (!rc)
 		missing(fp, t, "off-CPU time with stacks",
 			PERFAN_TRIAGE_WAITING);
 	fputs("</section>\n", fp);

@@ -133,6 +133,83 @@ async function testMissing(ctx, dir) {
 	await page.close();
 }
 
+// The roots (depth 1) of the flame graph in frame F, by name.
+async function roots(f) {
+	return f.$$eval('#frames > g', (gs) => gs.filter((g) => g.perfanFrame.d === 1)
+		.map((g) => g.querySelector('title').textContent));
+}
+
+// testdata/server: both graphs drawn by one rule (threads merged: a root
+// per command, as many as perf script's comms; --per-thread: a root per
+// thread, as many on CPU as perf script's threads of cpu-clock samples),
+// each at the page's width (the SVG as wide as its frame, the frame as
+// high as the SVG) with its deepest frame near the top: no empty band.
+async function testServer(ctx, dir) {
+	const S = path.join(TD, 'server');
+	const cpu = execFileSync('zstd', ['-dc', path.join(S, 'script.txt.zst')],
+		{ maxBuffer: 1 << 30 }).toString().split('\n')
+		.filter((l) => / cpu-clock\/freq=499\/:/.test(l)).map((l) => l.trim().split(/\s+/));
+	const comms = new Set(cpu.map((x) => x[0])).size, tids = new Set(cpu.map((x) => x[1])).size;
+	const engine = fs.readFileSync(path.join(S, 'truth.txt'), 'utf8').split('\n')
+		.map((l) => l.split(' ')).find((x) => x[0] === 'engine')[1];
+	for (const per of [false, true]) {
+		const name = per ? 'server --per-thread' : 'server';
+		const file = triage(dir, per ? 'server-pt' : 'server', [...(per ? ['--per-thread'] : []),
+			'--symfs', path.join(S, 'symfs'), '--kallsyms', path.join(S, 'kallsyms'),
+			'--perf-map-dir', S, '--buildid-dir', path.join(dir, 'nocache'),
+			path.join(S, 'server.data')]);
+		const page = await ctx.newPage();
+		await page.goto(pathToFileURL(file).href);
+		const n = {};
+		for (const id of ['fg-cpu', 'fg-wait']) {
+			const f = await graph(page, id);
+			if (!check(`${name}: ${id} drawn`, f !== null))
+				continue;
+			const r = await roots(f);
+			n[id] = r.length;
+			if (per && id === 'fg-wait')
+				check(`${name}: ${id}: the engine thread's root is named engine_loop`,
+					r.some((x) => x.endsWith('/' + engine) && x.startsWith('engine_loop ')),
+					r.slice(0, 5).join(', '));
+			const frame = await page.$eval(`iframe#${id}`, (e) => ({ w: e.clientWidth, h: e.clientHeight }));
+			const svg = await f.evaluate(() => {
+				const s = document.documentElement.getBoundingClientRect();
+				// the deepest frame at least 1 % of the graph wide: thin
+				// towers above it would be an empty band
+				let top = 1e9;
+				for (const g of document.querySelectorAll('#frames > g')) {
+					const r = g.querySelector('rect').getBoundingClientRect();
+					if (r.width >= 0.01 * s.width && r.top < top)
+						top = r.top;
+				}
+				const t = document.querySelector('#title').getBoundingClientRect();
+				return { w: s.width, h: s.height, top, title: t.bottom };
+			});
+			check(`${name}: ${id} drawn at the frame's width (${svg.w} of ${frame.w} px)`,
+				Math.abs(svg.w - frame.w) <= 1, JSON.stringify(svg));
+			check(`${name}: ${id}: the frame as high as the SVG (${frame.h} px)`,
+				Math.abs(svg.h - frame.h) <= 2, JSON.stringify([svg, frame]));
+			// it starts within 3 frame rows of the title and legend: no
+			// empty band above thin spikes
+			check(`${name}: ${id}: the deepest frame 1 % wide ${Math.round(svg.top - svg.title)} px under the title`,
+				svg.top - svg.title < 3 * 17 * svg.w / 1200 + 20 * svg.w / 1200,
+				JSON.stringify(svg));
+		}
+		if (per)
+			eq(`${name}: the on-CPU graph has a root per thread on CPU (perf script's)`,
+				n['fg-cpu'], tids);
+		else
+			eq(`${name}: both graphs with threads merged, a root per command (perf script's)`,
+				[n['fg-cpu'], n['fg-wait']], [comms, comms]);
+		if (per)
+			check(`${name}: the off-CPU graph has a root per thread too (${n['fg-wait']})`,
+				n['fg-wait'] > 100, n['fg-wait']);
+		await page.screenshot({ path: path.join(ARTIFACTS, `triage-${per ? 'server-pt' : 'server'}.png`),
+			fullPage: true });
+		await page.close();
+	}
+}
+
 async function main() {
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfan-triage-'));
 	fs.mkdirSync(path.join(dir, 'nocache'));
@@ -147,7 +224,7 @@ async function main() {
 		const ctx = await browser.newContext({ viewport: { width: 1300, height: 900 }, offline: true });
 		ctx.setDefaultTimeout(10000);
 		watch(ctx, errors, dialogs);
-		for (const t of [testOffcpu, testMissing]) {
+		for (const t of [testOffcpu, testMissing, testServer]) {
 			try {
 				await t(ctx, dir, dialogs);
 			} catch (e) {

@@ -204,9 +204,9 @@ import re
 ev = re.search(r'^# event : name = (cpu-clock[^,]*),', open('testdata/offcpu/header.txt').read(), re.M).group(1)
 raw = open(f'{tmp}/offcpu.html').read()
 titles = dict(re.findall(r'<iframe class="fg" id="([^"]+)" title="([^"]*)"', raw))
-if titles.get('fg-cpu') != f'On-CPU time: {ev}, threads merged':
+if titles.get('fg-cpu') != f'On-CPU: {ev}, threads merged':
     fail(f'offcpu: on-CPU graph titled {titles.get("fg-cpu")!r}')
-if not (titles.get('fg-wait') or '').startswith('Off-CPU time: off-cpu'):
+if titles.get('fg-wait') != 'Off-CPU time (ns), threads merged':
     fail(f'offcpu: off-CPU graph titled {titles.get("fg-wait")!r}')
 print('\n'.join(fails) if fails else 'OK')
 PY
