@@ -88,6 +88,12 @@ struct perfan_triage_in {
 	const perfan_profile *wait_graph;
 	const perfan_thread_names *names;
 	const struct perfan_filter *filter;
+	/* Since 0.2. How the graphs were drawn, for those the page redraws
+	 * for a range of the timeline: a root per thread (else per
+	 * command), the kernel's frames of waits kept (else folded into the
+	 * wait's leaf). */
+	int per_thread;
+	int kernel_detail;
 };
 
 struct perfan_triage_opts {

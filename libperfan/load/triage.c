@@ -239,6 +239,8 @@ static int load_graphs(struct inputs *in, struct perfan_triage_in *ti,
 		       const struct perfan_load_opts *opts, const char *name)
 {
 	ti->filter = &in->cpu->o.filter;
+	ti->per_thread = in->per_thread;
+	ti->kernel_detail = opts->kernel_detail;
 	if (in->per_thread) {
 		if (!in->bycpu && ti->has_cpu && load_bycpu(in, opts)) {
 			perfan_load_free(in->bycpu); /* drawn merged, then */

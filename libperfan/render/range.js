@@ -78,16 +78,34 @@ function perfanTriageRange(tlId) {
 		for (var n = node; n > 0; n = D.stacks[(n - 1) * 2]) p.push(D.stacks[(n - 1) * 2 + 1]);
 		return (paths[node] = p.reverse());
 	}
-	function tree(weights) { // weights: [stack node, leaf label or null, colour, ns]
+	// the rule the page's graphs were drawn by (triage_html.c): a root per
+	// command, or per thread; a wait's kernel frames folded into its leaf,
+	// or kept
+	var fgSection = document.getElementById('flamegraph') || { dataset: {} };
+	var perThread = fgSection.dataset.perThread === '1';
+	var kernelDetail = fgSection.dataset.kernelDetail === '1';
+	function rootName(lane) {
+		var L = D.lanes[lane];
+		if (!L) return '?';
+		return perThread ? (L.name || L.comm) + ' ' + L.pid + '/' + L.tid : L.comm;
+	}
+	// weights: [stack node, leaf label or null, colour, ns, lane]
+	function tree(weights) {
 		var root = { name: 'all', w: 0, kids: {} };
 		weights.forEach(function (x) {
 			var n = root, p = x[0] >= 0 ? path(x[0]) : [];
+			if (x[1] && !kernelDetail) {
+				var k = p.length;
+				while (k > 0 && D.frames[p[k - 1]][2] === D.kernel_kind) k--;
+				if (k < p.length) p = p.slice(0, k);
+			}
 			n.w += x[3];
 			var add = function (name, colour) {
 				var c = n.kids[name] || (n.kids[name] = { name: name, w: 0, kids: {}, colour: colour });
 				c.w += x[3];
 				n = c;
 			};
+			add(rootName(x[4]), null);
 			p.forEach(function (f) { add(D.frames[f][0], null); });
 			if (x[1]) add('[' + x[1] + ']', x[2]);
 		});
@@ -137,29 +155,37 @@ function perfanTriageRange(tlId) {
 	function graphs(a, b) {
 		var ss = D.samples, byStack = {};
 		for (var i = 0; i < ss.length; i += 4)
-			if (ss[i] >= a && ss[i] <= b) byStack[ss[i + 2]] = (byStack[ss[i + 2]] || 0) + ss[i + 3];
-		var cpu = Object.keys(byStack).map(function (s) { return [+s, null, null, byStack[s]]; });
+			if (ss[i] >= a && ss[i] <= b) {
+				var key = ss[i + 1] + ':' + ss[i + 2];
+				byStack[key] = (byStack[key] || 0) + ss[i + 3];
+			}
+		var cpu = Object.keys(byStack).map(function (s) {
+			var ls = s.split(':');
+			return [+ls[1], null, null, byStack[s], +ls[0]];
+		});
 		var wait = [];
-		T.lanes.forEach(function (L) {
+		T.lanes.forEach(function (L, lane) {
 			for (var s = 0; s < L.n; s++) {
 				if (L.en[s] <= a || L.st[s] >= b) continue;
 				var x0 = Math.max(L.st[s], a), x1 = Math.min(L.en[s], b), len = L.en[s] - L.st[s];
 				if (L.mix[s] < 0) {
 					if (L.kind[s]) wait.push([L.stack[s], S.labels[L.kind[s] * NC + L.cls[s]],
-						S.colors[L.kind[s] * NC + L.cls[s]], x1 - x0]);
+						S.colors[L.kind[s] * NC + L.cls[s]], x1 - x0, lane]);
 					continue;
 				}
 				for (var k = 1; k < NK; k++) {
 					var v = D.mixes[L.mix[s] * NK + k];
 					if (v) wait.push([L.stack[s], S.labels[k * NC + L.cls[s]], S.colors[k * NC + L.cls[s]],
-						x0 === L.st[s] && x1 === L.en[s] ? v : Math.round(v * (x1 - x0) / len)]);
+						x0 === L.st[s] && x1 === L.en[s] ? v : Math.round(v * (x1 - x0) / len), lane]);
 				}
 			}
 		});
-		var span = ' from ' + (a / 1e6).toFixed(3) + ' to ' + (b / 1e6).toFixed(3) + ' ms';
-		[['fg-cpu', cpu, 'On-CPU time' + span], ['fg-wait', wait, 'Off-CPU time' + span]].forEach(function (x) {
+		// each graph's own title (its mode, event and rule), and the range
+		var span = ', from ' + (a / 1e6).toFixed(3) + ' to ' + (b / 1e6).toFixed(3) + ' ms';
+		[['fg-cpu', cpu, 'On-CPU time'], ['fg-wait', wait, 'Off-CPU time']].forEach(function (x) {
 			var f = document.getElementById(x[0]);
 			if (!f) return;
+			x[2] = (f.title || x[2]) + span;
 			var box = document.getElementById(x[0] + '-range');
 			if (!box) {
 				box = document.createElement('div');

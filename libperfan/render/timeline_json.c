@@ -3,6 +3,7 @@
  * tables of kinds, classes, frames and stacks), so that a page of 64
  * threads over a minute stays small. */
 #include <perfan/offcpu.h>
+#include <perfan/profile.h>
 #include <perfan/python.h>
 #include <perfan/timeline.h>
 #include <perfan/waits.h>
@@ -102,7 +103,8 @@ static void tables(struct perfan__json *j,
 		perfan__json_u64(j, NULL, s->weight);
 	}
 	perfan__json_close(j, ']');
-	/* frames: Python functions as "QUALNAME (FILE)", as dump prints */
+	/* frames: [name, file or module, kind]; Python functions as
+	 * "QUALNAME (FILE)", as dump prints */
 	perfan__json_open_lines(j, "frames", '[');
 	size_t nf = perfan_profile_nr_frames(r->stacks);
 	for (size_t i = 0; i < nf; i++) {
@@ -120,6 +122,7 @@ static void tables(struct perfan__json *j,
 			perfan__json_str(j, NULL, f->name);
 			perfan__json_str(j, NULL, f->module);
 		}
+		perfan__json_u64(j, NULL, f->kind);
 		perfan__json_close(j, ']');
 	}
 	perfan__json_close(j, ']');
@@ -146,6 +149,8 @@ void perfan__timeline_json(const struct perfan_timeline_result *r, FILE *fp)
 	perfan__json_u64(&j, "start", r->start);
 	perfan__json_u64(&j, "end", r->end);
 	perfan__json_u64(&j, "resolution", r->resolution);
+	/* the kind of a frame (frames' third field) that is the kernel's */
+	perfan__json_u64(&j, "kernel_kind", PERFAN_FRAME_KERNEL);
 	perfan__json_open_tight(&j, "kinds", '[');
 	perfan__json_str(&j, NULL, "running");
 	for (uint32_t s = 0; s < PERFAN_OFFCPU_NR_STATES; s++)

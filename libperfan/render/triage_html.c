@@ -352,8 +352,12 @@ static size_t wait_column(const perfan_profile *p)
 
 static int graphs(const struct perfan_triage *t, FILE *fp)
 {
-	fputs("<section id=\"flamegraph\"><h2>Flame graphs</h2>\n"
-	      "<p>Both draw threads by one rule, as their titles say: "
+	/* (the rule, for the graphs range.js redraws for a range) */
+	fprintf(fp,
+		"<section id=\"flamegraph\" data-per-thread=\"%d\" "
+		"data-kernel-detail=\"%d\"><h2>Flame graphs</h2>\n",
+		!!t->in.per_thread, !!t->in.kernel_detail);
+	fputs("<p>Both draw threads by one rule, as their titles say: "
 	      "merged, or with <code>--per-thread</code> a root per "
 	      "thread. Towers narrower than 1&nbsp;% are cut "
 	      "where they would only add height, their callers outlined; "

@@ -40,6 +40,21 @@ async function testRange(ctx, dir, name, data, O, q0, q1) {
 	const lanes = await page.evaluate(() => window.perfanTimelines.tl.lanes.map((l) => String(l.tid)));
 	eq(`${name}: a lane per row of the thread table`, [...lanes].sort(), [...rows].sort());
 	const before = await page.$eval('section#on-cpu table', (t) => t.innerHTML);
+	// the roots of the page's own graphs (drawn by the library, in their
+	// frames): those above "all"
+	const mainRoots = {};
+	for (const id of ['fg-cpu', 'fg-wait']) {
+		const h = await page.$(`iframe#${id}`);
+		const f = h && await h.contentFrame();
+		if (!f)
+			continue;
+		await f.waitForFunction(() => {
+			const g = document.querySelector('#frames > g');
+			return g && g.perfanFrame;
+		});
+		mainRoots[id] = await f.$$eval('#frames > g', (gs) => gs.map((g) => g.perfanFrame)
+			.filter((x) => x && x.d === 1).map((x) => x.name.replace(/ \([^(]*\)$/, '')));
+	}
 
 	// select Q0 to Q1 of the recording
 	const range = await page.evaluate(([q0, q1]) => new Promise((res) => {
@@ -58,6 +73,26 @@ async function testRange(ctx, dir, name, data, O, q0, q1) {
 			frame: getComputedStyle(document.getElementById(id)).display,
 			boxes: document.querySelectorAll(`#${id}-range .fg-range-graph > div`).length } : null];
 	})));
+	// the range's graphs follow the page's rule: roots as the page's
+	// graphs' (a root per command), and the off-CPU graph without the
+	// kernel's frames, folded into the waits' leaves, though the waits'
+	// stacks have them
+	const rule = await page.evaluate(() => {
+		const D = window.perfanTimelines.tl.data;
+		const kernel = new Set(D.frames.filter((f) => f[2] === D.kernel_kind).map((f) => f[0]));
+		const boxes = (id, depth) => [...document.querySelectorAll(`#${id}-range .fg-range-graph > div`)]
+			.filter((e) => depth === undefined || e.style.bottom === `${depth * 17}px`)
+			.map((e) => e.title.replace(/ \([^(]*\)$/, ''));
+		return { kernel: kernel.size, waitKernel: boxes('fg-wait').filter((n) => kernel.has(n)),
+			roots: { 'fg-cpu': boxes('fg-cpu', 1), 'fg-wait': boxes('fg-wait', 1) } };
+	});
+	check(`${name}: the waits' stacks have kernel frames (${rule.kernel})`, rule.kernel > 0);
+	eq(`${name}: no kernel frame in the range's off-CPU graph`, rule.waitKernel.slice(0, 5), []);
+	for (const id of ['fg-cpu', 'fg-wait'])
+		check(`${name}: ${id}: the range's roots ${JSON.stringify(rule.roots[id])} are the page's graph's`,
+			rule.roots[id].length > 0 && mainRoots[id] &&
+			rule.roots[id].every((r) => mainRoots[id].includes(r)),
+			JSON.stringify(mainRoots[id]));
 	check(`${name}: ${A} to ${B}: the on-CPU graph drawn for the range (${titles['fg-cpu'] && titles['fg-cpu'].boxes} frames)`,
 		titles['fg-cpu'] && titles['fg-cpu'].frame === 'none' && titles['fg-cpu'].boxes > 3, JSON.stringify(titles['fg-cpu']));
 	eq(`${name}: the on-CPU graph's total is report --time's cpu-clock total`, titles['fg-cpu'] && titles['fg-cpu'].ns, cpuTotal);
