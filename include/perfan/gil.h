@@ -16,6 +16,7 @@
 #include <perfan/profile.h>
 #include <perfan/resolve.h>
 #include <perfan/stream.h>
+#include <perfan/threadnames.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -45,6 +46,14 @@ struct perfan_gil_thread {
 	 * waits, and take_gil's return to drop_gil (holding it) */
 	uint64_t probe_wait, probe_hold;
 	uint32_t probe_episodes;
+	/* What to call it (perfan/threadnames.h: the name it gave itself,
+	 * or the function it was started to run; else its comm), that
+	 * function ("main" for a process's first thread; NULL: not known),
+	 * and its pool's name (NULL: none); strings of the names the ledger
+	 * was given (perfan_gil_opts.names), or of its own */
+	const char *name;
+	const char *role;
+	const char *pool;
 };
 
 struct perfan_gil_result {
@@ -74,6 +83,11 @@ struct perfan_gil_opts {
 	/* The blame profile's frames: enum perfan_python_view (0: native,
 	 * as perf shows them) */
 	int python_view;
+	/* The threads' names and pools (borrowed: they must outlive the
+	 * ledger), as a load named the threads of the same recording
+	 * (perfan_load_thread_names); NULL: the ledger names them from the
+	 * stacks it reads, on and off the CPU */
+	const perfan_thread_names *names;
 };
 
 typedef struct perfan_gil perfan_gil;
@@ -104,17 +118,20 @@ struct perfan_gil_write_opts {
 	int format; /* enum perfan_gil_format */
 };
 
-/* Write the ledger: text (a line per thread: its lifetime, GIL wait and
- * its share of the lifetime, blocked and run-queue parts, episodes,
+/* Write the ledger: text (a line per thread, named, or per pool, "NAME
+ * [pool of N]" with its threads' figures summed: its lifetime, GIL wait
+ * and its share of the lifetime, blocked and run-queue parts, episodes,
  * forced switches, on-CPU time and the part of it holding the GIL, the
- * probes' figures when read; then, per thread that waited, who held the
- * GIL meanwhile) or JSON ({"gil": {"probes", "probes_seen", "start",
- * "end", "threads": [{"comm", "pid", "tid", "start", "end", "life",
+ * probes' figures when read; then, per thread or pool that waited, who
+ * held the GIL meanwhile) or JSON, a thread each ({"gil": {"probes",
+ * "probes_seen", "start", "end", "threads": [{"comm", "pid", "tid",
+ * "name", "role", "pool", "start", "end", "life",
  * "wait", "wait_fraction", "wait_blocked", "wait_runq", "episodes",
  * "handoffs",
  * "forced", "handoff_wait", "on_cpu", "hold_samples", "probe_wait",
  * "probe_wait_fraction", "probe_hold", "probe_episodes", "held_by":
- * [{"comm", "pid", "tid", "ns", "fraction"}], "held_by_none"}]}}), ns.
+ * [{"comm", "pid", "tid", "name", "pool", "ns", "fraction"}],
+ * "held_by_none"}]}}), ns.
  * Returns 0, PERFAN_EINVAL (a NULL argument, an unknown format) or
  * PERFAN_EIO. OPTS NULL: text. */
 PERFAN_API int perfan_gil_write(const perfan_gil *g, FILE *fp,

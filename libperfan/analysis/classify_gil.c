@@ -97,8 +97,10 @@ static int make_gil_bound(struct cl_group *cg,
 		at[k] = put(&buf, &len,
 			    "%s %d/%d waited %.1f ms for the GIL: %.0f %% of "
 			    "its %.1f ms off CPU",
-			    t->comm ? t->comm : "?", (int)t->pid, (int)t->tid,
-			    (double)t->wait / 1e6,
+			    t->name   ? t->name
+			    : t->comm ? t->comm
+				      : "?",
+			    (int)t->pid, (int)t->tid, (double)t->wait / 1e6,
 			    100.0 * (double)t->wait /
 				    (double)(off_cpu(g, t) ? off_cpu(g, t) : 1),
 			    (double)off_cpu(g, t) / 1e6);

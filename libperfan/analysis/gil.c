@@ -2,7 +2,8 @@
  * intervals of class GIL and GIL handoff per thread, the on-CPU samples
  * (held or not, and the holders' stacks), the perf probe events on
  * take_gil and drop_gil; then who held the GIL while each thread waited,
- * and the blame profile. */
+ * the blame profile, and (unless given) the threads' names from the
+ * stacks read. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,7 +67,10 @@ struct perfan_gil {
 	struct perfan__waits waits;
 	struct sample *samples;
 	size_t nsamples, capsamples;
-	perfan_profile *stacks;     /* column 0: on-CPU ns; 1: GIL blame */
+	/* under each thread's process frame; column 0: on-CPU ns (GIL held)
+	 * and off-CPU ns, for the names; 1: GIL blame */
+	perfan_profile *stacks;
+	perfan_thread_names *names; /* its own (no names given) */
 	perfan_profile *blame;      /* the blame column alone */
 	struct perfan__stackmap sm; /* the stream's frames in STACKS */
 	struct perfan_gil_thread *sorted;
@@ -181,6 +185,10 @@ static int on_interval(const struct perfan_offcpu_interval *iv, void *payload)
 	int rc = 0;
 	if (iv->flags & PERFAN_OFFCPU_AGGREGATE)
 		return 0;
+	if (!g->o.names && (rc = perfan__stackmap_thread_add(
+				    &g->sm, iv->pid, iv->tid, iv->comm,
+				    iv->frames, iv->nr_frames, 0, len, NULL)))
+		return g->err = rc;
 	if (iv->wait == PERFAN_WAIT_GIL) {
 		struct perfan_gil_thread *t = &th->pub;
 		t->wait += len;
@@ -295,17 +303,11 @@ static int on_cpu_sample(perfan_gil *g, const struct perfan_stream_event *ev)
 		return 0; /* taking or dropping it, not running with it */
 	th->pub.hold_samples += sm->period;
 	/* the stack, under its thread, for the blame profile */
-	size_t n = sm->nr_frames + 1;
-	int err =
-		perfan__stackmap_path(&g->sm, 1, sm->frames, sm->nr_frames, 0);
-	if (!err)
-		err = perfan_profile_process_frame(g->stacks, &g->sm.path[0],
-						   PERFAN_ROOT_PID_TID,
-						   ev->comm, ev->pid, ev->tid);
 	perfan_node_id leaf = 0;
-	if (!err)
-		err = perfan_profile_add(g->stacks, g->sm.path, n, 0,
-					 sm->period, NULL, &leaf);
+	int err = perfan__stackmap_thread_add(&g->sm, ev->pid, ev->tid,
+					      ev->comm, sm->frames,
+					      sm->nr_frames, 0, sm->period,
+					      &leaf);
 	if (!err && perfan__grow((void **)&g->samples, &g->capsamples,
 				 g->nsamples + 1, sizeof(*g->samples)))
 		err = perfan__nomem("GIL ledger");
@@ -451,6 +453,30 @@ static int gil_process(const perfan_gil *g, int32_t pid)
 	return 0;
 }
 
+/* Each thread's name, role and pool: from the names given, else from
+ * the stacks read (before the blame column has weight). */
+static int name_threads(perfan_gil *g)
+{
+	const perfan_thread_names *names = g->o.names;
+	if (!names) {
+		int err = perfan_thread_names_new(&g->names, g->stacks, NULL);
+		if (err)
+			return err;
+		names = g->names;
+	}
+	for (size_t i = 0; i < g->n; i++) {
+		struct perfan_gil_thread *t = &g->t[i]->pub;
+		const struct perfan_thread_name *tn =
+			perfan_thread_names_find(names, t->pid, t->tid);
+		const struct perfan_thread_pool *tp =
+			tn ? perfan_thread_names_pool(names, tn->pool) : NULL;
+		t->name = tn && tn->name ? tn->name : t->comm;
+		t->role = tn ? tn->role : NULL;
+		t->pool = tp ? tp->name : NULL;
+	}
+	return 0;
+}
+
 static int finish(perfan_gil *g)
 {
 	int rc = perfan_offcpu_finish(g->oc);
@@ -498,6 +524,9 @@ static int finish(perfan_gil *g)
 				     (uint64_t)(uint32_t)g->t[i]->pub.tid, i))
 			return perfan__nomem("GIL ledger");
 	g->res.nr_threads = keep;
+	int err = name_threads(g);
+	if (err)
+		return err;
 	g->sorted = calloc(keep ? keep : 1, sizeof(*g->sorted));
 	g->matrix = calloc((keep ? keep : 1) * (keep + 1), sizeof(*g->matrix));
 	uint64_t *share = calloc(keep ? keep : 1, sizeof(*share));
@@ -533,6 +562,7 @@ void perfan_gil_free(perfan_gil *g)
 	perfan__waits_free(&g->waits);
 	perfan_offcpu_free(g->oc);
 	perfan_profile_free(g->stacks);
+	perfan_thread_names_free(g->names);
 	perfan_profile_free(g->blame);
 	free(g->probe_kind);
 	free(g->samples);
@@ -571,7 +601,7 @@ int perfan_gil_perfdata(perfan_gil **out, perfan_perfdata *pd,
 	if (!err)
 		err = perfan_profile_new(&g->stacks, &po);
 	if (!err) {
-		int c0 = perfan_profile_add_column(g->stacks, "on-cpu", "ns");
+		int c0 = perfan_profile_add_column(g->stacks, "time", "ns");
 		int c1 = c0 < 0 ? c0
 				: perfan_profile_add_column(g->stacks,
 							    "GIL blame", "ns");

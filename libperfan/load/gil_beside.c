@@ -1,6 +1,6 @@
 /* load/gil_beside.c: the GIL ledger beside a time view that has GIL
  * waits, read again from the same recording (perfan_load_gil), for the
- * GIL sections of report and triage. */
+ * GIL sections of report and triage, its threads named as the view's. */
 #include "load/internal.h"
 
 #include <perfan/gil.h>
@@ -29,6 +29,7 @@ int perfan__load_gil_beside(perfan_gil **out, perfan_load **gl,
 	int rc = perfan_load_new(gl, &lo);
 	struct perfan_gil_opts go = PERFAN_OPTS_INIT(struct perfan_gil_opts);
 	go.filter = &l->o.filter;
+	go.names = l->names; /* the names of the thread table beside */
 	if (!rc)
 		rc = perfan_load_gil(out, *gl, l->info.name, &go);
 	if (rc < 0) {

@@ -49,7 +49,8 @@ void perfan__load_time_advice(perfan_load *l,
 /* The GIL ledger *OUT of what L read, when its time view has GIL waits
  * and the input can be read again (a path, not standard input), read by
  * a new load *GL (which the ledger's strings live in) with L's options,
- * quietly; else both NULL. Free *OUT, then *GL. Returns 0 or a negative
+ * quietly, its threads named by L's names (which it borrows: free it
+ * before L); else both NULL. Free *OUT, then *GL. Returns 0 or a negative
  * error. */
 int perfan__load_gil_beside(perfan_gil **out, perfan_load **gl,
 			    const perfan_load *l);

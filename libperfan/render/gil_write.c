@@ -1,11 +1,13 @@
-/* render/gil_write.c: the GIL ledger as text (ms, a line per thread, then
- * who held the GIL while each thread waited) and as JSON (ns). */
+/* render/gil_write.c: the GIL ledger as text (ms, a line per thread or
+ * pool, then who held the GIL while each waited) and as JSON (ns, a
+ * thread each). */
 #include <stdio.h>
 #include <string.h>
 
 #include <perfan/gil.h>
 #include <perfan/text.h>
 
+#include "render/gil_units.h"
 #include "render/json.h"
 #include "render/sink.h"
 
@@ -24,19 +26,10 @@ static double frac(uint64_t part, uint64_t whole)
 	return whole ? (double)part / (double)whole : 0;
 }
 
-static void put_thread(FILE *fp, const struct perfan_gil_thread *t, int width)
-{
-	char buf[96];
-	snprintf(buf, sizeof(buf), "%s %d/%d", t->comm ? t->comm : "?",
-		 (int)t->pid, (int)t->tid);
-	fprintf(fp, "%-*s", width, buf);
-}
-
 static void write_text(const void *result, FILE *fp)
 {
 	const struct perfan_gil_result *r = perfan_gil_result(result);
-	size_t n = r->nr_threads;
-	if (!n) {
+	if (!r->nr_threads) {
 		fputs("No GIL waits: no thread left the CPU in take_gil or "
 		      "drop_gil",
 		      fp);
@@ -48,30 +41,45 @@ static void write_text(const void *result, FILE *fp)
 		      fp);
 		return;
 	}
+	struct perfan__gil_units us;
+	if (perfan__gil_units(&us, r)) {
+		fputs("(out of memory)\n", fp);
+		return;
+	}
+	size_t n = us.n;
+	char buf[256];
+	int width = 28;
+	for (size_t i = 0; i < n; i++) {
+		perfan__gil_unit_label(&us.u[i], buf, sizeof(buf));
+		if ((int)strlen(buf) > width)
+			width = (int)strlen(buf);
+	}
 	fprintf(fp,
 		"GIL ledger, %.3f s, %zu threads; waits from switch-out "
 		"stacks (take_gil)%s\n\n",
-		(double)(r->end - r->start) / 1e9, n,
+		(double)(r->end - r->start) / 1e9, r->nr_threads,
 		r->probes ? "; holds and waits also from perf probe events"
 			  : "");
-	fprintf(fp, "%-28s %10s %10s %6s %10s %10s %8s %6s %10s %10s", "thread",
-		"life ms", "GIL wait", "%", "blocked", "run-queue", "handoffs",
-		"forced", "on-CPU", "holding>=");
+	fprintf(fp, "%-*s %10s %10s %6s %10s %10s %8s %6s %10s %10s", width,
+		"thread", "life ms", "GIL wait", "%", "blocked", "run-queue",
+		"handoffs", "forced", "on-CPU", "holding>=");
 	if (r->probes)
 		fprintf(fp, " %10s %6s %10s", "probe wait", "%", "probe hold");
 	fputc('\n', fp);
 	for (size_t i = 0; i < n; i++) {
-		const struct perfan_gil_thread *t = &r->threads[i];
-		put_thread(fp, t, 28);
+		const struct perfan__gil_unit *u = &us.u[i];
+		const struct perfan_gil_thread *t = &u->sum;
+		perfan__gil_unit_label(u, buf, sizeof(buf));
 		fprintf(fp,
-			" %10.3f %10.3f %5.1f%% %10.3f %10.3f %8u %6u "
+			"%-*s %10.3f %10.3f %5.1f%% %10.3f %10.3f %8u %6u "
 			"%10.3f %10.3f",
-			ms(life(t)), ms(t->wait), 100 * frac(t->wait, life(t)),
-			ms(t->wait_blocked), ms(t->wait_runq), t->episodes,
-			t->forced, ms(t->on_cpu), ms(t->hold_samples));
+			width, buf, ms(u->life), ms(t->wait),
+			100 * frac(t->wait, u->life), ms(t->wait_blocked),
+			ms(t->wait_runq), t->episodes, t->forced, ms(t->on_cpu),
+			ms(t->hold_samples));
 		if (r->probes)
 			fprintf(fp, " %10.3f %5.1f%% %10.3f", ms(t->probe_wait),
-				100 * frac(t->probe_wait, life(t)),
+				100 * frac(t->probe_wait, u->life),
 				ms(t->probe_hold));
 		fputc('\n', fp);
 	}
@@ -80,30 +88,33 @@ static void write_text(const void *result, FILE *fp)
 			  : "estimated: the other threads on the CPU or "
 			    "preempted then");
 	for (size_t w = 0; w < n; w++) {
-		const uint64_t *row = r->blame + w * (n + 1);
+		const uint64_t *row = us.blame + w * (n + 1);
 		uint64_t total = 0;
 		for (size_t h = 0; h <= n; h++)
 			total += row[h];
 		if (!total)
 			continue;
-		fputs("  ", fp);
-		put_thread(fp, &r->threads[w], 0);
-		fprintf(fp, " waited %.3f ms:", ms(total));
+		perfan__gil_unit_label(&us.u[w], buf, sizeof(buf));
+		fprintf(fp, "  %s waited %.3f ms:", buf, ms(total));
 		const char *sep = " ";
 		for (size_t h = 0; h <= n; h++) {
 			if (!row[h])
 				continue;
 			fputs(sep, fp);
-			if (h < n)
-				put_thread(fp, &r->threads[h], 0);
-			else
+			if (h < n) {
+				perfan__gil_unit_label(&us.u[h], buf,
+						       sizeof(buf));
+				fputs(buf, fp);
+			} else {
 				fputs("no holder seen", fp);
+			}
 			fprintf(fp, " %.1f%% (%.3f ms)",
 				100 * frac(row[h], total), ms(row[h]));
 			sep = ", ";
 		}
 		fputc('\n', fp);
 	}
+	perfan__gil_units_free(&us);
 }
 
 static void json_thread(struct perfan__json *j,
@@ -112,6 +123,8 @@ static void json_thread(struct perfan__json *j,
 	perfan__json_str(j, "comm", t->comm);
 	perfan__json_i64(j, "pid", t->pid);
 	perfan__json_i64(j, "tid", t->tid);
+	perfan__json_str(j, "name", t->name);
+	perfan__json_str(j, "pool", t->pool);
 }
 
 static void write_json(const void *result, FILE *fp)
@@ -131,6 +144,7 @@ static void write_json(const void *result, FILE *fp)
 		const struct perfan_gil_thread *t = &r->threads[i];
 		perfan__json_open(&j, NULL, '{');
 		json_thread(&j, t);
+		perfan__json_str(&j, "role", t->role);
 		perfan__json_u64(&j, "start", t->start);
 		perfan__json_u64(&j, "end", t->end);
 		perfan__json_u64(&j, "life", life(t));

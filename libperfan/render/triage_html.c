@@ -401,36 +401,40 @@ static int timeline(const struct perfan_triage *t, FILE *fp)
 	return rc;
 }
 
-/* The threads that waited for the GIL, when any did. */
+/* The threads that waited for the GIL, when any did; a pool's as one
+ * row. */
 static void gil(const struct perfan_triage *t, FILE *fp)
 {
 	const struct perfan_gil_result *g = t->in.gil;
-	if (!perfan__gil_section_any(g))
+	struct perfan__gil_units us;
+	if (!perfan__gil_section_any(g) || perfan__gil_units(&us, g))
 		return;
 	fputs("<p>Waiting for CPython's GIL (<code>perfan gil</code> tells "
 	      "more):</p>\n<table id=\"gil\"><tr><th>GIL wait ms</th>"
 	      "<th>of its life</th><th class=\"l\">thread</th><th "
 	      "class=\"l\">held most by</th><th>of the wait</th></tr>\n",
 	      fp);
-	for (size_t i = 0; i < g->nr_threads; i++) {
+	char buf[256];
+	for (size_t i = 0; i < us.n; i++) {
 		struct perfan__gil_row r;
-		if (!perfan__gil_section_row(g, i, &r))
+		if (!perfan__gil_section_row(&us, i, &r))
 			continue;
 		fprintf(fp, "<tr><td>%.1f</td><td>%.1f%%</td><td class=\"l\">",
-			ms(r.t->wait), 100 * r.share);
-		put(fp, r.t->comm);
-		fprintf(fp, " %d/%d</td><td class=\"l\">", (int)r.t->pid,
-			(int)r.t->tid);
+			ms(r.u->sum.wait), 100 * r.share);
+		perfan__gil_unit_label(r.u, buf, sizeof(buf));
+		put(fp, buf);
+		fputs("</td><td class=\"l\">", fp);
 		if (r.top) {
-			put(fp, r.top->comm);
-			fprintf(fp, " %d/%d</td><td>%.1f%%</td></tr>\n",
-				(int)r.top->pid, (int)r.top->tid,
+			perfan__gil_unit_label(r.top, buf, sizeof(buf));
+			put(fp, buf);
+			fprintf(fp, "</td><td>%.1f%%</td></tr>\n",
 				100 * r.top_share);
 		} else {
 			fputs("-</td><td>-</td></tr>\n", fp);
 		}
 	}
 	fputs("</table>\n", fp);
+	perfan__gil_units_free(&us);
 }
 
 static void sites(const struct perfan_triage *t, FILE *fp)

@@ -138,55 +138,26 @@ print("%d.%09d" % divmod((d["start"] + d["end"]) // 2, 10**9))' "$tmp/n.json")
 		fail "dump --at $at $data (text)"
 	python3 - "$name" "$S" "$G" "$tmp/n.json" "$tmp/n.txt" <<'PY' || fail "dump: the names of $name's threads (above)"
 import json, re, sys
+sys.path.insert(0, "tests/tools")
+from thread_roles import FAILS, check, expect, gil, server
 name, s, g, dj, dt = sys.argv[1:6]
-roles = {}  # tid -> (the function it was started on, pooled)
-if name == "server":
-    src = open(s + "/server.py").read()
-    funcs = {"engine": "engine_loop", "server": "serve", "client": "client_loop"}
-    for fn in funcs.values():
-        assert re.search(r"target=%s\b" % fn, src), "server.py starts no thread on " + fn
-    assert re.search(r"class Server\b.*\n(.*\n)*?    def process_request_thread\(", src)
-    for line in open(s + "/truth.txt"):
-        if not line.startswith("#"):
-            role, tid = line.split()[:2]
-            roles[int(tid)] = {"handler": "Server.process_request_thread",
-                               "main": "main"}.get(role, funcs.get(role))
-else:
-    src = open(g + "/gil.py").read()
-    targets = {"cpu_": "crunch", "latency": "latency"}
-    for fn in targets.values():
-        assert re.search(r"Thread\(target=%s\b" % fn, src), "gil.py starts no thread on " + fn
-    for line in open(g + "/gil-312-4.out"):
-        w = line.split()
-        roles[int(w[1])] = [t for p, t in targets.items() if w[0].startswith(p)][0]
+roles = server(s) if name == "server" else gil(g, "gil", g + "/gil-312-4.out")
 d = json.load(open(dj))["dump"]
 txt = open(dt).read()
-bad = checked = 0
-alive = {}
+checked = 0
 for t in d["threads"]:
-    alive.setdefault(roles.get(t["tid"]), []).append(t["tid"])
-for t in d["threads"]:
-    want = roles.get(t["tid"])
-    if want is None:
+    if t["tid"] not in roles:
         continue
     checked += 1
-    main = t["tid"] == t["pid"]
-    wname = t["comm"] if main else want
-    # threads of one function form a pool (two or more over the recording)
-    pooled = not main and sum(1 for r in roles.values() if r == want) > 1
-    wpool = want if pooled else None
-    if t["role"] != want or t["name"] != wname or t["pool"] != wpool:
-        print("FAIL: %s: thread %d started on %s: name %r, role %r, pool %r" % (
-            name, t["tid"], want, t["name"], t["role"], t["pool"]))
-        bad += 1
+    wname, wrole, wpool = expect(roles, t["pid"], t["tid"], t["comm"])
+    check((t["name"], t["role"], t["pool"]) == (wname, wrole, wpool),
+          "%s: thread %d started on %s: name %r, role %r, pool %r" % (
+              name, t["tid"], wrole, t["name"], t["role"], t["pool"]))
     label = wname + (" (pool %s)" % wpool if wpool else "")
-    if not re.search(r"^%s %d/%d: " % (re.escape(label), t["pid"], t["tid"]), txt, re.M):
-        print("FAIL: %s: no text line for thread %d as %r" % (name, t["tid"], label))
-        bad += 1
-if checked < 5:
-    print("FAIL: %s: only %d threads checked" % (name, checked))
-    bad += 1
-sys.exit(bad)
+    check(re.search(r"^%s %d/%d: " % (re.escape(label), t["pid"], t["tid"]), txt, re.M),
+          "%s: no text line for thread %d as %r" % (name, t["tid"], label))
+check(checked >= 5, "%s: only %d threads checked" % (name, checked))
+sys.exit(len(FAILS))
 PY
 done
 # the end of the recording by default, text, and a moment outside it

@@ -225,5 +225,72 @@ if [ -x "$PPROF" ]; then
 else
 	echo "note: no pprof at $PPROF: its check skipped" >&2
 fi
+# 7. the threads' names (issue 35, item 1): each thread of the ledger
+# called by the function its script started it on (gil.py's targets and
+# the tids in the .out; testdata/server's roles in truth.txt and the
+# targets in server.py), a pool's threads one text row "POOL [pool of N]"
+# with their waits summed, in perfan gil and in report's GIL section
+S=testdata/server
+SO=(--kallsyms "$S/kallsyms" --symfs "$S/symfs" --buildid-dir "$tmp/no-cache"
+	--perf-map-dir "$S")
+run "$tmp/s.gil.json" "$tmp/err" gil --json "${SO[@]}" "$S/server.data"
+[ "$rc" = 0 ] || fail "gil --json server.data: exit $rc: $(head -c 300 "$tmp/err")"
+run "$tmp/s.gil.txt" "$tmp/err" gil "${SO[@]}" "$S/server.data"
+[ "$rc" = 0 ] || fail "gil server.data: exit $rc: $(head -c 300 "$tmp/err")"
+run "$tmp/s.report.txt" "$tmp/err" report --wall "${SO[@]}" "$S/server.data"
+[ "$rc" = 0 ] || fail "report --wall server.data: exit $rc: $(head -c 300 "$tmp/err")"
+for v in 312 313; do
+	run "$tmp/gil-$v-4.txt" "$tmp/err" gil "${O[@]}" "$D/gil-$v-4.data"
+	[ "$rc" = 0 ] || fail "gil gil-$v-4: exit $rc: $(head -c 300 "$tmp/err")"
+done
+if ! python3 - "$D" "$S" "$tmp" <<'PY'; then
+import json, re, sys
+sys.path.insert(0, "tests/tools")
+from thread_roles import FAILS, check, expect, gil, server
+d, s, tmp = sys.argv[1:4]
+def ms(ns):
+    return "%.3f" % (ns / 1e6)
+def names(f, js, txt, roles, section=None):
+    g = json.load(open(js))["gil"]
+    th = {t["tid"]: t for t in g["threads"]}
+    checked = 0
+    pools = {}
+    for t in th.values():
+        if t["tid"] not in roles:
+            continue
+        checked += 1
+        want = expect(roles, t["pid"], t["tid"], t["comm"])
+        check((t["name"], t["role"], t["pool"]) == want,
+              "%s: thread %d started on %s: name %r, role %r, pool %r" % (
+                  f, t["tid"], want[1], t["name"], t["role"], t["pool"]))
+        if want[2]:
+            pools.setdefault(want[2], []).append(t)
+        elif t["tid"] != t["pid"]:
+            check(re.search(r"^%s %d/%d " % (re.escape(want[0]), t["pid"], t["tid"]), open(txt).read(), re.M),
+                  "%s: no text row %s %d/%d" % (f, want[0], t["pid"], t["tid"]))
+    check(checked >= 5, "%s: %d threads of the ledger checked" % (f, checked))
+    text = open(txt).read()
+    for pool, ts in pools.items():
+        # the pool's row: its threads' count and their waits summed
+        waited = ms(sum(t["wait"] for t in ts))
+        row = re.search(r"^%s \[pool of (\d+)\] +[\d.]+ +([\d.]+) " % re.escape(pool), text, re.M)
+        check(row and int(row.group(1)) == len(ts) and row.group(2) == waited,
+              "%s: pool %s: text row %r, %d threads waiting %s ms" % (
+                  f, pool, row and row.group(0), len(ts), waited))
+        for t in ts:
+            check(not re.search(r" %d/%d " % (t["pid"], t["tid"]), text),
+                  "%s: pooled thread %d has a row of its own" % (f, t["tid"]))
+        if section:
+            check(re.search(r"^# +%s +[\d.]+%%  %s \[pool of %d\]" % (waited, re.escape(pool), len(ts)),
+                            open(section).read(), re.M),
+                  "%s: report's GIL section has no row for pool %s (%s ms)" % (f, pool, waited))
+for v in ("312", "313"):
+    f = "gil-%s-4" % v
+    names(f, "%s/%s.probe.json" % (tmp, f), "%s/%s.txt" % (tmp, f), gil(d, "gil", "%s/%s.out" % (d, f)))
+names("server", tmp + "/s.gil.json", tmp + "/s.gil.txt", server(s), tmp + "/s.report.txt")
+sys.exit(len(FAILS))
+PY
+	fail "gil: the threads' names (above)"
+fi
 [ $fails -eq 0 ] && echo "gil: ok"
 [ $fails -eq 0 ]
