@@ -49,6 +49,11 @@ struct perfan_critical_segment {
 	/* a runnable one's: the thread its CPU went to when it was
 	 * preempted (0: idle; -1: not recorded or not preempted) */
 	int32_t cpu_taken_by;
+	/* the thread's name (perfan/threadnames.h: the name it gave
+	 * itself, or the function it was started to run; else its comm)
+	 * and its pool's name (NULL: none) */
+	const char *name;
+	const char *pool;
 };
 
 /* One row of the table: a (thread, state, class, function) and its time
@@ -59,6 +64,7 @@ struct perfan_critical_row {
 	uint32_t state, wait;
 	const char *function;
 	uint64_t time;
+	const char *name, *pool; /* the thread's, as a segment's */
 };
 
 /* A function's inclusive time on the path (the running segments' samples
@@ -85,6 +91,7 @@ struct perfan_critical_result {
 	const int32_t *chain; /* tids */
 	/* blocked time whose waker the recording does not name */
 	uint64_t unknown;
+	const char *name, *pool; /* the thread's, as a segment's */
 };
 
 struct perfan_critical_opts {
@@ -130,13 +137,14 @@ struct perfan_critical_write_opts {
 };
 
 /* Write the path: text (the interval, the table of rows with ms and %,
- * the chain of threads, the Amdahl bounds, then the segments) or JSON
- * ({"critical": {"pid", "tid", "comm", "start", "end", "unknown",
- * "chain": [tid], "rows": [{"comm", "pid", "tid", "state", "class",
- * "function", "ns", "fraction"}], "bounds": [{"function", "ns"}],
- * "segments": [{"comm", "pid", "tid", "depth", "state", "class",
- * "wake", "function", "cpu_taken_by", "start", "end"}]}}). Returns 0, PERFAN_EINVAL or
- * PERFAN_EIO. */
+ * the chain of threads, the Amdahl bounds, then the segments; threads
+ * by name) or JSON ({"critical": {"pid", "tid", "comm", "name", "pool",
+ * "start", "end", "unknown", "chain": [tid], "rows": [{"comm", "pid",
+ * "tid", "name", "pool", "state", "class", "function", "ns",
+ * "fraction"}], "bounds": [{"function", "ns"}], "segments": [{"comm",
+ * "pid", "tid", "name", "pool", "depth", "state", "class", "wake",
+ * "function", "cpu_taken_by", "start", "end"}]}}). Returns 0,
+ * PERFAN_EINVAL or PERFAN_EIO. */
 PERFAN_API int
 perfan_critical_write(const perfan_critical *c, FILE *fp,
 		      const struct perfan_critical_write_opts *opts);

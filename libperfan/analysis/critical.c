@@ -2,12 +2,14 @@
  * (perfan/critical.h): every thread's off-CPU intervals (with their wakers)
  * and on-CPU samples kept from one read of the stream, then a walk that
  * tiles the interval: the thread's running and runnable time as it is,
- * each blocked stretch replaced by the waker's own history over it. */
+ * each blocked stretch replaced by the waker's own history over it. The
+ * stacks are kept under their threads, which names the threads. */
 #include <stdlib.h>
 #include <string.h>
 
 #include <perfan/critical.h>
 #include <perfan/python.h>
+#include <perfan/threadnames.h>
 #include <perfan/waits.h>
 
 #include "analysis/offcpu_internal.h"
@@ -39,6 +41,7 @@ struct csample {
 struct cthread {
 	int32_t pid, tid;
 	char comm[64];
+	const char *name, *pool; /* c->names' */
 	uint64_t start, end;
 	struct civ *iv;
 	size_t niv, capiv;
@@ -52,8 +55,11 @@ struct perfan_critical {
 	size_t n, cap;
 	struct perfan__htab by_tid;
 	struct perfan__waits waits;
-	perfan_profile *stacks;     /* every stack kept, no root */
+	/* every stack kept, under its thread's process frame, weighing its
+	 * time (column 0) */
+	perfan_profile *stacks;
 	struct perfan__stackmap sm; /* the stream's frames in STACKS */
+	perfan_thread_names *names; /* from STACKS */
 	/* the result */
 	perfan_profile *prof;  /* the path, native frames */
 	perfan_profile *view;  /* its Python view, or NULL */
@@ -110,25 +116,25 @@ static struct cthread *find(const perfan_critical *c, int32_t tid)
 	return i ? c->t[*i] : NULL;
 }
 
-/* The stack FRAMES (N, leaf first) as a node of c->stacks, weighing W in
- * column COL; *SITE the name of FRAMES[SITE_AT] (NULL past the end). */
-static int keep_stack(perfan_critical *c,
+/* The stack FRAMES (N, leaf first) of thread TH as a node of c->stacks
+ * under its process frame, weighing W; *SITE the name of FRAMES[SITE_AT]
+ * (NULL past the end). */
+static int keep_stack(perfan_critical *c, const struct cthread *th,
 		      const struct perfan_stream_frame *frames, size_t n,
-		      size_t col, uint64_t w, size_t site_at,
-		      perfan_node_id *node, const char **site)
+		      uint64_t w, size_t site_at, perfan_node_id *node,
+		      const char **site)
 {
 	*node = PERFAN_ROOT_NODE;
 	*site = NULL;
 	if (!n)
 		return 0;
-	int err = perfan__stackmap_path(&c->sm, 0, frames, n, 0);
-	if (err)
-		return err;
-	if (site_at < n)
+	int err = perfan__stackmap_thread_add(&c->sm, th->pid, th->tid,
+					      th->comm, frames, n, 0, w, node);
+	if (!err && site_at < n) /* (the path: the process frame first) */
 		*site = perfan_profile_frame_get(c->stacks,
-						 c->sm.path[n - 1 - site_at])
+						 c->sm.path[n - site_at])
 				->name;
-	return perfan_profile_add(c->stacks, c->sm.path, n, col, w, NULL, node);
+	return err;
 }
 
 static int on_interval(const struct perfan_offcpu_interval *iv, void *payload)
@@ -150,7 +156,7 @@ static int on_interval(const struct perfan_offcpu_interval *iv, void *payload)
 			  .wake_source = iv->wake_source,
 			  .waker = iv->waker_tid,
 			  .next = iv->next_tid};
-	int err = keep_stack(c, iv->frames, iv->nr_frames, 0,
+	int err = keep_stack(c, th, iv->frames, iv->nr_frames,
 			     iv->end - iv->start, iv->site, &v->node, &v->site);
 	if (err)
 		return c->err = err;
@@ -181,7 +187,7 @@ static int on_event(const struct perfan_stream_event *ev, void *payload)
 		return c->err = perfan__nomem("critical path");
 	struct csample *s = &th->sm[th->nsm];
 	*s = (struct csample){ev->time, sm->period, 0, NULL};
-	int err = keep_stack(c, sm->frames, sm->nr_frames, 1, sm->period, site,
+	int err = keep_stack(c, th, sm->frames, sm->nr_frames, sm->period, site,
 			     &s->node, &s->fn);
 	if (err)
 		return c->err = err;
@@ -233,12 +239,13 @@ static int copy_frame(perfan_critical *c, perfan_frame_id f,
 }
 
 /* Add W to C's profile: the roots of the threads TIDS[0..DEPTH] (the
- * chain to this segment), then NODE's stack, then LEAF (NULL: none). */
+ * chain to this segment), then NODE's stack (its process frame left
+ * out), then LEAF (NULL: none). */
 static int add_path(perfan_critical *c, const int32_t *tids, uint32_t depth,
 		    perfan_node_id node, const char *leaf, uint32_t state,
 		    uint32_t wait, uint64_t w)
 {
-	size_t d = node ? perfan_profile_node_depth(c->stacks, node) : 0;
+	size_t d = node ? perfan_profile_node_depth(c->stacks, node) - 1 : 0;
 	size_t n = depth + 1 + d + 1;
 	perfan_frame_id *p = malloc(n * sizeof(*p));
 	if (!p)
@@ -297,6 +304,10 @@ static int segment(perfan_critical *c, const struct cthread *th, uint32_t depth,
 		.pid = th->pid,
 		.tid = th->tid,
 		.comm = th->comm[0] ? th->comm : NULL,
+		.name = th->name      ? th->name
+			: th->comm[0] ? th->comm
+				      : NULL,
+		.pool = th->pool,
 		.depth = depth,
 		.state = state,
 		.wait = wait,
@@ -516,8 +527,14 @@ static int rows(perfan_critical *c)
 					 c->nrows + 1, sizeof(*c->rows)))
 				return perfan__nomem("critical path");
 			c->rows[c->nrows++] = (struct perfan_critical_row){
-				s->pid,  s->tid,      s->comm, s->state,
-				s->wait, s->function, 0};
+				.pid = s->pid,
+				.tid = s->tid,
+				.comm = s->comm,
+				.state = s->state,
+				.wait = s->wait,
+				.function = s->function,
+				.name = s->name,
+				.pool = s->pool};
 		}
 		c->rows[k].time += s->end - s->start;
 	}
@@ -574,6 +591,23 @@ static int bounds(perfan_critical *c)
 
 /* ---- the public functions ---------------------------------------------- */
 
+/* Each thread's name and pool, from the stacks kept under it. */
+static int name_threads(perfan_critical *c)
+{
+	int err = perfan_thread_names_new(&c->names, c->stacks, NULL);
+	for (size_t i = 0; !err && i < c->n; i++) {
+		struct cthread *th = c->t[i];
+		const struct perfan_thread_name *tn =
+			perfan_thread_names_find(c->names, th->pid, th->tid);
+		const struct perfan_thread_pool *tp =
+			tn ? perfan_thread_names_pool(c->names, tn->pool)
+			   : NULL;
+		th->name = tn ? tn->name : NULL;
+		th->pool = tp ? tp->name : NULL;
+	}
+	return err;
+}
+
 static int finish(perfan_critical *c, perfan_offcpu *oc)
 {
 	int err = perfan_offcpu_finish(oc);
@@ -595,6 +629,9 @@ static int finish(perfan_critical *c, perfan_offcpu *oc)
 	for (size_t i = 0; i < c->n; i++)
 		qsort(c->t[i]->iv, c->t[i]->niv, sizeof(*c->t[i]->iv),
 		      by_start);
+	err = name_threads(c);
+	if (err)
+		return err;
 	const struct cthread *t = find(c, c->o.tid);
 	if (!t)
 		return perfan__err(PERFAN_EINVAL,
@@ -640,6 +677,8 @@ static int finish(perfan_critical *c, perfan_offcpu *oc)
 	r->pid = t->pid;
 	r->tid = t->tid;
 	r->comm = t->comm[0] ? t->comm : NULL;
+	r->name = t->name ? t->name : r->comm;
+	r->pool = t->pool;
 	r->start = a;
 	r->end = b;
 	r->segments = c->seg;
@@ -666,6 +705,7 @@ void perfan_critical_free(perfan_critical *c)
 	perfan__htab_free(&c->by_tid);
 	perfan__waits_free(&c->waits);
 	perfan_profile_free(c->stacks);
+	perfan_thread_names_free(c->names);
 	perfan_profile_free(c->prof);
 	perfan_profile_free(c->view);
 	perfan__stackmap_free(&c->sm);
@@ -705,11 +745,8 @@ int perfan_critical_perfdata(perfan_critical **out, perfan_perfdata *pd,
 	if (!err)
 		err = perfan_profile_new(&c->stacks, &po);
 	if (!err) {
-		int c0 = perfan_profile_add_column(c->stacks, "off-cpu", "ns");
-		int c1 = c0 < 0 ? c0
-				: perfan_profile_add_column(c->stacks, "on-cpu",
-							    "ns");
-		err = c1 < 0 ? c1 : 0;
+		int c0 = perfan_profile_add_column(c->stacks, "time", "ns");
+		err = c0 < 0 ? c0 : 0;
 	}
 	c->sm.p = c->stacks;
 	if (!err)

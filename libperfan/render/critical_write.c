@@ -35,32 +35,58 @@ static double pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0;
 }
 
+/* A thread as the text names it: "NAME PID/TID", into BUF (N bytes). */
+static const char *label(char *buf, size_t n, const char *name, int32_t pid,
+			 int32_t tid)
+{
+	snprintf(buf, n, "%s %d/%d", name ? name : "?", (int)pid, (int)tid);
+	return buf;
+}
+
+/* Thread TID's name on R's path, from its first segment (NULL: none). */
+static const char *name_of(const struct perfan_critical_result *r, int32_t tid)
+{
+	for (size_t i = 0; i < r->nr_segments; i++)
+		if (r->segments[i].tid == tid)
+			return r->segments[i].name;
+	return NULL;
+}
+
 static void write_text(const void *result, FILE *fp)
 {
 	const struct perfan_critical_result *r = perfan_critical_result(result);
 	uint64_t len = r->end - r->start;
-	fprintf(fp,
-		"Critical path of %s %d/%d over %.3f ms (%llu to %llu ns)\n\n",
-		r->comm ? r->comm : "?", (int)r->pid, (int)r->tid,
+	char th[256];
+	fprintf(fp, "Critical path of %s over %.3f ms (%llu to %llu ns)\n\n",
+		label(th, sizeof(th), r->name, r->pid, r->tid),
 		(double)len / 1e6, (unsigned long long)r->start,
 		(unsigned long long)r->end);
-	fprintf(fp, "%10s %7s  %-9s %-13s %-24s %s\n", "ms", "%", "state",
-		"class", "thread", "function");
+	int width = 24;
 	for (size_t i = 0; i < r->nr_rows; i++) {
 		const struct perfan_critical_row *w = &r->rows[i];
-		char th[64];
-		snprintf(th, sizeof(th), "%s %d/%d", w->comm ? w->comm : "?",
-			 (int)w->pid, (int)w->tid);
-		fprintf(fp, "%10.3f %6.2f%%  %-9s %-13s %-24s ",
+		int l = (int)strlen(
+			label(th, sizeof(th), w->name, w->pid, w->tid));
+		if (l > width)
+			width = l;
+	}
+	fprintf(fp, "%10s %7s  %-9s %-13s %-*s %s\n", "ms", "%", "state",
+		"class", width, "thread", "function");
+	for (size_t i = 0; i < r->nr_rows; i++) {
+		const struct perfan_critical_row *w = &r->rows[i];
+		fprintf(fp, "%10.3f %6.2f%%  %-9s %-13s %-*s ",
 			(double)w->time / 1e6, pct(w->time, len),
 			perfan_critical_state_name(w->state),
-			class_of(w->state, w->wait), th);
+			class_of(w->state, w->wait), width,
+			label(th, sizeof(th), w->name, w->pid, w->tid));
 		put_function(fp, w->function);
 		fputc('\n', fp);
 	}
 	fputs("\nChain of threads:", fp);
-	for (size_t i = 0; i < r->nr_chain; i++)
-		fprintf(fp, "%s%d", i ? " <- " : " ", (int)r->chain[i]);
+	for (size_t i = 0; i < r->nr_chain; i++) {
+		const char *name = name_of(r, r->chain[i]);
+		fprintf(fp, "%s%s%s%d", i ? " <- " : " ", name ? name : "",
+			name ? " " : "", (int)r->chain[i]);
+	}
 	fputc('\n', fp);
 	if (r->unknown)
 		fprintf(fp,
@@ -86,7 +112,7 @@ static void write_text(const void *result, FILE *fp)
 		fprintf(fp, "  %10.3f %10.3f  %*s%s %d/%d %s",
 			(double)(s->start - r->start) / 1e6,
 			(double)(s->end - s->start) / 1e6, (int)(2 * s->depth),
-			"", s->comm ? s->comm : "?", (int)s->pid, (int)s->tid,
+			"", s->name ? s->name : "?", (int)s->pid, (int)s->tid,
 			perfan_critical_state_name(s->state));
 		if (s->state != PERFAN_CRIT_RUNNING)
 			fprintf(fp, " (%s%s%s)", class_of(s->state, s->wait),
@@ -107,11 +133,13 @@ static void write_text(const void *result, FILE *fp)
 }
 
 static void json_thread(struct perfan__json *j, const char *comm, int32_t pid,
-			int32_t tid)
+			int32_t tid, const char *name, const char *pool)
 {
 	perfan__json_str(j, "comm", comm);
 	perfan__json_i64(j, "pid", pid);
 	perfan__json_i64(j, "tid", tid);
+	perfan__json_str(j, "name", name);
+	perfan__json_str(j, "pool", pool);
 }
 
 static void write_json(const void *result, FILE *fp)
@@ -122,7 +150,7 @@ static void write_json(const void *result, FILE *fp)
 	perfan__json_init(&j, fp, 0);
 	perfan__json_open(&j, NULL, '{');
 	perfan__json_open(&j, "critical", '{');
-	json_thread(&j, r->comm, r->pid, r->tid);
+	json_thread(&j, r->comm, r->pid, r->tid, r->name, r->pool);
 	perfan__json_u64(&j, "start", r->start);
 	perfan__json_u64(&j, "end", r->end);
 	perfan__json_u64(&j, "unknown", r->unknown);
@@ -134,7 +162,7 @@ static void write_json(const void *result, FILE *fp)
 	for (size_t i = 0; i < r->nr_rows; i++) {
 		const struct perfan_critical_row *w = &r->rows[i];
 		perfan__json_open(&j, NULL, '{');
-		json_thread(&j, w->comm, w->pid, w->tid);
+		json_thread(&j, w->comm, w->pid, w->tid, w->name, w->pool);
 		perfan__json_str(&j, "state",
 				 perfan_critical_state_name(w->state));
 		perfan__json_str(&j, "class", perfan_wait_class_name(w->wait));
@@ -156,7 +184,7 @@ static void write_json(const void *result, FILE *fp)
 	for (size_t i = 0; i < r->nr_segments; i++) {
 		const struct perfan_critical_segment *s = &r->segments[i];
 		perfan__json_open(&j, NULL, '{');
-		json_thread(&j, s->comm, s->pid, s->tid);
+		json_thread(&j, s->comm, s->pid, s->tid, s->name, s->pool);
 		perfan__json_u64(&j, "depth", s->depth);
 		perfan__json_str(&j, "state",
 				 perfan_critical_state_name(s->state));

@@ -204,6 +204,47 @@ PY
 	n=$((n + 1))
 done < <(awk '$1 == "req"' "$D/critical.out")
 [ "$n" = 5 ] || fail "critical: $n requests checked, not 5"
+# the threads on the path by name (issue 35): critical.py's by the
+# function each was started on, testdata/server's engine thread's path by
+# the roles in truth.txt
+run "$tmp/crit.txt" "$tmp/err" critical --tid "$R" "${O[@]}" "$D/critical.data"
+[ "$rc" = 0 ] || fail "critical --tid $R: exit $rc: $(head -c 300 "$tmp/err")"
+S=testdata/server
+SO=(--kallsyms "$S/kallsyms" --symfs "$S/symfs" --buildid-dir "$tmp/no-cache"
+	--perf-map-dir "$S")
+E=$(awk '$1 == "engine" {print $2}' "$S/truth.txt")
+run "$tmp/s.crit.json" "$tmp/err" critical --json --tid "$E" "${SO[@]}" "$S/server.data"
+[ "$rc" = 0 ] || fail "critical --json --tid $E server.data: exit $rc: $(head -c 300 "$tmp/err")"
+run "$tmp/s.crit.txt" "$tmp/err" critical --tid "$E" "${SO[@]}" "$S/server.data"
+[ "$rc" = 0 ] || fail "critical --tid $E server.data: exit $rc: $(head -c 300 "$tmp/err")"
+python3 - "$D" "$S" "$tmp" <<'PY' || fail "critical: the threads' names (above)"
+import json, re, sys
+sys.path.insert(0, "tests/tools")
+from thread_roles import FAILS, check, critical, expect, server
+d, s, tmp = sys.argv[1:4]
+for f, roles, js, txt in (("critical", critical(d), tmp + "/crit0.json", tmp + "/crit.txt"),
+                          ("server", server(s), tmp + "/s.crit.json", tmp + "/s.crit.txt")):
+    c = json.load(open(js))["critical"]
+    text = open(txt).read()
+    seen = set()
+    for t in [c] + c["rows"] + c["segments"]:
+        if t["tid"] not in roles or t["pid"] < 0:
+            continue
+        seen.add(t["tid"])
+        name, _, pool = expect(roles, t["pid"], t["tid"], t["comm"])
+        check((t["name"], t["pool"]) == (name, pool), "%s: thread %d: name %r, pool %r, not %r, %r" % (
+            f, t["tid"], t["name"], t["pool"], name, pool))
+    check(len(seen) >= 2, "%s: %d threads of the path checked" % (f, len(seen)))
+    name = expect(roles, c["pid"], c["tid"], c["comm"])[0]
+    check(text.startswith("Critical path of %s %d/%d over" % (name, c["pid"], c["tid"])),
+          "%s: the text's first line: %r" % (f, text.split("\n")[0]))
+    for w in c["rows"]:
+        if w["tid"] in roles:
+            check(re.search(r"^ +[\d.]+ +[\d.]+%%  \S+ +\S+ +%s %d/%d " % (
+                re.escape(expect(roles, w["pid"], w["tid"], w["comm"])[0]), w["pid"], w["tid"]), text, re.M),
+                  "%s: no text row for thread %d by name" % (f, w["tid"]))
+sys.exit(len(FAILS))
+PY
 run "$tmp/crit.svg" "$tmp/err" critical --tid "$R" -o "$tmp/crit.svg" "${O[@]}" "$D/critical.data"
 [ "$rc" = 0 ] && grep -q '<title>f (' "$tmp/crit.svg" ||
 	fail "critical -o x.svg: no flame graph with f: $(head -c 300 "$tmp/err")"

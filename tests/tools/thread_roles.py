@@ -7,7 +7,8 @@ started on, from what its workload wrote itself (issue 35's thread names):
     Server.process_request_thread; the first thread is "main");
   - testdata/gil: the targets a script starts its threads on
     (Thread(target=crunch, ..., name="cpu_0")), and the tid each thread
-    printed beside its name in the recording's .out file.
+    printed beside its name in the recording's .out file; critical.py's
+    threads each print their tid under a letter (out["X"] in hold()).
 
 Imported by the tests' inline checks (sys.path has tests/tools)."""
 import re
@@ -53,6 +54,25 @@ def gil(d, script, out):
         role = [t for p, t in targets.items() if w and w[0].startswith(p)]
         if role and len(w) >= 2 and w[1].isdigit():
             roles[int(w[1])] = role[0]
+    return roles
+
+
+def critical(d):
+    """{tid: function} of testdata/gil's critical.py (directory D)."""
+    src = open(d + "/critical.py").read()
+    started = re.search(r"Thread\(target=fn, [^)]*\) for fn in \(([\w, ]+)\)", src)
+    check(started, "critical.py starts no threads on a list of functions")
+    fn_of = {}
+    for m in re.finditer(r"^def (\w+)\(\):\n((?:    .*\n|\n)*)", src, re.M):
+        if started and m.group(1) in started.group(1).split(", "):
+            for k in re.findall(r'out\["(\w)"\]', m.group(2)):
+                fn_of[k] = m.group(1)
+    roles = {}
+    for line in open(d + "/critical.out"):
+        w = line.split()
+        if w and w[0] in fn_of:
+            roles[int(w[1])] = fn_of[w[0]]
+    check(len(roles) == 3, "critical.out: threads %r" % roles)
     return roles
 
 
