@@ -14,10 +14,10 @@
 
 #include "analysis/offcpu_internal.h"
 #include "analysis/stackmap.h"
+#include "analysis/thread_table.h"
 #include "analysis/waits_internal.h"
 #include "util/error.h"
 #include "util/grow.h"
-#include "util/htab.h"
 #include "util/log.h"
 #include "util/opts.h"
 
@@ -39,9 +39,7 @@ struct csample {
 };
 
 struct cthread {
-	int32_t pid, tid;
-	char comm[64];
-	const char *name, *pool; /* c->names' */
+	struct perfan__thread id;
 	uint64_t start, end;
 	struct civ *iv;
 	size_t niv, capiv;
@@ -51,9 +49,7 @@ struct cthread {
 
 struct perfan_critical {
 	struct perfan_critical_opts o;
-	struct cthread **t;
-	size_t n, cap;
-	struct perfan__htab by_tid;
+	struct perfan__thread_table tt; /* of struct cthread */
 	struct perfan__waits waits;
 	/* every stack kept, under its thread's process frame, weighing its
 	 * time (column 0) */
@@ -86,34 +82,15 @@ const char *perfan_critical_state_name(uint32_t state)
 static struct cthread *thread_of(perfan_critical *c, int32_t pid, int32_t tid,
 				 const char *comm)
 {
-	uint64_t *i = perfan__htab_get(&c->by_tid, (uint64_t)(uint32_t)tid);
-	struct cthread *th;
-	if (i) {
-		th = c->t[*i];
-	} else {
-		if (perfan__grow((void **)&c->t, &c->cap, c->n + 1,
-				 sizeof(*c->t)) ||
-		    !(th = calloc(1, sizeof(*th))) ||
-		    perfan__htab_put(&c->by_tid, (uint64_t)(uint32_t)tid,
-				     c->n)) {
-			c->err = perfan__nomem("critical path");
-			return NULL;
-		}
-		c->t[c->n++] = th;
-		th->pid = -1;
-		th->tid = tid;
-	}
-	if (pid > 0)
-		th->pid = pid;
-	if (comm && *comm)
-		snprintf(th->comm, sizeof(th->comm), "%s", comm);
+	struct cthread *th = perfan__thread_table_get(&c->tt, pid, tid, comm);
+	if (!th)
+		c->err = PERFAN_ENOMEM;
 	return th;
 }
 
 static struct cthread *find(const perfan_critical *c, int32_t tid)
 {
-	uint64_t *i = perfan__htab_get(&c->by_tid, (uint64_t)(uint32_t)tid);
-	return i ? c->t[*i] : NULL;
+	return perfan__thread_table_find(&c->tt, tid);
 }
 
 /* The stack FRAMES (N, leaf first) of thread TH as a node of c->stacks
@@ -128,8 +105,9 @@ static int keep_stack(perfan_critical *c, const struct cthread *th,
 	*site = NULL;
 	if (!n)
 		return 0;
-	int err = perfan__stackmap_thread_add(&c->sm, th->pid, th->tid,
-					      th->comm, frames, n, 0, w, node);
+	int err = perfan__stackmap_thread_add(&c->sm, th->id.pid, th->id.tid,
+					      th->id.comm, frames, n, 0, w,
+					      node);
 	if (!err && site_at < n) /* (the path: the process frame first) */
 		*site = perfan_profile_frame_get(c->stacks,
 						 c->sm.path[n - site_at])
@@ -256,8 +234,8 @@ static int add_path(perfan_critical *c, const int32_t *tids, uint32_t depth,
 		const struct cthread *th = find(c, tids[i]);
 		err = perfan_profile_process_frame(
 			c->prof, &p[k++], PERFAN_ROOT_PID_TID,
-			th && th->comm[0] ? th->comm : NULL, th ? th->pid : -1,
-			tids[i]);
+			th && th->id.comm[0] ? th->id.comm : NULL,
+			th ? th->id.pid : -1, tids[i]);
 	}
 	size_t base = k;
 	k += d;
@@ -291,9 +269,10 @@ static int segment(perfan_critical *c, const struct cthread *th, uint32_t depth,
 	/* one segment continues the last when it is the same */
 	struct perfan_critical_segment *l = c->nseg ? &c->seg[c->nseg - 1]
 						    : NULL;
-	if (l && l->tid == th->tid && l->depth == depth && l->state == state &&
-	    l->wait == wait && l->function == fn && l->start == b &&
-	    l->wake_source == source && l->cpu_taken_by == taken_by) {
+	if (l && l->tid == th->id.tid && l->depth == depth &&
+	    l->state == state && l->wait == wait && l->function == fn &&
+	    l->start == b && l->wake_source == source &&
+	    l->cpu_taken_by == taken_by) {
 		l->start = a; /* (the walk goes back in time) */
 		return 0;
 	}
@@ -301,13 +280,13 @@ static int segment(perfan_critical *c, const struct cthread *th, uint32_t depth,
 			 sizeof(*c->seg)))
 		return perfan__nomem("critical path");
 	c->seg[c->nseg++] = (struct perfan_critical_segment){
-		.pid = th->pid,
-		.tid = th->tid,
-		.comm = th->comm[0] ? th->comm : NULL,
-		.name = th->name      ? th->name
-			: th->comm[0] ? th->comm
-				      : NULL,
-		.pool = th->pool,
+		.pid = th->id.pid,
+		.tid = th->id.tid,
+		.comm = th->id.comm[0] ? th->id.comm : NULL,
+		.name = th->id.name      ? th->id.name
+			: th->id.comm[0] ? th->id.comm
+					 : NULL,
+		.pool = th->id.pool,
 		.depth = depth,
 		.state = state,
 		.wait = wait,
@@ -445,7 +424,8 @@ static int walk(perfan_critical *c, int32_t *tids, uint64_t a, uint64_t b)
 					   .state = PERFAN_OFFCPU_UNSEEN,
 					   .waker = -1,
 					   .next = -1};
-			struct cthread anon = {.pid = -1, .tid = tids[depth]};
+			struct cthread anon = {
+				.id = {.pid = -1, .tid = tids[depth]}};
 			err = waited(c, th ? th : &anon, tids, depth, &none, a,
 				     t);
 			break;
@@ -466,7 +446,7 @@ static int walk(perfan_critical *c, int32_t *tids, uint64_t a, uint64_t b)
 			       v->state == PERFAN_OFFCPU_WAKEUP_DELAY;
 		int follow = !runnable &&
 			     v->wake_source == PERFAN_WAKE_THREAD &&
-			     v->waker > 0 && v->waker != th->tid &&
+			     v->waker > 0 && v->waker != th->id.tid &&
 			     jumps < c->o.max_depth;
 		if (follow) {
 			uint32_t k = 0;
@@ -591,23 +571,6 @@ static int bounds(perfan_critical *c)
 
 /* ---- the public functions ---------------------------------------------- */
 
-/* Each thread's name and pool, from the stacks kept under it. */
-static int name_threads(perfan_critical *c)
-{
-	int err = perfan_thread_names_new(&c->names, c->stacks, NULL);
-	for (size_t i = 0; !err && i < c->n; i++) {
-		struct cthread *th = c->t[i];
-		const struct perfan_thread_name *tn =
-			perfan_thread_names_find(c->names, th->pid, th->tid);
-		const struct perfan_thread_pool *tp =
-			tn ? perfan_thread_names_pool(c->names, tn->pool)
-			   : NULL;
-		th->name = tn ? tn->name : NULL;
-		th->pool = tp ? tp->name : NULL;
-	}
-	return err;
-}
-
 static int finish(perfan_critical *c, perfan_offcpu *oc)
 {
 	int err = perfan_offcpu_finish(oc);
@@ -622,16 +585,20 @@ static int finish(perfan_critical *c, perfan_offcpu *oc)
 		th->start = ot->start;
 		th->end = ot->end;
 		if (ot->pid > 0)
-			th->pid = ot->pid;
-		if (!th->comm[0] && ot->comm)
-			snprintf(th->comm, sizeof(th->comm), "%s", ot->comm);
+			th->id.pid = ot->pid;
+		if (!th->id.comm[0] && ot->comm)
+			snprintf(th->id.comm, sizeof(th->id.comm), "%s",
+				 ot->comm);
 	}
-	for (size_t i = 0; i < c->n; i++)
-		qsort(c->t[i]->iv, c->t[i]->niv, sizeof(*c->t[i]->iv),
-		      by_start);
-	err = name_threads(c);
+	for (size_t i = 0; i < c->tt.n; i++) {
+		struct cthread *th = c->tt.t[i];
+		qsort(th->iv, th->niv, sizeof(*th->iv), by_start);
+	}
+	/* each thread's name, from the stacks kept under it */
+	err = perfan_thread_names_new(&c->names, c->stacks, NULL);
 	if (err)
 		return err;
+	perfan__thread_table_name(&c->tt, c->names);
 	const struct cthread *t = find(c, c->o.tid);
 	if (!t)
 		return perfan__err(PERFAN_EINVAL,
@@ -674,11 +641,11 @@ static int finish(perfan_critical *c, perfan_offcpu *oc)
 	if (err)
 		return err;
 	struct perfan_critical_result *r = &c->res;
-	r->pid = t->pid;
-	r->tid = t->tid;
-	r->comm = t->comm[0] ? t->comm : NULL;
-	r->name = t->name ? t->name : r->comm;
-	r->pool = t->pool;
+	r->pid = t->id.pid;
+	r->tid = t->id.tid;
+	r->comm = t->id.comm[0] ? t->id.comm : NULL;
+	r->name = t->id.name;
+	r->pool = t->id.pool;
 	r->start = a;
 	r->end = b;
 	r->segments = c->seg;
@@ -696,13 +663,12 @@ void perfan_critical_free(perfan_critical *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->n; i++) {
-		free(c->t[i]->iv);
-		free(c->t[i]->sm);
-		free(c->t[i]);
+	for (size_t i = 0; i < c->tt.n; i++) {
+		struct cthread *th = c->tt.t[i];
+		free(th->iv);
+		free(th->sm);
 	}
-	free(c->t);
-	perfan__htab_free(&c->by_tid);
+	perfan__thread_table_free(&c->tt);
 	perfan__waits_free(&c->waits);
 	perfan_profile_free(c->stacks);
 	perfan_thread_names_free(c->names);
@@ -727,6 +693,7 @@ int perfan_critical_perfdata(perfan_critical **out, perfan_perfdata *pd,
 	perfan_critical *c = calloc(1, sizeof(*c));
 	if (!c)
 		return perfan__nomem("critical path");
+	c->tt.size = sizeof(struct cthread);
 	int err = PERFAN__OPTS_COPY(c->o, opts);
 	if (!err && c->o.tid <= 0)
 		err = perfan__err(PERFAN_EINVAL,

@@ -12,9 +12,9 @@
 
 #include "analysis/offcpu_internal.h"
 #include "analysis/stackmap.h"
+#include "analysis/thread_table.h"
 #include "util/error.h"
 #include "util/grow.h"
-#include "util/htab.h"
 #include "util/log.h"
 #include "util/opts.h"
 
@@ -27,8 +27,7 @@ struct kept {
 };
 
 struct dthread {
-	int32_t pid, tid;
-	char comm[64];
+	struct perfan__thread id;
 	int off; /* an interval holds the moment */
 	uint32_t state, wait;
 	uint64_t since, woken_at;
@@ -41,9 +40,7 @@ struct dthread {
 
 struct perfan_dump {
 	struct perfan_dump_opts o;
-	struct dthread **t;
-	size_t n, cap;
-	struct perfan__htab by_tid;
+	struct perfan__thread_table tt; /* of struct dthread */
 	/* the frames, interned; every stack under its thread's process
 	 * frame, weighing its time (column 0), for NAMES */
 	perfan_profile *stacks;
@@ -58,27 +55,9 @@ struct perfan_dump {
 static struct dthread *thread_of(perfan_dump *d, int32_t pid, int32_t tid,
 				 const char *comm)
 {
-	uint64_t *i = perfan__htab_get(&d->by_tid, (uint64_t)(uint32_t)tid);
-	struct dthread *th;
-	if (i) {
-		th = d->t[*i];
-	} else {
-		if (perfan__grow((void **)&d->t, &d->cap, d->n + 1,
-				 sizeof(*d->t)) ||
-		    !(th = calloc(1, sizeof(*th))) ||
-		    perfan__htab_put(&d->by_tid, (uint64_t)(uint32_t)tid,
-				     d->n)) {
-			d->err = perfan__nomem("dump");
-			return NULL;
-		}
-		d->t[d->n++] = th;
-		th->pid = -1;
-		th->tid = tid;
-	}
-	if (pid > 0)
-		th->pid = pid;
-	if (comm && *comm)
-		snprintf(th->comm, sizeof(th->comm), "%s", comm);
+	struct dthread *th = perfan__thread_table_get(&d->tt, pid, tid, comm);
+	if (!th)
+		d->err = PERFAN_ENOMEM;
 	return th;
 }
 
@@ -186,8 +165,10 @@ static int finish(perfan_dump *d, perfan_offcpu *oc)
 	d->res.start = sum->start;
 	d->res.end = sum->end;
 	size_t nframes = 0, nt = 0;
-	for (size_t i = 0; i < d->n; i++)
-		nframes += d->t[i]->iv.n + d->t[i]->sample.n;
+	for (size_t i = 0; i < d->tt.n; i++) {
+		const struct dthread *th = d->tt.t[i];
+		nframes += th->iv.n + th->sample.n;
+	}
 	d->out = calloc(sum->nr_threads + 1, sizeof(*d->out));
 	d->frames = calloc(nframes + 1, sizeof(*d->frames));
 	if (!d->out || !d->frames)
@@ -201,21 +182,15 @@ static int finish(perfan_dump *d, perfan_offcpu *oc)
 		if (ot->start > at || (ot->exited && ot->end < at) ||
 		    (d->o.pid > 0 && ot->pid != d->o.pid))
 			continue;
-		uint64_t *k = perfan__htab_get(&d->by_tid,
-					       (uint64_t)(uint32_t)ot->tid);
-		struct dthread *th = k ? d->t[*k] : NULL;
+		struct dthread *th = perfan__thread_table_find(&d->tt, ot->tid);
 		struct perfan_dump_thread *t = &d->out[nt++];
 		t->pid = ot->pid;
 		t->tid = ot->tid;
-		t->comm = th && th->comm[0] ? th->comm : ot->comm;
-		const struct perfan_thread_name *tn =
-			perfan_thread_names_find(d->names, ot->pid, ot->tid);
-		const struct perfan_thread_pool *tp =
-			tn ? perfan_thread_names_pool(d->names, tn->pool)
-			   : NULL;
-		t->name = tn && tn->name ? tn->name : t->comm;
-		t->role = tn ? tn->role : NULL;
-		t->pool = tp ? tp->name : NULL;
+		t->comm = th && th->id.comm[0] ? th->id.comm : ot->comm;
+		perfan__thread_name(d->names, ot->pid, ot->tid, &t->name,
+				    &t->role, &t->pool);
+		if (!t->name)
+			t->name = t->comm;
 		t->running = !th || !th->off;
 		t->since = ot->start;
 		const struct kept *s = NULL;
@@ -253,15 +228,14 @@ void perfan_dump_free(perfan_dump *d)
 {
 	if (!d)
 		return;
-	for (size_t i = 0; i < d->n; i++) {
-		free(d->t[i]->iv.ids);
-		free(d->t[i]->iv.addrs);
-		free(d->t[i]->sample.ids);
-		free(d->t[i]->sample.addrs);
-		free(d->t[i]);
+	for (size_t i = 0; i < d->tt.n; i++) {
+		struct dthread *th = d->tt.t[i];
+		free(th->iv.ids);
+		free(th->iv.addrs);
+		free(th->sample.ids);
+		free(th->sample.addrs);
 	}
-	free(d->t);
-	perfan__htab_free(&d->by_tid);
+	perfan__thread_table_free(&d->tt);
 	perfan__stackmap_free(&d->sm);
 	perfan_profile_free(d->stacks);
 	perfan_thread_names_free(d->names);
@@ -280,6 +254,7 @@ int perfan_dump_perfdata(perfan_dump **out, perfan_perfdata *pd,
 	perfan_dump *d = calloc(1, sizeof(*d));
 	if (!d)
 		return perfan__nomem("dump");
+	d->tt.size = sizeof(struct dthread);
 	int err = PERFAN__OPTS_COPY(d->o, opts);
 	if (!err && !d->o.at)
 		d->o.at = UINT64_MAX; /* the end: its time known at the end */

@@ -12,10 +12,10 @@
 
 #include "analysis/offcpu_internal.h"
 #include "analysis/stackmap.h"
+#include "analysis/thread_table.h"
 #include "analysis/waits_internal.h"
 #include "util/error.h"
 #include "util/grow.h"
-#include "util/htab.h"
 #include "util/log.h"
 #include "util/opts.h"
 
@@ -41,8 +41,8 @@ struct sample {
 };
 
 struct gthread {
+	struct perfan__thread id;
 	struct perfan_gil_thread pub;
-	char comm[64];
 	struct spans waits;  /* its GIL waits (stacks), in order */
 	struct spans nohold; /* when it cannot hold the GIL: blocked, in
 				a GIL wait or handoff, not yet seen */
@@ -59,10 +59,8 @@ struct perfan_gil {
 	struct perfan_gil_opts o;
 	struct perfan_filter filter;
 	perfan_offcpu *oc;
-	struct gthread **t;
-	size_t n, cap;
-	struct perfan__htab by_tid; /* tid -> index in t */
-	uint8_t *probe_kind;        /* per event index */
+	struct perfan__thread_table tt; /* of struct gthread */
+	uint8_t *probe_kind;            /* per event index */
 	size_t nprobe_kind;
 	struct perfan__waits waits;
 	struct sample *samples;
@@ -149,28 +147,20 @@ static int inside(const struct spans *s, uint64_t t)
 static struct gthread *thread_of(perfan_gil *g, int32_t pid, int32_t tid,
 				 const char *comm)
 {
-	uint64_t *i = perfan__htab_get(&g->by_tid, (uint64_t)(uint32_t)tid);
-	struct gthread *th;
-	if (i) {
-		th = g->t[*i];
-	} else {
-		if (perfan__grow((void **)&g->t, &g->cap, g->n + 1,
-				 sizeof(*g->t)) ||
-		    !(th = calloc(1, sizeof(*th))) ||
-		    perfan__htab_put(&g->by_tid, (uint64_t)(uint32_t)tid,
-				     g->n)) {
-			g->err = perfan__nomem("GIL ledger");
-			return NULL;
-		}
-		g->t[g->n++] = th;
-		th->pub.pid = -1;
-		th->pub.tid = tid;
+	struct gthread *th = perfan__thread_table_get(&g->tt, pid, tid, comm);
+	if (!th) {
+		g->err = PERFAN_ENOMEM;
+		return NULL;
 	}
-	if (pid > 0)
-		th->pub.pid = pid;
-	if (comm && *comm)
-		snprintf(th->comm, sizeof(th->comm), "%s", comm);
+	th->pub.pid = th->id.pid;
+	th->pub.tid = th->id.tid;
 	return th;
+}
+
+/* Thread I of the ledger (of all, once finished: those shown first). */
+static struct gthread *th_at(const perfan_gil *g, size_t i)
+{
+	return g->tt.t[i];
 }
 
 /* ---- the off-CPU engine's intervals ----------------------------------- */
@@ -361,14 +351,14 @@ static uint64_t holding(const perfan_gil *g, const struct gthread *h,
 static void blame_row(perfan_gil *g, size_t w, uint64_t *row, uint64_t *share)
 {
 	size_t n = g->res.nr_threads;
-	const struct gthread *tw = g->t[w];
+	const struct gthread *tw = th_at(g, w);
 	const struct spans *ws = waits_of(g, tw);
 	for (size_t k = 0; k < ws->n; k++) {
 		uint64_t a = ws->v[k].start, b = ws->v[k].end, sum = 0;
 		for (size_t h = 0; h < n; h++) {
 			share[h] = 0;
-			if (h != w && g->t[h]->pub.pid == tw->pub.pid)
-				sum += share[h] = holding(g, g->t[h], a, b);
+			if (h != w && th_at(g, h)->pub.pid == tw->pub.pid)
+				sum += share[h] = holding(g, th_at(g, h), a, b);
 		}
 		uint64_t len = b - a, given = 0;
 		for (size_t h = 0; h < n; h++) {
@@ -394,15 +384,14 @@ static int blame_profile(perfan_gil *g)
 	int err = 0;
 	for (size_t i = 0; i < g->nsamples && !err; i++) {
 		const struct sample *sm = &g->samples[i];
-		uint64_t *hi = perfan__htab_get(&g->by_tid,
-						(uint64_t)(uint32_t)sm->tid);
-		if (!hi || *hi >= g->res.nr_threads)
+		size_t hi = perfan__thread_table_index(&g->tt, sm->tid);
+		if (hi >= g->res.nr_threads)
 			continue; /* not a thread the ledger shows */
-		const struct gthread *h = g->t[*hi];
+		const struct gthread *h = th_at(g, hi);
 		uint64_t waiters = 0;
 		for (size_t w = 0; w < g->res.nr_threads; w++)
-			if (w != *hi && g->t[w]->pub.pid == h->pub.pid &&
-			    inside(waits_of(g, g->t[w]), sm->time))
+			if (w != hi && th_at(g, w)->pub.pid == h->pub.pid &&
+			    inside(waits_of(g, th_at(g, w)), sm->time))
 				waiters++;
 		if (!waiters)
 			continue;
@@ -433,8 +422,7 @@ static int blame_profile(perfan_gil *g)
 
 static int by_pid_tid(const void *a, const void *b)
 {
-	const struct gthread *x = *(const struct gthread *const *)a,
-			     *y = *(const struct gthread *const *)b;
+	const struct gthread *x = *(void *const *)a, *y = *(void *const *)b;
 	if (x->pub.pid != y->pub.pid)
 		return x->pub.pid < y->pub.pid ? -1 : 1;
 	return x->pub.tid < y->pub.tid ? -1 : x->pub.tid > y->pub.tid;
@@ -444,8 +432,8 @@ static int by_pid_tid(const void *a, const void *b)
  * probe. */
 static int gil_process(const perfan_gil *g, int32_t pid)
 {
-	for (size_t i = 0; i < g->n; i++) {
-		const struct perfan_gil_thread *t = &g->t[i]->pub;
+	for (size_t i = 0; i < g->tt.n; i++) {
+		const struct perfan_gil_thread *t = &th_at(g, i)->pub;
 		if (t->pid == pid && (t->wait || t->forced ||
 				      t->probe_episodes || t->probe_hold))
 			return 1;
@@ -464,15 +452,12 @@ static int name_threads(perfan_gil *g)
 			return err;
 		names = g->names;
 	}
-	for (size_t i = 0; i < g->n; i++) {
-		struct perfan_gil_thread *t = &g->t[i]->pub;
-		const struct perfan_thread_name *tn =
-			perfan_thread_names_find(names, t->pid, t->tid);
-		const struct perfan_thread_pool *tp =
-			tn ? perfan_thread_names_pool(names, tn->pool) : NULL;
-		t->name = tn && tn->name ? tn->name : t->comm;
-		t->role = tn ? tn->role : NULL;
-		t->pool = tp ? tp->name : NULL;
+	perfan__thread_table_name(&g->tt, names);
+	for (size_t i = 0; i < g->tt.n; i++) {
+		struct gthread *th = th_at(g, i);
+		th->pub.name = th->id.name;
+		th->pub.role = th->id.role;
+		th->pub.pool = th->id.pool;
 	}
 	return 0;
 }
@@ -489,23 +474,22 @@ static int finish(perfan_gil *g)
 	/* lifetimes and names from the engine */
 	for (size_t i = 0; i < sum->nr_threads; i++) {
 		const struct perfan_offcpu_thread *ot = &sum->threads[i];
-		uint64_t *k = perfan__htab_get(&g->by_tid,
-					       (uint64_t)(uint32_t)ot->tid);
-		if (!k)
+		struct gthread *th = perfan__thread_table_find(&g->tt, ot->tid);
+		if (!th)
 			continue;
-		struct gthread *th = g->t[*k];
 		th->pub.start = ot->start;
 		th->pub.end = ot->end;
 		if (ot->pid > 0)
-			th->pub.pid = ot->pid;
-		if (!th->comm[0] && ot->comm)
-			snprintf(th->comm, sizeof(th->comm), "%s", ot->comm);
+			th->pub.pid = th->id.pid = ot->pid;
+		if (!th->id.comm[0] && ot->comm)
+			snprintf(th->id.comm, sizeof(th->id.comm), "%s",
+				 ot->comm);
 	}
 	/* the threads of GIL processes that the filter keeps, first */
 	size_t keep = 0;
-	for (size_t i = 0; i < g->n; i++) {
-		struct gthread *th = g->t[i];
-		th->pub.comm = th->comm[0] ? th->comm : NULL;
+	for (size_t i = 0; i < g->tt.n; i++) {
+		struct gthread *th = th_at(g, i);
+		th->pub.comm = th->id.comm[0] ? th->id.comm : NULL;
 		normalize(&th->waits);
 		normalize(&th->nohold);
 		normalize(&th->holds);
@@ -513,16 +497,13 @@ static int finish(perfan_gil *g)
 		if (th->pub.pid > 0 && gil_process(g, th->pub.pid) &&
 		    perfan_filter_thread(&g->filter, th->pub.pid, th->pub.tid,
 					 th->pub.comm)) {
-			g->t[i] = g->t[keep];
-			g->t[keep++] = th;
+			g->tt.t[i] = g->tt.t[keep];
+			g->tt.t[keep++] = th;
 		}
 	}
-	qsort(g->t, keep, sizeof(*g->t), by_pid_tid);
-	perfan__htab_free(&g->by_tid);
-	for (size_t i = 0; i < g->n; i++)
-		if (perfan__htab_put(&g->by_tid,
-				     (uint64_t)(uint32_t)g->t[i]->pub.tid, i))
-			return perfan__nomem("GIL ledger");
+	qsort(g->tt.t, keep, sizeof(*g->tt.t), by_pid_tid);
+	if (perfan__thread_table_reindex(&g->tt))
+		return PERFAN_ENOMEM;
 	g->res.nr_threads = keep;
 	int err = name_threads(g);
 	if (err)
@@ -535,7 +516,7 @@ static int finish(perfan_gil *g)
 		return perfan__nomem("GIL ledger");
 	}
 	for (size_t w = 0; w < keep; w++) {
-		g->sorted[w] = g->t[w]->pub;
+		g->sorted[w] = th_at(g, w)->pub;
 		blame_row(g, w, g->matrix + w * (keep + 1), share);
 	}
 	free(share);
@@ -550,15 +531,14 @@ void perfan_gil_free(perfan_gil *g)
 {
 	if (!g)
 		return;
-	for (size_t i = 0; i < g->n; i++) {
-		free(g->t[i]->waits.v);
-		free(g->t[i]->nohold.v);
-		free(g->t[i]->holds.v);
-		free(g->t[i]->pwaits.v);
-		free(g->t[i]);
+	for (size_t i = 0; i < g->tt.n; i++) {
+		struct gthread *th = th_at(g, i);
+		free(th->waits.v);
+		free(th->nohold.v);
+		free(th->holds.v);
+		free(th->pwaits.v);
 	}
-	free(g->t);
-	perfan__htab_free(&g->by_tid);
+	perfan__thread_table_free(&g->tt);
 	perfan__waits_free(&g->waits);
 	perfan_offcpu_free(g->oc);
 	perfan_profile_free(g->stacks);
@@ -582,6 +562,7 @@ int perfan_gil_perfdata(perfan_gil **out, perfan_perfdata *pd,
 	perfan_gil *g = calloc(1, sizeof(*g));
 	if (!g)
 		return perfan__nomem("GIL ledger");
+	g->tt.size = sizeof(struct gthread);
 	int err = PERFAN__OPTS_COPY(g->o, opts);
 	g->filter = PERFAN_FILTER_INIT;
 	if (!err && g->o.filter)
