@@ -7,6 +7,7 @@
 
 #include <perfan/perfan.h>
 
+#include "analysis.h"
 #include "args.h"
 #include "cli.h"
 
@@ -93,17 +94,7 @@ static const struct cli_opt options[] = {
 	CLI_END,
 };
 
-struct job {
-	const perfan_annotate *an;
-	int format;
-};
-
-static int write_job(const void *arg, FILE *fp)
-{
-	const struct job *j = arg;
-	struct perfan_annotate_write_opts wo = {sizeof(wo), j->format};
-	return perfan_annotate_write(j->an, fp, &wo);
-}
+CLI_ANALYSIS_FNS(annotate)
 
 static void warn_functions(const struct perfan_annotate_result *r)
 {
@@ -117,35 +108,21 @@ static void warn_functions(const struct perfan_annotate_result *r)
 				 r->functions[i].status_text);
 }
 
-/* The annotation of O on PATH, written: the exit status. */
-static int annotate(struct opts *o, const char *path)
+/* What the annotation says beside it; non-zero: no function annotated. */
+static int check(const void *an, const char *path)
 {
-	perfan_load *l = NULL;
-	perfan_annotate *an = NULL;
-	int err = perfan_load_new(&l, &o->load);
-	if (!err)
-		err = perfan_load_annotate(&an, l, path, &o->ao);
-	int status = 0;
-	if (err) {
-		cli_error(CMD, "%s", perfan_error_last());
-		status = 1;
-	}
-	if (an) {
-		const struct perfan_annotate_result *r =
-			perfan_annotate_result(an);
-		warn_functions(r);
-		if (!r->total_samples)
-			cli_warn(CMD, "%s has no samples", path);
-		else if (!r->nr_functions)
-			status = 1;
-		struct job j = {an, o->format};
-		if (cli_write_result(CMD, o->out, write_job, &j))
-			status = 1;
-	}
-	perfan_annotate_free(an);
-	perfan_load_free(l);
-	return status;
+	const struct perfan_annotate_result *r = perfan_annotate_result(an);
+	warn_functions(r);
+	if (!r->total_samples)
+		cli_warn(CMD, "%s has no samples", path);
+	return r->total_samples && !r->nr_functions;
 }
+
+static const struct cli_analysis analysis = {.cmd = CMD,
+					     .run = annotate_run,
+					     .write = annotate_write,
+					     .free = annotate_free,
+					     .check = check};
 
 int cmd_annotate(int argc, char **argv)
 {
@@ -167,7 +144,8 @@ int cmd_annotate(int argc, char **argv)
 	if (status < 0) {
 		o.ao.symbols = (const char *const *)(argv + optind);
 		o.ao.nr_symbols = (size_t)(argc - 1 - optind);
-		status = annotate(&o, path);
+		status = cli_analysis_run(&analysis, &o.load, path, &o.ao,
+					  o.format, o.out);
 	}
 	free(dirs);
 	return status;

@@ -8,6 +8,7 @@
 
 #include <perfan/perfan.h>
 
+#include "analysis.h"
 #include "args.h"
 #include "cli.h"
 
@@ -59,62 +60,33 @@ static const struct cli_opt options[] = {
 	CLI_END,
 };
 
-struct job {
-	const perfan_critical *c;
-	int format;
-};
+CLI_ANALYSIS_FNS(critical)
 
-static int write_job(const void *arg, FILE *fp)
+static const perfan_profile *path_profile(const void *c)
 {
-	const struct job *j = arg;
-	struct perfan_critical_write_opts wo = {sizeof(wo), j->format};
-	return perfan_critical_write(j->c, fp, &wo);
+	return perfan_critical_profile(c);
 }
 
-static int critical(struct opts *o, const char *path)
-{
-	perfan_load *l = NULL;
-	perfan_critical *c = NULL;
-	o->co.python_view = o->load.python_view < 0 ? PERFAN_PY_PYTHON
-						    : o->load.python_view;
-	int err = perfan_load_new(&l, &o->load);
-	if (!err)
-		err = perfan_load_critical(&c, l, path, &o->co);
-	int status = err != 0;
-	if (err < 0)
-		cli_error(CMD, "%s", perfan_error_last());
-	if (c && cli_svg_path(o->out)) {
-		struct perfan_flamegraph_opts fo = PERFAN_FG_OPTS_INIT;
-		fo.title = "Critical path";
-		fo.countname = "ns";
-		status = cli_write_flamegraph(CMD, perfan_critical_profile(c),
-					      &fo, o->out, status);
-	} else if (c) {
-		struct job j = {c, o->format};
-		if (cli_write_result(CMD, o->out, write_job, &j))
-			status = 1;
-	}
-	perfan_critical_free(c);
-	perfan_load_free(l);
-	return status;
-}
+static const struct cli_analysis analysis = {.cmd = CMD,
+					     .run = critical_run,
+					     .write = critical_write,
+					     .free = critical_free,
+					     .profile = path_profile,
+					     .title = "Critical path"};
 
 int cmd_critical(int argc, char **argv)
 {
 	struct opts o = {.co = PERFAN_OPTS_INIT(struct perfan_critical_opts)};
 	cli_args_init(&o.load, CMD);
-	int status = cli_opt_parse(argc, argv, options, &o, head, CMD, 0);
-	const char *path = argv[argc - 1];
-	if (status < 0 && optind != argc - 1)
-		status = cli_opt_error(CMD, options, head, "%s",
-				       optind >= argc ? "no perf.data"
-						      : "one perf.data only");
-	else if (status < 0 && o.load.filter.tid < 0)
+	const char *path;
+	int status = cli_one_perfdata(CMD, argc, argv, options, &o, head,
+				      &o.out, &path);
+	if (status < 0 && o.load.filter.tid < 0)
 		status = cli_opt_error(CMD, options, head, "%s",
 				       "no thread: --tid TID");
-	else if (status < 0 && cli_output_guard(CMD, o.out, &path, 1))
-		status = 1;
-	if (status < 0)
-		status = critical(&o, path);
-	return status;
+	if (status >= 0)
+		return status;
+	o.co.python_view = cli_python_view(&o.load);
+	return cli_analysis_run(&analysis, &o.load, path, &o.co, o.format,
+				o.out);
 }

@@ -9,6 +9,7 @@
 
 #include <perfan/perfan.h>
 
+#include "analysis.h"
 #include "args.h"
 #include "cli.h"
 
@@ -64,51 +65,19 @@ static const struct cli_opt options[] = {
 	CLI_END,
 };
 
-struct job {
-	const perfan_dump *d;
-	int format;
-};
+CLI_ANALYSIS_FNS(dump)
 
-static int write_job(const void *arg, FILE *fp)
-{
-	const struct job *j = arg;
-	struct perfan_dump_write_opts wo = {sizeof(wo), j->format};
-	return perfan_dump_write(j->d, fp, &wo);
-}
-
-static int dump(struct opts *o, const char *path)
-{
-	perfan_load *l = NULL;
-	perfan_dump *d = NULL;
-	int err = perfan_load_new(&l, &o->load);
-	if (!err)
-		err = perfan_load_dump(&d, l, path, &o->dopts);
-	int status = err != 0;
-	if (err < 0)
-		cli_error(CMD, "%s", perfan_error_last());
-	if (d) {
-		struct job j = {d, o->format};
-		if (cli_write_result(CMD, o->out, write_job, &j))
-			status = 1;
-	}
-	perfan_dump_free(d);
-	perfan_load_free(l);
-	return status;
-}
+static const struct cli_analysis analysis = {
+	.cmd = CMD, .run = dump_run, .write = dump_write, .free = dump_free};
 
 int cmd_dump(int argc, char **argv)
 {
 	struct opts o = {.dopts = PERFAN_OPTS_INIT(struct perfan_dump_opts)};
 	cli_args_init(&o.load, CMD);
-	int status = cli_opt_parse(argc, argv, options, &o, head, CMD, 0);
-	const char *path = argv[argc - 1];
-	if (status < 0 && optind != argc - 1)
-		status = cli_opt_error(CMD, options, head, "%s",
-				       optind >= argc ? "no perf.data"
-						      : "one perf.data only");
-	else if (status < 0 && cli_output_guard(CMD, o.out, &path, 1))
-		status = 1;
-	if (status < 0)
-		status = dump(&o, path);
-	return status;
+	const char *path;
+	int status = cli_one_perfdata(CMD, argc, argv, options, &o, head,
+				      &o.out, &path);
+	return status >= 0 ? status
+			   : cli_analysis_run(&analysis, &o.load, path,
+					      &o.dopts, o.format, o.out);
 }

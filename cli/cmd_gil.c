@@ -6,6 +6,7 @@
 
 #include <perfan/perfan.h>
 
+#include "analysis.h"
 #include "args.h"
 #include "cli.h"
 
@@ -49,72 +50,32 @@ static const struct cli_opt options[] = {
 	CLI_END,
 };
 
-struct job {
-	const perfan_gil *g;
-	int format;
-};
+CLI_ANALYSIS_FNS(gil)
 
-static int write_job(const void *arg, FILE *fp)
+static const perfan_profile *blame(const void *g)
 {
-	const struct job *j = arg;
-	struct perfan_gil_write_opts wo = {sizeof(wo), j->format};
-	return perfan_gil_write(j->g, fp, &wo);
+	return perfan_gil_blame(g);
 }
 
-/* The blame flame graph of G to O->out, after a load that ended with
- * STATUS: the exit status. */
-static int write_blame(const struct opts *o, const perfan_gil *g,
-		       const char *path, int status)
-{
-	const perfan_profile *b = perfan_gil_blame(g);
-	if (!b) {
-		cli_error(CMD, "%s: no on-CPU samples to blame", path);
-		return 1;
-	}
-	struct perfan_flamegraph_opts fo = PERFAN_FG_OPTS_INIT;
-	fo.title = "GIL blame: holders' stacks by the time others waited";
-	fo.countname = "ns";
-	return cli_write_flamegraph(CMD, b, &fo, o->out, status);
-}
-
-static int gil(struct opts *o, const char *path)
-{
-	perfan_load *l = NULL;
-	perfan_gil *g = NULL;
-	o->go.python_view = o->load.python_view < 0 ? PERFAN_PY_PYTHON
-						    : o->load.python_view;
-	int err = perfan_load_new(&l, &o->load);
-	if (!err)
-		err = perfan_load_gil(&g, l, path, &o->go);
-	/* advice (PERFAN_LOAD_ADVISED) said why; the ledger still shows */
-	int status = err != 0;
-	if (err < 0)
-		cli_error(CMD, "%s", perfan_error_last());
-	if (g && cli_svg_path(o->out)) {
-		status = write_blame(o, g, path, status);
-	} else if (g) {
-		struct job j = {g, o->format};
-		if (cli_write_result(CMD, o->out, write_job, &j))
-			status = 1;
-	}
-	perfan_gil_free(g);
-	perfan_load_free(l);
-	return status;
-}
+static const struct cli_analysis analysis = {
+	.cmd = CMD,
+	.run = gil_run,
+	.write = gil_write,
+	.free = gil_free,
+	.profile = blame,
+	.title = "GIL blame: holders' stacks by the time others waited",
+	.no_profile = "no on-CPU samples to blame"};
 
 int cmd_gil(int argc, char **argv)
 {
 	struct opts o = {.go = PERFAN_OPTS_INIT(struct perfan_gil_opts)};
 	cli_args_init(&o.load, CMD);
-	int status = cli_opt_parse(argc, argv, options, &o, head, CMD, 0);
-	const char *path = argv[argc - 1];
-	if (status < 0 && optind != argc - 1)
-		status = cli_opt_error(CMD, options, head, "%s",
-				       optind >= argc ? "no perf.data"
-						      : "one perf.data only");
-	else if (status < 0 && cli_output_guard(CMD, o.out, &path, 1))
-		status = 1;
-	if (status < 0)
-		status = gil(&o, path);
-	return status;
+	const char *path;
+	int status = cli_one_perfdata(CMD, argc, argv, options, &o, head,
+				      &o.out, &path);
+	if (status >= 0)
+		return status;
+	o.go.python_view = cli_python_view(&o.load);
+	return cli_analysis_run(&analysis, &o.load, path, &o.go, o.format,
+				o.out);
 }

@@ -9,6 +9,7 @@
 
 #include <perfan/perfan.h>
 
+#include "analysis.h"
 #include "args.h"
 #include "cli.h"
 
@@ -65,52 +66,22 @@ static const struct cli_opt options[] = {
 	CLI_END,
 };
 
-struct job {
-	const perfan_timeline *t;
-	int format;
-};
+CLI_ANALYSIS_FNS(timeline)
 
-static int write_job(const void *arg, FILE *fp)
-{
-	const struct job *j = arg;
-	struct perfan_timeline_write_opts wo = {sizeof(wo), j->format};
-	return perfan_timeline_write(j->t, fp, &wo);
-}
-
-static int timeline(struct opts *o, const char *path)
-{
-	perfan_load *l = NULL;
-	perfan_timeline *t = NULL;
-	int err = perfan_load_new(&l, &o->load);
-	if (!err)
-		err = perfan_load_timeline(&t, l, path, &o->topts);
-	int status = err != 0;
-	if (err < 0)
-		cli_error(CMD, "%s", perfan_error_last());
-	if (t) {
-		struct job j = {t, o->format};
-		if (cli_write_result(CMD, o->out, write_job, &j))
-			status = 1;
-	}
-	perfan_timeline_free(t);
-	perfan_load_free(l);
-	return status;
-}
+static const struct cli_analysis analysis = {.cmd = CMD,
+					     .run = timeline_run,
+					     .write = timeline_write,
+					     .free = timeline_free};
 
 int cmd_timeline(int argc, char **argv)
 {
 	struct opts o = {.topts =
 				 PERFAN_OPTS_INIT(struct perfan_timeline_opts)};
 	cli_args_init(&o.load, CMD);
-	int status = cli_opt_parse(argc, argv, options, &o, head, CMD, 0);
-	const char *path = argv[argc - 1];
-	if (status < 0 && optind != argc - 1)
-		status = cli_opt_error(CMD, options, head, "%s",
-				       optind >= argc ? "no perf.data"
-						      : "one perf.data only");
-	else if (status < 0 && cli_output_guard(CMD, o.out, &path, 1))
-		status = 1;
-	if (status < 0)
-		status = timeline(&o, path);
-	return status;
+	const char *path;
+	int status = cli_one_perfdata(CMD, argc, argv, options, &o, head,
+				      &o.out, &path);
+	return status >= 0 ? status
+			   : cli_analysis_run(&analysis, &o.load, path,
+					      &o.topts, o.format, o.out);
 }
