@@ -121,7 +121,8 @@ struct perfan_load_opts {
 	int (*opened)(const struct perfan_load_info *info, void *payload);
 	void *opened_payload;
 	/* The order of the thread table of a time view (enum
-	 * perfan_threads_sort, perfan/threads.h; 0: pid, then tid). */
+	 * perfan_threads_sort, perfan/threads.h; 0: pid, then tid, but
+	 * perfan_load_triage's by on-CPU time, the busiest first). */
 	int thread_sort;
 	/* Since 0.2. With time_view: keep the kernel's scheduler frames of
 	 * each switch-out stack under its off-CPU leaf

@@ -106,6 +106,10 @@ struct perfan_triage_opts {
 	 * not called when perfan_triage_new fails. NULL: the caller's. */
 	void (*release)(void *payload);
 	void *release_payload;
+	/* Since 0.2. Rows of the thread table (threads and pools, in its
+	 * order: the busiest first) shown; the others are folded (HTML)
+	 * or counted (text). 0: 10; SIZE_MAX: every row. */
+	size_t max_threads;
 };
 
 /* What a thing to record next is for: the question it answers. */

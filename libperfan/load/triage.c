@@ -119,7 +119,9 @@ static int load_wait(struct inputs *in, const struct perfan_load_opts *opts,
 	to.skip_idle = 1;
 	to.names = perfan_load_thread_names(in->wait);
 	to.all = all;
-	to.sort = opts->thread_sort;
+	/* ranked: the page shows the busiest first, the rest folded */
+	to.sort = opts->thread_sort ? opts->thread_sort
+				    : PERFAN_THREADS_SORT_ON_CPU;
 	/* the call sites are read from the kernel's frames of the waits */
 	int rc2 = perfan_threads_new(
 		&in->threads, in->wait->waits ? in->wait->waits : in->wait->p,

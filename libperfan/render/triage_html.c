@@ -1,5 +1,6 @@
 /* render/triage_html.c: the triage as one self-contained HTML page that
- * works offline: a section per question (on CPU or waiting, plateaus,
+ * works offline: the answer in a few lines (render/triage_summary.c),
+ * then a section per question (on CPU or waiting, plateaus,
  * flame graphs, blocking sites, the CPU verdict, changes, what to record
  * next), each saying what to record where its data is missing. The flame
  * graphs are the SVG documents perfan_flamegraph_write makes, each kept in
@@ -21,6 +22,7 @@
 #include "render/thread_rows.h"
 #include "render/timeline.h"
 #include "render/triage.h"
+#include "render/triage_summary.h"
 #include "util/error.h"
 #include "util/log.h"
 
@@ -49,8 +51,22 @@ static const char style[] =
 	".bar.off{background:#48c}"
 	"iframe.fg{width:100%;border:1px solid #ccc}"
 	"tr.member{display:none}tbody.open tr.member{display:table-row}"
-	"tr.pool-row{cursor:pointer}tr.pool-row td.l:before{content:'\\25b8 '}"
-	"tbody.open tr.pool-row td.l:before{content:'\\25be '}";
+	"tr.pool-row{cursor:pointer}"
+	"tr.pool-row td.l:first-child:before{content:'\\25b8 '}"
+	"tbody.open tr.pool-row td.l:first-child:before{content:'\\25be '}"
+	/* the thread table compact enough that the summary, it and the
+	 * plateaus fit a first screen */
+	"table.threads{font-size:13px;line-height:1.25}"
+	"table.threads th{font-size:12px;vertical-align:bottom}"
+	"table.threads td,table.threads th{padding:1px 5px}"
+	"table.threads td.l{white-space:nowrap;max-width:30em;"
+	"overflow:hidden;text-overflow:ellipsis}"
+	"table.threads tbody.more{display:none}"
+	"table.threads.all tbody.more{display:table-row-group}"
+	"details.more summary{cursor:pointer;color:#05a}"
+	"#summary{background:#eef4fb;border:1px solid #9bc;padding:2px 12px}"
+	"#summary h2{margin:.3em 0;border:0}"
+	"#summary ul{margin:.3em 0;padding-left:1.2em}";
 
 /* The page's script: each flame graph from its script element into a
  * frame as wide as the page, the SVG drawn at that width (scaled from its
@@ -78,7 +94,11 @@ static const char script[] =
 	"var p=u.dataset.v!==undefined?+u.dataset.v:u.textContent,"
 	"q=v.dataset.v!==undefined?+v.dataset.v:v.textContent;"
 	"var c=p<q?-1:p>q?1:0;return d=='a'?c:-c;});"
-	"b.forEach(function(x){t.appendChild(x);});};});";
+	"var n=+t.dataset.top||0;b.forEach(function(x,i){t.appendChild(x);"
+	"if(n)x.classList.toggle('more',i>=n);});};});"
+	"document.querySelectorAll('details.more').forEach(function(d){"
+	"d.ontoggle=function(){document.getElementById(d.dataset.table)"
+	".classList.toggle('all',d.open);};});";
 
 static void missing(FILE *fp, const struct perfan_triage *t, const char *what,
 		    int topic)
@@ -141,7 +161,7 @@ static void table_row(FILE *fp, uint32_t states, const char *cls,
 	cell(fp, pct(f->waiting, f->wall), "%.1f%%", pct(f->waiting, f->wall));
 	fputs("<td class=\"l\">", fp);
 	put(fp, f->top ? f->top : "");
-	double w = f->wall ? 200.0 / (double)f->wall : 0;
+	double w = f->wall ? 120.0 / (double)f->wall : 0;
 	fprintf(fp,
 		"</td><td class=\"l\"><span class=\"bar\" "
 		"style=\"width:%.0fpx\"></span><span class=\"bar "
@@ -162,13 +182,14 @@ static void thread_row(FILE *fp, uint32_t states,
 
 /* Pool P: its sums, then its threads, folded. */
 static void pool_row(FILE *fp, const perfan_threads *th, uint32_t states,
-		     const struct perfan_thread_pool_row *p)
+		     const struct perfan_thread_pool_row *p, int more)
 {
 	char label[512], cls[64];
 	perfan__pool_label(label, sizeof(label), p);
 	size_t k = perfan_threads_row(th, p->first)->pool;
 	snprintf(cls, sizeof(cls), "member pool-%zu", k);
-	fprintf(fp, "<tbody class=\"pool\" data-pool=\"%zu\">", k);
+	fprintf(fp, "<tbody class=\"pool%s\" data-pool=\"%zu\">",
+		more ? " more" : "", k);
 	struct figs f = {p->wall,    p->on_cpu, p->off_total, p->gil,
 			 p->waiting, p->off,    p->top};
 	table_row(fp, states, "pool-row", label, -1, &f);
@@ -178,6 +199,29 @@ static void pool_row(FILE *fp, const perfan_threads *th, uint32_t states,
 			thread_row(fp, states, r, cls);
 	}
 	fputs("</tbody>\n", fp);
+}
+
+/* The answer in a few lines, each linked to the section it sums up. */
+static void summary(const struct perfan_triage *t, FILE *fp)
+{
+	struct perfan__triage_line l[PERFAN__TRIAGE_LINES];
+	size_t n = perfan__triage_summary(t, l);
+	fputs("<section id=\"summary\"><h2>In short</h2><ul>\n", fp);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(fp, "<li data-section=\"%s\"><a href=\"#%s\">",
+			l[i].section, l[i].section);
+		put(fp, l[i].label);
+		fputs("</a> ", fp);
+		put(fp, l[i].text);
+		fputs(".", fp);
+		if (l[i].command) {
+			fputs(" Record it with: <code>", fp);
+			put(fp, l[i].command);
+			fputs("</code>", fp);
+		}
+		fputs("</li>\n", fp);
+	}
+	fputs("</ul></section>\n", fp);
 }
 
 static void threads(const struct perfan_triage *t, FILE *fp)
@@ -193,10 +237,12 @@ static void threads(const struct perfan_triage *t, FILE *fp)
 	uint32_t states = perfan_threads_states(th);
 	/* a tbody per thread or pool: a click on a column's head orders
 	 * them by it */
-	fputs("<table class=\"threads\"><thead><tr><th class=\"l\">thread"
-	      "</th><th>tid</th><th>wall ms</th><th>on-CPU ms</th>"
-	      "<th>off-CPU ms</th>",
-	      fp);
+	size_t top = perfan__triage_top_rows(t);
+	fprintf(fp,
+		"<table class=\"threads\" id=\"threads\" data-top=\"%zu\">"
+		"<thead><tr><th class=\"l\">thread</th><th>tid</th>"
+		"<th>wall ms</th><th>on-CPU ms</th><th>off-CPU ms</th>",
+		top);
 	for (uint32_t s = 0; s < PERFAN_OFFCPU_NR_STATES; s++)
 		if (states & (1u << s)) {
 			fputs("<th>", fp);
@@ -207,20 +253,34 @@ static void threads(const struct perfan_triage *t, FILE *fp)
 	      "<th class=\"l\">top function</th><th class=\"l\"></th>"
 	      "</tr></thead>\n",
 	      fp);
+	/* the first TOP rows shown, the others folded: the order the table
+	 * has (the busiest first) or a click on a column's head gives */
+	size_t shown = 0;
 	for (size_t i = 0; i < perfan_threads_nr(th); i++) {
 		const struct perfan_thread_row *r = perfan_threads_row(th, i);
 		int skip;
 		const struct perfan_thread_pool_row *p =
 			perfan__thread_row_pool(th, i, &skip);
+		if (skip)
+			continue;
+		int more = shown++ >= top;
 		if (p) {
-			pool_row(fp, th, states, p);
-		} else if (!skip) {
-			fputs("<tbody>", fp);
+			pool_row(fp, th, states, p, more);
+		} else {
+			fputs(more ? "<tbody class=\"more\">" : "<tbody>", fp);
 			thread_row(fp, states, r, NULL);
 			fputs("</tbody>\n", fp);
 		}
 	}
 	fputs("</table>\n", fp);
+	char folded[128];
+	if (perfan__triage_folded(t, folded, sizeof(folded))) {
+		fputs("<details class=\"more\" data-table=\"threads\">"
+		      "<summary>",
+		      fp);
+		put(fp, folded);
+		fputs("</summary></details>\n", fp);
+	}
 	size_t lt, lp;
 	perfan_threads_left_out(th, &lt, &lp);
 	if (lt)
@@ -606,6 +666,7 @@ int perfan__triage_write_html(const struct perfan_triage *t, FILE *fp)
 		style);
 	put(fp, t->in.name);
 	fputs("</h1>\n", fp);
+	summary(t, fp);
 	threads(t, fp);
 	plateaus(t, fp);
 	int rc = graphs(t, fp);

@@ -1,5 +1,6 @@
-/* render/triage_text.c: the triage's findings for a terminal, one section
- * per question, each saying what to record where its data is missing. */
+/* render/triage_text.c: the triage's findings for a terminal, the answer
+ * in a few lines first, then one section per question, each saying what
+ * to record where its data is missing. */
 #include <math.h>
 #include <stdio.h>
 
@@ -7,6 +8,7 @@
 #include "render/site_text.h"
 #include "render/thread_rows.h"
 #include "render/triage.h"
+#include "render/triage_summary.h"
 #include "util/error.h"
 
 static double ms(uint64_t ns)
@@ -19,6 +21,20 @@ static void missing(FILE *fp, const char *what)
 	fprintf(fp, "  not recorded: %s (see \"What to record next\")\n", what);
 }
 
+/* The answer in a few lines, each naming the section it sums up. */
+static void summary(const struct perfan_triage *t, FILE *fp)
+{
+	struct perfan__triage_line l[PERFAN__TRIAGE_LINES];
+	size_t n = perfan__triage_summary(t, l);
+	fputs("\nIn short\n", fp);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(fp, "  [%d] %s %s.\n", l[i].number, l[i].label,
+			l[i].text);
+		if (l[i].command)
+			fprintf(fp, "      %s\n", l[i].command);
+	}
+}
+
 static void threads(const struct perfan_triage *t, FILE *fp)
 {
 	fputs("\n1. On CPU or waiting?\n", fp);
@@ -29,7 +45,8 @@ static void threads(const struct perfan_triage *t, FILE *fp)
 	}
 	fprintf(fp, "  %10s %10s %10s %8s  %s\n", "wall ms", "on-CPU ms",
 		"off-CPU ms", "CPU/wall", "thread");
-	for (size_t i = 0; i < perfan_threads_nr(th); i++) {
+	size_t top = perfan__triage_top_rows(t), shown = 0;
+	for (size_t i = 0; i < perfan_threads_nr(th) && shown < top; i++) {
 		const struct perfan_thread_row *r = perfan_threads_row(th, i);
 		int skip;
 		const struct perfan_thread_pool_row *p =
@@ -37,6 +54,7 @@ static void threads(const struct perfan_triage *t, FILE *fp)
 		char label[512];
 		if (skip)
 			continue;
+		shown++;
 		if (p)
 			perfan__pool_label(label, sizeof(label), p);
 		else
@@ -47,6 +65,12 @@ static void threads(const struct perfan_triage *t, FILE *fp)
 			ms(on), ms(p ? p->off_total : r->off_total),
 			wall ? (double)on / (double)wall : 0.0, label);
 	}
+	char folded[128];
+	if (perfan__triage_folded(t, folded, sizeof(folded)))
+		fprintf(fp,
+			"  %s (perfan report --off-cpu --sort-threads on-cpu "
+			"lists them all)\n",
+			folded);
 	size_t lt, lp;
 	perfan_threads_left_out(th, &lt, &lp);
 	if (lt)
@@ -203,6 +227,7 @@ static void changes(const struct perfan_triage *t, FILE *fp)
 int perfan__triage_write_text(const struct perfan_triage *t, FILE *fp)
 {
 	fprintf(fp, "perfan triage of %s\n", t->in.name ? t->in.name : "?");
+	summary(t, fp);
 	threads(t, fp);
 	plateaus(t, fp);
 	sites(t, fp);

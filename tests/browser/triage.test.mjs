@@ -2,7 +2,10 @@
 // Chromium with the network off: it loads from a file with no request
 // outside it, every section is there, those without data say what to
 // record, the flame graphs in it draw their frames, zoom on a click and
-// search (the Search prompt, the Matched line), and no script fails.
+// search (the Search prompt, the Matched line), and no script fails. On
+// a 1280x1000 screen the first 1,000 pixels hold the summary ("In short"),
+// the thread table (10 rows at most, the rest folded, opened by a click)
+// and the plateau table, and the summary's figures are the tables'.
 // Screenshots in PERFAN_ARTIFACTS.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,7 +16,7 @@ import { chromium } from 'playwright-core';
 
 import { ARTIFACTS, BIN, CHROMIUM, TD, check, eq, failures, watch } from './common.mjs';
 
-const SECTIONS = ['on-cpu', 'plateaus', 'flamegraph', 'timeline', 'blocking', 'verdict', 'changes', 'next'];
+const SECTIONS = ['summary', 'on-cpu', 'plateaus', 'flamegraph', 'timeline', 'blocking', 'verdict', 'changes', 'next'];
 const env = { ...process.env, PERFAN_HOST_OSRELEASE: '6.18.44-fc-v782',
 	PERFAN_HOST_NAME: 'vm', PERFAN_HOST_KALLSYMS: '' };
 
@@ -210,6 +213,131 @@ async function testServer(ctx, dir) {
 	}
 }
 
+// The first screen of the page FILE (a 1280x1000 viewport in CTX): the
+// bottom edges of the summary, the thread table and the plateau table, the
+// thread table's visible rows, and the summary's figures against the
+// tables'.
+async function firstScreen(ctx, name, file) {
+	const page = await ctx.newPage();
+	await page.goto(pathToFileURL(file).href);
+	const r = await page.evaluate(() => {
+		const bottom = (s) => {
+			const e = document.querySelector(s);
+			return e ? e.getBoundingClientRect().bottom + window.scrollY : null;
+		};
+		const shown = (t) => [...t.querySelectorAll('tr')].filter((x) => x.getClientRects().length).length;
+		const tt = document.querySelector('section#on-cpu table');
+		return {
+			first: document.querySelector('section').id,
+			summary: bottom('section#summary'), threads: bottom('section#on-cpu table'),
+			plateaus: bottom('section#plateaus table'), rows: tt ? shown(tt) : 0,
+			all: tt ? tt.querySelectorAll('tr').length : 0,
+		};
+	});
+	eq(`${name}: the summary comes first`, r.first, 'summary');
+	for (const k of ['summary', 'threads', 'plateaus'])
+		check(`${name}: the ${k === 'summary' ? 'summary' : k === 'threads' ? 'thread table' : 'plateau table'}'s bottom edge (${r[k]} px) within the first 1,000 px`,
+			r[k] !== null && r[k] <= 1000, r[k]);
+	check(`${name}: the thread table shows ${r.rows - 1} rows (at most 10 and the heading)`,
+		r.rows >= 2 && r.rows <= 11, r.rows);
+	await page.screenshot({ path: path.join(ARTIFACTS, `triage-first-${name}.png`) });
+	return { page, r };
+}
+
+// The cells of row TR of the thread table by the heading's names.
+function cellsOf(head, tr) {
+	return Object.fromEntries(head.map((h, i) => [h, tr[i]]));
+}
+
+async function testFirstScreen(ctx, dir) {
+	fs.mkdirSync(ARTIFACTS, { recursive: true });
+	const V = path.join(TD, 'server');
+	const file = triage(dir, 'server-first', [path.join(V, 'server.data'), '--kallsyms',
+		path.join(V, 'kallsyms'), '--symfs', path.join(V, 'symfs'), '--perf-map-dir', V,
+		'--buildid-dir', path.join(dir, 'nocache')]);
+	const { page } = await firstScreen(ctx, 'server', file);
+	// the figures: the summary's against the tables'
+	const t = await page.evaluate(() => {
+		const rows = (s) => [...document.querySelectorAll(`${s} tr`)].map((r) =>
+			[...r.children].map((c) => c.textContent.trim()));
+		const li = Object.fromEntries([...document.querySelectorAll('section#summary li')]
+			.map((l) => [l.dataset.section, { text: l.textContent, href: l.querySelector('a').getAttribute('href') }]));
+		return { threads: rows('section#on-cpu table'), plateaus: rows('section#plateaus table'), li };
+	});
+	for (const [id, l] of Object.entries(t.li))
+		eq(`server: the summary's line on ${id} links to its section`, l.href, `#${id}`);
+	const p = t.plateaus[1];
+	const lp = (t.li.plateaus || {}).text || '';
+	const mp = /^The widest plateau: (.*?), ([\d.]+%) of the on-CPU time; .* at most ([\d.]+x) sooner/.exec(lp);
+	eq('server: the summary\'s widest plateau is the first plateau row (function, self, max speedup)',
+		mp && [mp[1], mp[2], mp[3]], [p[3] + (p[4] ? ` (${p[4]})` : ''), p[0], p[2]]);
+	const lc = (t.li['on-cpu'] || {}).text || '';
+	const mc = /^On CPU or waiting\? \S+ (\d+)\/(\d+), the busiest thread, was on CPU ([\d.]+)% of its ([\d.]+) ms(, waited for the GIL ([\d.]+)%)?(, waited ([\d.]+)%)?/.exec(lc);
+	const head = t.threads[0];
+	const row = mc && t.threads.find((r) => r[1] === mc[2]);
+	check('server: the summary names a thread of the table', row !== undefined && row !== null, lc);
+	if (row) {
+		const c = cellsOf(head, row);
+		eq('server: the summary\'s busiest thread: its wall ms, %on-CPU, %GIL, %waiting as the table\'s',
+			[mc[4], `${mc[3]}%`, `${mc[6] || '0.0'}%`, `${mc[8] || '0.0'}%`],
+			[c['wall ms'], c['%on-CPU'], c['%GIL'], c['%waiting']]);
+		// the busiest on CPU: the thread the plateaus' bounds are on
+		const bound = await page.$eval('section#plateaus', (s) => s.textContent);
+		check('server: the summary\'s thread is the plateaus\' busiest', bound.includes(`${mc[1]}/${mc[2]}, the busiest of`), lc);
+	}
+	// a pool's threads open on a click on its row
+	const pool = await page.evaluate(() => {
+		const b = document.querySelector('section#on-cpu tbody.pool');
+		const vis = () => [...b.querySelectorAll('tr')].filter((x) => x.getClientRects().length).length;
+		const before = vis();
+		b.querySelector('tr.pool-row').click();
+		return { before, after: vis(), members: b.querySelectorAll('tr.member').length };
+	});
+	eq('server: a pool\'s row opens on a click (visible rows before, after, its threads)',
+		[pool.before, pool.after], [1, 1 + pool.members]);
+	await page.close();
+	// threads64: 64 threads, 10 shown, the others folded under "and N more"
+	const T = path.join(TD, 'threads64');
+	const f64 = triage(dir, 't64', [path.join(T, 'perf.data'), '--kallsyms', path.join(TD, 'kallsyms'),
+		'--symfs', T, '--buildid-dir', path.join(dir, 'nocache')]);
+	const t64 = await firstScreen(ctx, 'threads64', f64);
+	const more = await t64.page.evaluate(async () => {
+		const t = document.querySelector('section#on-cpu table');
+		const vis = () => [...t.querySelectorAll('tr')].filter((x) => x.getClientRects().length).length;
+		const d = document.querySelector('section#on-cpu details.more');
+		const said = d && d.querySelector('summary').textContent;
+		if (d)
+			d.querySelector('summary').click();
+		await new Promise((res) => setTimeout(res, 100));
+		const opened = vis();
+		// ranked again by a column: the first 10 of that order shown
+		if (d)
+			d.querySelector('summary').click();
+		await new Promise((res) => setTimeout(res, 100));
+		const th = [...t.querySelectorAll('thead th')].find((h) => h.textContent === 'tid');
+		th.click();
+		const first = [...t.tBodies].filter((b) => b.getClientRects().length)
+			.map((b) => Number(b.rows[0].cells[1].textContent));
+		return { said, opened, all: t.querySelectorAll('tr').length, first,
+			tids: [...t.tBodies].map((b) => Number(b.rows[0].cells[1].textContent)).sort((a, b) => a - b) };
+	});
+	eq('threads64: the folded rows counted', more.said, `and ${t64.r.all - 11} more threads`);
+	eq('threads64: a click opens the folded rows', more.opened, more.all);
+	eq('threads64: sorted by tid, the first 10 tids shown', more.first, more.tids.slice(0, 10));
+	await t64.page.close();
+	// testdata/offcpu and testdata/gil fit too
+	const D = path.join(TD, 'offcpu');
+	const foff = triage(dir, 'offcpu-first', ['--kallsyms', path.join(D, 'kallsyms'),
+		'--symfs', path.join(D, 'symfs'), '--buildid-dir', path.join(dir, 'nocache'),
+		'--stat', path.join(TD, 'perf-stat-local', 'busy.txt'),
+		path.join(D, 'perf.data'), '--before', path.join(D, 'perf.freq.data')]);
+	await (await firstScreen(ctx, 'offcpu', foff)).page.close();
+	const G = path.join(TD, 'gil');
+	const fgil = triage(dir, 'gil', [path.join(G, 'gil-312-4.data'), '--kallsyms', path.join(G, 'kallsyms'),
+		'--symfs', path.join(G, 'symfs'), '--perf-map-dir', G, '--buildid-dir', path.join(dir, 'nocache')]);
+	await (await firstScreen(ctx, 'gil', fgil)).page.close();
+}
+
 async function main() {
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perfan-triage-'));
 	fs.mkdirSync(path.join(dir, 'nocache'));
@@ -230,6 +358,15 @@ async function main() {
 			} catch (e) {
 				check(`${t.name}`, false, e.stack);
 			}
+		}
+		// a first screen of 1280x1000
+		const small = await browser.newContext({ viewport: { width: 1280, height: 1000 }, offline: true });
+		small.setDefaultTimeout(10000);
+		watch(small, errors, dialogs);
+		try {
+			await testFirstScreen(small, dir);
+		} catch (e) {
+			check('testFirstScreen', false, e.stack);
 		}
 		eq('no script error in the pages', errors, []);
 	} finally {

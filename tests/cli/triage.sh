@@ -42,8 +42,18 @@ checks=$((checks + 1))
 "$PERFAN_BIN" diff --json "${P[@]}" -b "$S/slow-1.data" "$S/slow-2.data" -a "$S/fast-1.data" \
 	>"$tmp/sdiff.json" 2>/dev/null
 
+# testdata/threads64: 64 threads, the table's first 10 shown, the others
+# folded (HTML) or counted (text)
+T=testdata/threads64
+"$PERFAN_BIN" triage --kallsyms testdata/kallsyms --symfs "$T" -o "$tmp/t64.html" \
+	"$T/perf.data" 2>/dev/null
+"$PERFAN_BIN" triage --text --kallsyms testdata/kallsyms --symfs "$T" \
+	"$T/perf.data" >"$tmp/t64.txt" 2>/dev/null
+"$PERFAN_BIN" report --off-cpu --json --kallsyms testdata/kallsyms --symfs "$T" \
+	"$T/perf.data" >"$tmp/t64.json" 2>/dev/null
+
 out=$(python3 - "$tmp" <<'PY'
-import html.parser, json, math, sys
+import html.parser, json, math, re, sys
 tmp = sys.argv[1]
 fails = []
 def fail(m): fails.append(m)
@@ -142,7 +152,13 @@ off = json.load(open(f'{tmp}/off.json'))['per_thread']['threads']
 rows = p.rows['on-cpu'][1:]
 if len(rows) != len(off):
     fail(f'offcpu: {len(rows)} threads, report --off-cpu has {len(off)}')
-for got, w in zip(rows, off):
+# the table ranks the threads, the busiest on CPU first (report's order,
+# by tid, sorted by its on-CPU time)
+by_cpu = sorted(off, key=lambda w: (-w['on_cpu'], w['pid'], w['tid']))
+if [int(r[1]) for r in rows] != [w['tid'] for w in by_cpu]:
+    fail(f'offcpu: threads in the order {[r[1] for r in rows]}, by on-CPU time '
+         f'{[w["tid"] for w in by_cpu]}')
+for got, w in zip(rows, by_cpu):
     if got[0] != w['comm'] or int(got[1]) != w['tid']:
         fail(f'offcpu: thread {got[0]}/{got[1]}, report {w["comm"]}/{w["tid"]}')
     for i, k in ((2, 'wall'), (3, 'on_cpu'), (4, 'off_cpu')):
@@ -184,6 +200,63 @@ for r in p.rows['plateaus'][1:]:
         fail(f'offcpu --text: no plateau {r[3]}')
 if 'spin' not in p.rows['plateaus'][1][3]:
     fail(f'offcpu: the widest plateau is {p.rows["plateaus"][1][3]}, not spin')
+
+# ---- the first lines, "In short": each from its section's figures
+def short(text):
+    """The summary's lines by section number, from the text."""
+    head = text.split('\n1. On CPU or waiting?')[0]
+    if '\nIn short\n' not in head:
+        fail('--text: no "In short" before section 1'); return {}
+    return {int(m.group(1)): m.group(2) for m in
+            re.finditer(r'^  \[(\d)\] (.*)$', head.split('\nIn short\n')[1], re.M)}
+s = short(txt)
+busy = re.search(r'of thread (\S+) (\d+)/(\d+), the busiest of', txt)
+w = next((t for t in off if busy and t['tid'] == int(busy.group(3))), None)
+m = re.match(r'On CPU or waiting\? (\S+) (\d+)/(\d+), the busiest thread, was on CPU '
+             r'([\d.]+)% of its ([\d.]+) ms', s.get(1, ''))
+if not m or not w or int(m.group(3)) != w['tid']:
+    fail(f'offcpu --text: [1] {s.get(1)!r}, not the busiest thread {busy and busy.group(0)}')
+elif not near(float(m.group(4)), 100 * w['on_cpu'] / w['wall'], 0.051) or \
+        not near(float(m.group(5)), w['wall'] / 1e6, 0.051):
+    fail(f'offcpu --text: [1] {m.group(0)}, report --off-cpu: {w["on_cpu"]} of {w["wall"]} ns')
+top = p.rows['plateaus'][1]
+m = re.match(r'The widest plateau: (.*) \((.*)\), ([\d.]+)% of the on-CPU time; if it cost '
+             r'nothing, thread .* would be done at most ([\d.]+)x sooner', s.get(2, ''))
+if not m or m.group(1) != top[3] or m.group(3) + '%' != top[0] or m.group(4) + 'x' != top[2]:
+    fail(f'offcpu --text: [2] {s.get(2)!r}, the first plateau {top}')
+if not groups or not s.get(4, '').startswith(f'Is the CPU stalled? {groups[0]["verdict"]} (confidence'):
+    fail(f'offcpu --text: [4] {s.get(4)!r}, classify {groups and groups[0]["verdict"]}')
+ch = tables(p.rows['changes'])[0][0]
+m = re.match(r'What changed since the run before\? (\S+).*: own time ([\d.]+)% -> ([\d.]+)%',
+             s.get(5, ''))
+if not m or m.group(1) != ch[4].split(' ')[0] or m.group(2) + '%' != ch[0] or m.group(3) + '%' != ch[1]:
+    fail(f'offcpu --text: [5] {s.get(5)!r}, the first change {ch}')
+# the page: the same lines, first, each a link to its section
+raw = open(f'{tmp}/offcpu.html').read()
+ids = re.findall(r'<section id="([^"]+)"', raw)
+links = re.findall(r'<li data-section="([^"]+)"><a href="#([^"]+)">', raw)
+if ids[:2] != ['summary', 'on-cpu'] or [a for a, b in links] != ['on-cpu', 'plateaus', 'verdict', 'changes'] or \
+        any(a != b or b not in ids for a, b in links):
+    fail(f'offcpu: sections {ids}, the summary\'s links {links}')
+if s and p.text['summary'].count('\n') < 2:
+    fail(f'offcpu: the summary {p.text["summary"]!r}')
+
+# ---- threads64: 64 threads, 10 shown and the rest folded
+t64 = [t for t in json.load(open(f'{tmp}/t64.json'))['per_thread']['threads']
+       if t['on_cpu'] or t['off_cpu']]
+by_cpu = sorted(t64, key=lambda w: (-w['on_cpu'], w['pid'], w['tid']))
+txt64 = open(f'{tmp}/t64.txt').read()
+sect = txt64.split('1. On CPU or waiting?')[1].split('\n2.')[0]
+shown = re.findall(r'^\s+[\d.]+\s+([\d.]+)\s+[\d.]+\s+[\d.]+\s+\S+ (\d+)/(\d+)$', sect, re.M)
+if [int(t) for _, _, t in shown] != [w['tid'] for w in by_cpu[:10]]:
+    fail(f'threads64 --text: rows {[t for _, _, t in shown]}, the busiest 10 '
+         f'{[w["tid"] for w in by_cpu[:10]]}')
+if f'  and {len(t64) - 10} more threads (' not in sect:
+    fail(f'threads64 --text: no "and {len(t64) - 10} more threads": {sect[-200:]!r}')
+raw = open(f'{tmp}/t64.html').read()
+more = len(re.findall(r'<tbody class="more">', raw))
+if more != len(t64) - 10 or f'<summary>and {len(t64) - 10} more threads</summary>' not in raw:
+    fail(f'threads64: {more} rows folded, want {len(t64) - 10} under a summary')
 
 # ---- the handler recordings: no switches
 p = page('slow.html')
