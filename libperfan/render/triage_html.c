@@ -136,8 +136,13 @@ static double pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
+/* In a thread table's STATES: the column of the top function is shown
+ * (its rows have one: a profile of on-CPU time). */
+#define TOP_COLUMN (1u << 31)
+
 /* One row of the thread table: NAME (a thread's label, a pool's) with
- * its figures; CLS its class ("" none). */
+ * its figures; CLS its class ("" none); STATES a bit per state column
+ * shown, and TOP_COLUMN. */
 static void table_row(FILE *fp, uint32_t states, const char *cls,
 		      const char *name, int32_t tid, const struct figs *f)
 {
@@ -159,11 +164,14 @@ static void table_row(FILE *fp, uint32_t states, const char *cls,
 	cell(fp, on, "%.1f%%", on);
 	cell(fp, pct(f->gil, f->wall), "%.1f%%", pct(f->gil, f->wall));
 	cell(fp, pct(f->waiting, f->wall), "%.1f%%", pct(f->waiting, f->wall));
-	fputs("<td class=\"l\">", fp);
-	put(fp, f->top ? f->top : "");
+	if (states & TOP_COLUMN) {
+		fputs("<td class=\"l\">", fp);
+		put(fp, f->top ? f->top : "");
+		fputs("</td>", fp);
+	}
 	double w = f->wall ? 120.0 / (double)f->wall : 0;
 	fprintf(fp,
-		"</td><td class=\"l\"><span class=\"bar\" "
+		"<td class=\"l\"><span class=\"bar\" "
 		"style=\"width:%.0fpx\"></span><span class=\"bar "
 		"off\" style=\"width:%.0fpx\"></span></td></tr>\n",
 		w * (double)f->on_cpu, w * (double)f->off_total);
@@ -235,6 +243,9 @@ static void threads(const struct perfan_triage *t, FILE *fp)
 		return;
 	}
 	uint32_t states = perfan_threads_states(th);
+	for (size_t i = 0; i < perfan_threads_nr(th); i++)
+		if (perfan_threads_row(th, i)->top)
+			states |= TOP_COLUMN;
 	/* a tbody per thread or pool: a click on a column's head orders
 	 * them by it */
 	size_t top = perfan__triage_top_rows(t);
@@ -249,10 +260,10 @@ static void threads(const struct perfan_triage *t, FILE *fp)
 			put(fp, perfan_offcpu_state_name(s));
 			fputs(" ms</th>", fp);
 		}
-	fputs("<th>%on-CPU</th><th>%GIL</th><th>%waiting</th>"
-	      "<th class=\"l\">top function</th><th class=\"l\"></th>"
-	      "</tr></thead>\n",
-	      fp);
+	fputs("<th>%on-CPU</th><th>%GIL</th><th>%waiting</th>", fp);
+	if (states & TOP_COLUMN)
+		fputs("<th class=\"l\">top function</th>", fp);
+	fputs("<th class=\"l\"></th></tr></thead>\n", fp);
 	/* the first TOP rows shown, the others folded: the order the table
 	 * has (the busiest first) or a click on a column's head gives */
 	size_t shown = 0;
