@@ -158,8 +158,8 @@ static void plateau(struct perfan__triage_line *l,
 	/* a Python function's name carries its file, its module */
 	if (r->kind != PERFAN_FRAME_PYTHON)
 		say(l, " (%s)", r->dso ? r->dso : "?");
-	say(l, ", %.2f%% of the on-CPU time", r->self_percent);
-	if (isnan(r->speedup_self))
+	say(l, ", %.2f%% of the on-CPU time in itself", r->self_percent);
+	if (isnan(r->speedup_total))
 		return;
 	int32_t pid, tid;
 	const char *name;
@@ -169,8 +169,8 @@ static void plateau(struct perfan__triage_line *l,
 		    name ? name : "?", (int)pid, (int)tid);
 	else
 		say(l, "; if it cost nothing, the whole would be done");
-	if (isfinite(r->speedup_self))
-		say(l, " at most %.2fx sooner", r->speedup_self);
+	if (isfinite(r->speedup_total))
+		say(l, " at most %.2fx sooner", r->speedup_total);
 	else
 		say(l, " in no time (it is all the time)");
 }

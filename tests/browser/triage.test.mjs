@@ -268,7 +268,7 @@ async function testFirstScreen(ctx, dir) {
 		eq(`server: the summary's line on ${id} links to its section`, l.href, `#${id}`);
 	const p = t.plateaus[1];
 	const lp = (t.li.plateaus || {}).text || '';
-	const mp = /^The widest plateau: (.*?), ([\d.]+%) of the on-CPU time; .* at most ([\d.]+x) sooner/.exec(lp);
+	const mp = /^The widest plateau: (.*?), ([\d.]+%) of the on-CPU time in itself; .* at most ([\d.]+x) sooner/.exec(lp);
 	eq('server: the summary\'s widest plateau is the first plateau row (function, self, max speedup)',
 		mp && [mp[1], mp[2], mp[3]], [p[3] + (p[4] ? ` (${p[4]})` : ''), p[0], p[2]]);
 	const lc = (t.li['on-cpu'] || {}).text || '';

@@ -220,7 +220,7 @@ elif not near(float(m.group(4)), 100 * w['on_cpu'] / w['wall'], 0.051) or \
         not near(float(m.group(5)), w['wall'] / 1e6, 0.051):
     fail(f'offcpu --text: [1] {m.group(0)}, report --off-cpu: {w["on_cpu"]} of {w["wall"]} ns')
 top = p.rows['plateaus'][1]
-m = re.match(r'The widest plateau: (.*) \((.*)\), ([\d.]+)% of the on-CPU time; if it cost '
+m = re.match(r'The widest plateau: (.*) \((.*)\), ([\d.]+)% of the on-CPU time in itself; if it cost '
              r'nothing, thread .* would be done at most ([\d.]+)x sooner', s.get(2, ''))
 if not m or m.group(1) != top[3] or m.group(3) + '%' != top[0] or m.group(4) + 'x' != top[2]:
     fail(f'offcpu --text: [2] {s.get(2)!r}, the first plateau {top}')
