@@ -217,19 +217,19 @@ static const char *frame_name(const perfan_threads *t, perfan_frame_id id)
 }
 
 /* The site of mechanism MECH among the sites of one key from *V on
- * (SIZE_MAX when none), and where a new one is linked from. */
+ * (SIZE_MAX when none), and in *TAIL the chain's last site (SIZE_MAX when
+ * the key has none), which a new one is linked from. */
 static size_t find_key(const struct rowx *x, const uint64_t *v,
-		       const char *mech, size_t **link)
+		       const char *mech, size_t *tail)
 {
-	size_t *l = NULL;
+	*tail = SIZE_MAX;
 	for (size_t i = v ? (size_t)*v : SIZE_MAX; i != SIZE_MAX;
 	     i = x->next[i]) {
 		const char *m = x->sites[i].mechanism;
 		if (!strcmp(m ? m : "", mech ? mech : ""))
 			return i;
-		l = &x->next[i];
+		*tail = i;
 	}
-	*link = l;
 	return SIZE_MAX;
 }
 
@@ -263,7 +263,9 @@ static int add_site(perfan_threads *t, size_t row, uint32_t wait,
 			? wname
 			: frame_name(t, k->mech);
 	uint64_t *v = perfan__htab_get(&x->index, key);
-	size_t *link = NULL, i = find_key(x, v, mech, &link);
+	/* (the chain's last site by its index: growing the arrays below
+	 * moves them) */
+	size_t tail, i = find_key(x, v, mech, &tail);
 	if (i == SIZE_MAX) {
 		void **const arrays[] = {(void **)&x->sites, (void **)&x->next};
 		const size_t size[] = {sizeof(*x->sites), sizeof(*x->next)};
@@ -278,8 +280,8 @@ static int add_site(perfan_threads *t, size_t row, uint32_t wait,
 		s->site = frame_name(t, k->site);
 		s->mechanism = mech;
 		x->next[i] = SIZE_MAX;
-		if (link)
-			*link = i;
+		if (tail != SIZE_MAX)
+			x->next[tail] = i;
 		else if (perfan__htab_put(&x->index, key, i))
 			return perfan__nomem("threads");
 	}
