@@ -39,12 +39,17 @@ enum perfan_offcpu_state {
 	/* Before a thread's first switch-in or sample, from the start of
 	 * the recording: why is not recorded */
 	PERFAN_OFFCPU_UNSEEN = 6,
-	PERFAN_OFFCPU_NR_STATES = 7,
+	/* Left by a damaged sched_switch: a prev_state with bits no kernel
+	 * reports, or a prev_pid that is not the sample's own thread (the
+	 * summary's bad_state, pid_mismatch): off the CPU, why unknown */
+	PERFAN_OFFCPU_UNKNOWN = 7,
+	PERFAN_OFFCPU_NR_STATES = 8,
 };
 
 /* The state's short name, as in the leaf frame "[off-cpu: NAME]":
  * "sleep", "disk", "waiting for a CPU", "blocked", "other",
- * "run-queue delay", "before first seen"; NULL for anything else. */
+ * "run-queue delay", "before first seen", "unknown state"; NULL for
+ * anything else. */
 PERFAN_API const char *perfan_offcpu_state_name(uint32_t state);
 
 /* Flags of an interval. */
@@ -156,6 +161,12 @@ struct perfan_offcpu_summary {
 	 * borrowed from the analysis: threads are listed whatever it keeps
 	 * (perfan_filter_thread tells which to show) */
 	const struct perfan_filter *filter;
+	/* Damaged sched_switch samples, each ending its thread's interval
+	 * as PERFAN_OFFCPU_UNKNOWN (never as an exit): a prev_state with
+	 * bits outside every kernel's states and preempt flag (above
+	 * 0x1fff), a prev_pid other than the sample's own thread (its
+	 * header's tid, whose interval it ends) */
+	uint64_t bad_state, pid_mismatch;
 };
 
 struct perfan_offcpu_opts {

@@ -23,6 +23,11 @@
 #define TASK_S 0x01u
 #define TASK_D 0x02u
 #define TASK_EXIT 0x30u /* X (EXIT_DEAD), Z (EXIT_ZOMBIE) */
+/* Every bit a kernel reports: the state bits up to TASK_NEW (0x800) and
+ * the preempt flag (TASK_REPORT_MAX, 0x100 since 4.14; TASK_STATE_MAX,
+ * up to 0x1000, before). A value with any other bit (-1, a sign-extended
+ * or overwritten field) is damage, whose exit bits mean nothing. */
+#define PREV_STATE_KNOWN 0x1fffull
 
 /* What a sample's event is to the analysis. */
 enum {
@@ -58,6 +63,7 @@ const char *perfan_offcpu_state_name(uint32_t state)
 		[PERFAN_OFFCPU_OTHER] = "other",
 		[PERFAN_OFFCPU_WAKEUP_DELAY] = "run-queue delay",
 		[PERFAN_OFFCPU_UNSEEN] = "before first seen",
+		[PERFAN_OFFCPU_UNKNOWN] = "unknown state",
 	};
 	return state < PERFAN_OFFCPU_NR_STATES ? names[state] : NULL;
 }
@@ -415,6 +421,17 @@ static int on_sched_switch(perfan_offcpu *o,
 	int32_t prev = (int32_t)prev_pid, next = (int32_t)next_pid;
 	uint64_t t = ev->time;
 	int rc = 0;
+	/* A damaged switch leaves its state unknown: it ends the interval
+	 * of the thread it was written for, the sample's own (the kernel
+	 * writes it in the context of the task leaving the CPU) */
+	int unknown = (prev_state & ~PREV_STATE_KNOWN) != 0;
+	if (unknown)
+		o->sum.bad_state++;
+	if (ev->tid >= 0 && prev != ev->tid) {
+		o->sum.pid_mismatch++;
+		prev = ev->tid;
+		unknown = 1;
+	}
 	if (next > 0) {
 		struct perfan__othread *th =
 			perfan__othread_get(&o->th, -1, next, 0);
@@ -454,6 +471,10 @@ static int on_sched_switch(perfan_offcpu *o,
 		return rc;
 	int exited;
 	uint32_t state = state_of(prev_state, &exited);
+	if (unknown) {
+		state = PERFAN_OFFCPU_UNKNOWN;
+		exited = 0;
+	}
 	if (exited) {
 		th->pub.exited = 1;
 		leaves(o, th, t);

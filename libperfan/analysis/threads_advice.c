@@ -76,6 +76,21 @@ int perfan_threads_advice_ext(const struct perfan_offcpu_summary *s,
 		    RECORD);
 		return 0;
 	}
+	if (s->bad_state)
+		SAY(PERFAN_ADVICE_WARN,
+		    "%llu sched:sched_switch samples have a prev_state with "
+		    "bits no kernel reports (a damaged recording): their "
+		    "threads' intervals end as \"%s\" (not as exits)",
+		    (unsigned long long)s->bad_state,
+		    perfan_offcpu_state_name(PERFAN_OFFCPU_UNKNOWN));
+	if (s->pid_mismatch)
+		SAY(PERFAN_ADVICE_WARN,
+		    "%llu sched:sched_switch samples have a prev_pid other "
+		    "than the sample's own thread (a damaged recording, or "
+		    "perf ran in another PID namespace): they end the "
+		    "sample's thread's interval as \"%s\"",
+		    (unsigned long long)s->pid_mismatch,
+		    perfan_offcpu_state_name(PERFAN_OFFCPU_UNKNOWN));
 	if (s->switch_sampled)
 		SAY(PERFAN_ADVICE_ERROR,
 		    "sched:sched_switch was sampled (perf record -F applies "
