@@ -46,23 +46,24 @@ void cli_note(const char *cmd, const char *fmt, ...)
 int cli_output_guard(const char *cmd, const char *out_path,
 		     const char *const *inputs, size_t n);
 
-/* Open OUT_PATH for writing through a temporary file that cli_output_close
- * renames into place (stdout when OUT_PATH is NULL or "-"). A symlink is
- * followed: the temporary goes next to the file it names, and replaces
- * that. A file replaced keeps its permissions. */
-struct cli_output {
-	FILE *fp;
-	char *path, *tmp;
-};
-int cli_output_open(struct cli_output *o, const char *out_path);
-/* Finish: OK non-zero commits the file, zero removes the temporary. */
-int cli_output_close(struct cli_output *o, int ok);
+/* The temporary file beside PATH that -o writes (PATH.tmpXXXXXX, made by
+ * mkstemp): its file descriptor, its name in *TMP (to free), or -1 and
+ * errno. Until cli_tmp_finish, SIGINT, SIGTERM, SIGHUP or SIGPIPE (those
+ * not ignored or handled already) removes it, then kills the command as
+ * it would have (exit status 128 + the signal). One at a time. */
+int cli_tmp_create(const char *path, char **tmp);
+/* Rename TMP over PATH, or remove it (PATH NULL, or the rename failed),
+ * and no longer remove it on a signal. 0, or -1 and the rename's errno. */
+int cli_tmp_finish(const char *tmp, const char *path);
 
 /* Write X to OUT_PATH (NULL or "-": stdout) through cli_output with
  * WRITE(X, fp, OPTS), a sink (perfan_X_write) or a wrapper of one, after
  * work that ended with STATUS: a failure then, of WRITE (printed as
  * "perfan CMD: " and perfan_error_last()) or of writing keeps no file.
- * Returns the exit status: STATUS, or 1 on a failure here. */
+ * A failure of the output is printed as one line "perfan CMD: OUT_PATH:
+ * what failed: strerror" ("standard output" for NULL or "-"). Every -o
+ * goes through here. Returns the exit status: STATUS, or 1 on a failure
+ * here. */
 int cli_write(const char *cmd, const char *out_path, int status,
 	      int (*write)(const void *x, FILE *fp, const void *opts),
 	      const void *x, const void *opts);
@@ -79,6 +80,7 @@ int cli_write_result(const char *cmd, const char *out_path,
  * cli_output does, after a load that ended with STATUS (a failed one keeps
  * no file). Returns the exit status: STATUS, or 1 on a failure here. */
 struct perfan_profile;
+struct perfan_flamegraph_opts;
 /* Whether OUT_PATH names an SVG file (ends in ".svg"): the flame graph a
  * command writes there instead of its text. */
 int cli_svg_path(const char *out_path);

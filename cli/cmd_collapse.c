@@ -2,7 +2,6 @@
  * stack, root first) from any input the library reads (perf.data, `perf
  * script` text, folded stacks), told apart by their content; a drop-in for FlameGraph's
  * stackcollapse-perf.pl, whose option names it keeps. */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,16 +158,16 @@ static int parse(int argc, char **argv, struct opts *o)
 	return -1;
 }
 
+static int write_folded(const void *l, FILE *fp, const void *wo)
+{
+	return perfan_folded_write(perfan_load_profile(l), fp, wo);
+}
+
 /* L's column COL as folded stacks to -o; after a read that ended with
  * STATUS (-o keeps no file after an error). The exit status. */
 static int write_out(const perfan_load *l, size_t col, const struct opts *o,
 		     int status)
 {
-	struct cli_output out;
-	if (cli_output_open(&out, o->out)) {
-		cli_error(CMD, "cannot write %s: %s", o->out, strerror(errno));
-		return 1;
-	}
 	struct perfan_folded_write_opts wo =
 		PERFAN_OPTS_INIT(struct perfan_folded_write_opts);
 	wo.column = col;
@@ -176,16 +175,7 @@ static int write_out(const perfan_load *l, size_t col, const struct opts *o,
 		/* the text readers name them themselves */
 		wo.annotate = (o->lo.kernel ? PERFAN_FOLDED_KERNEL : 0) |
 			      (o->lo.jit ? PERFAN_FOLDED_JIT : 0);
-	if (perfan_folded_write(perfan_load_profile(l), out.fp, &wo)) {
-		cli_error(CMD, "%s", perfan_error_last());
-		status = 1;
-	}
-	if (cli_output_close(&out, status == 0) && !status) {
-		cli_error(CMD, "cannot write %s",
-			  o->out ? o->out : "standard output");
-		status = 1;
-	}
-	return status;
+	return cli_write(CMD, o->out, status, write_folded, l, &wo);
 }
 
 int cmd_collapse(int argc, char **argv)

@@ -3,7 +3,9 @@
  * the command succeeded, with FILE's permissions, and through a symlink
  * to the file it names rather than over the link; a sink's output
  * written that way. */
+#define _GNU_SOURCE /* fopencookie */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,12 +85,70 @@ static char *follow_links(const char *path)
 	return NULL;
 }
 
-int cli_output_open(struct cli_output *o, const char *out_path)
+/* The stream -o writes through: a file descriptor, with the first error
+ * of a write kept, since the errno of a failed write is gone by the time
+ * fflush, ferror or fclose tells that one failed. */
+struct out_fd {
+	int fd, own; /* own: closed with the stream (not standard output) */
+	int err;     /* the first errno of a write or close */
+};
+
+static ssize_t out_write(void *cookie, const char *buf, size_t n)
+{
+	struct out_fd *c = cookie;
+	size_t done = 0;
+	while (done < n) {
+		ssize_t w = write(c->fd, buf + done, n - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (!c->err)
+				c->err = w < 0 ? errno : EIO;
+			return done ? (ssize_t)done : -1;
+		}
+		done += (size_t)w;
+	}
+	return (ssize_t)done;
+}
+
+static int out_close(void *cookie)
+{
+	struct out_fd *c = cookie;
+	if (c->own && close(c->fd) && !c->err)
+		c->err = errno;
+	return c->err ? -1 : 0;
+}
+
+/* What -o is being written to: the stream, and the temporary file renamed
+ * over PATH at the end (TMP NULL: PATH written as it is, or standard
+ * output). */
+struct cli_output {
+	FILE *fp;
+	char *path, *tmp;
+	struct out_fd fd;
+};
+
+static int output_stream(struct cli_output *o, int fd, int own)
+{
+	o->fd = (struct out_fd){fd, own, 0};
+	cookie_io_functions_t io = {.write = out_write, .close = out_close};
+	o->fp = fopencookie(&o->fd, "w", io);
+	if (o->fp)
+		setvbuf(o->fp, NULL, _IOFBF, 1 << 16);
+	return o->fp ? 0 : -1;
+}
+
+/* Open OUT_PATH for writing through a temporary file that output_close
+ * renames into place (standard output when OUT_PATH is NULL or "-"). A
+ * symlink is followed: the temporary goes next to the file it names, and
+ * replaces that. A file replaced keeps its permissions. 0, or -1 and
+ * errno: nothing then for output_close to do. */
+static int output_open(struct cli_output *o, const char *out_path)
 {
 	memset(o, 0, sizeof(*o));
 	if (!out_path || !strcmp(out_path, "-")) {
-		o->fp = stdout;
-		return 0;
+		fflush(stdout); /* what was printed before comes first */
+		return output_stream(o, 1, 0);
 	}
 	o->path = follow_links(out_path);
 	if (!o->path)
@@ -96,19 +156,25 @@ int cli_output_open(struct cli_output *o, const char *out_path)
 	/* Only a regular file is replaced by renaming a temporary over it:
 	 * /dev/null, a FIFO or a terminal is written to as it is. */
 	struct stat st;
-	int exists = !stat(o->path, &st);
+	int exists = !stat(o->path, &st), fd, e;
 	if (exists && !S_ISREG(st.st_mode)) {
-		o->fp = fopen(o->path, "w");
+		fd = open(o->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			  0666);
 		free(o->path);
 		o->path = NULL;
-		return o->fp ? 0 : -1;
+		if (fd < 0)
+			return -1;
+		if (output_stream(o, fd, 1)) {
+			close(fd);
+			return -1;
+		}
+		return 0;
 	}
-	size_t n = strlen(o->path) + 16;
-	o->tmp = malloc(n);
-	if (!o->tmp)
+	/* a file the user may not write is not replaced either, as the
+	 * shell's > would not write it */
+	if (exists && access(o->path, W_OK))
 		goto fail;
-	snprintf(o->tmp, n, "%s.tmpXXXXXX", o->path);
-	int fd = mkstemp(o->tmp);
+	fd = cli_tmp_create(o->path, &o->tmp);
 	if (fd < 0)
 		goto fail;
 	if (exists) {
@@ -124,45 +190,42 @@ int cli_output_open(struct cli_output *o, const char *out_path)
 		umask(um);
 		fchmod(fd, 0666 & ~um);
 	}
-	o->fp = fdopen(fd, "w");
-	if (!o->fp) {
+	if (output_stream(o, fd, 1)) {
+		e = errno;
 		close(fd);
-		unlink(o->tmp);
+		cli_tmp_finish(o->tmp, NULL);
+		errno = e;
 		goto fail;
 	}
 	return 0;
 fail:
-	/* nothing for cli_output_close to do: callers may skip it */
-	{
-		int e = errno;
-		free(o->path);
-		free(o->tmp);
-		o->path = o->tmp = NULL;
-		errno = e;
-	}
+	e = errno;
+	free(o->path);
+	free(o->tmp);
+	o->path = o->tmp = NULL;
+	errno = e;
 	return -1;
 }
 
-int cli_output_close(struct cli_output *o, int ok)
+/* Finish: OK non-zero commits the file, zero removes the temporary.
+ * Returns 0, or -1 with *WHAT, what failed, and errno. */
+static int output_close(struct cli_output *o, int ok, const char **what)
 {
-	int rc = 0;
-	if (o->fp == stdout) {
-		if (fflush(stdout) != 0)
-			rc = -1;
-	} else if (o->fp && !o->tmp) {
-		if (fclose(o->fp) != 0)
-			rc = -1;
-	} else if (o->fp) {
-		if (fclose(o->fp) != 0)
-			ok = 0, rc = -1;
-		if (ok && rename(o->tmp, o->path) != 0)
-			rc = -1;
-		if (!ok || rc)
-			unlink(o->tmp);
+	int rc = 0, e = 0;
+	*what = "cannot write";
+	if (o->fp && fclose(o->fp)) {
+		e = o->fd.err ? o->fd.err : errno ? errno : EIO;
+		ok = 0, rc = -1;
+	}
+	if (o->tmp && cli_tmp_finish(o->tmp, ok ? o->path : NULL) && ok) {
+		e = errno;
+		*what = "cannot rename the written file into place";
+		rc = -1;
 	}
 	free(o->path);
 	free(o->tmp);
 	memset(o, 0, sizeof(*o));
+	errno = e;
 	return rc;
 }
 
@@ -189,19 +252,30 @@ int cli_write(const char *cmd, const char *out_path, int status,
 	      int (*write)(const void *x, FILE *fp, const void *opts),
 	      const void *x, const void *opts)
 {
+	const char *name = out_path && strcmp(out_path, "-")
+				   ? out_path
+				   : "standard output";
 	struct cli_output out;
-	if (cli_output_open(&out, out_path)) {
-		cli_error(cmd, "cannot write %s: %s", out_path,
+	if (output_open(&out, out_path)) {
+		cli_error(cmd, "%s: cannot open for writing: %s", name,
 			  strerror(errno));
 		return 1;
 	}
-	if (write(x, out.fp, opts)) {
+	int rc = write(x, out.fp, opts);
+	/* A failed write of the stream is what made the writer fail, if it
+	 * did (its message knows no path or reason): said once, with its
+	 * reason. */
+	if (fflush(out.fp) || ferror(out.fp) || out.fd.err) {
+		cli_error(cmd, "%s: cannot write: %s", name,
+			  strerror(out.fd.err ? out.fd.err : EIO));
+		status = 1;
+	} else if (rc) {
 		cli_error(cmd, "%s", perfan_error_last());
 		status = 1;
 	}
-	if (cli_output_close(&out, status == 0) && !status) {
-		cli_error(cmd, "cannot write %s",
-			  out_path ? out_path : "standard output");
+	const char *what;
+	if (output_close(&out, status == 0, &what) && !status) {
+		cli_error(cmd, "%s: %s: %s", name, what, strerror(errno));
 		status = 1;
 	}
 	return status;
