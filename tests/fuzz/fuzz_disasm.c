@@ -19,7 +19,9 @@
 
 /* Functions looked at per input, so that one input stays fast. */
 #define MAX_FUNCS 16
-#define MAX_CODE (64u << 10)
+/* raw bytes decoded, at most: random code past 4 KiB finds nothing new
+ * and costs its decoding (an instruction is 224 bytes) */
+#define MAX_CODE (4u << 10)
 
 static volatile size_t fuzz_disasm_sink;
 
