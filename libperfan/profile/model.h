@@ -22,15 +22,25 @@ int perfan__profile_frame_n(perfan_profile *p, perfan_frame_id *out,
  * frames to look up hashes them all first and prefetches their entries
  * (perfan__fcache_hash, perfan__fcache_prefetch), so that the misses
  * overlap. */
-#define PERFAN__FCACHE_SIZE 16384
+#define PERFAN__FCACHE_MIN 256
+#define PERFAN__FCACHE_MAX 16384
 struct perfan__fcache_entry {
 	uint64_t hash;
 	const char *name, *module; /* the profile's copies */
 	uint32_t len, mlen, kind, frame;
 };
+/* Two ways a set, MASK + 2 entries. It starts at PERFAN__FCACHE_MIN
+ * entries and grows fourfold, up to PERFAN__FCACHE_MAX, each time it has
+ * missed as often as it has entries: a short input costs a few KiB, not
+ * the 640 KiB a long one is worth. */
 struct perfan__fcache {
-	struct perfan__fcache_entry e[PERFAN__FCACHE_SIZE];
+	struct perfan__fcache_entry *e;
+	uint32_t mask, misses;
 };
+
+/* An empty cache of the smallest size, or PERFAN_ENOMEM. */
+int perfan__fcache_init(struct perfan__fcache *c);
+void perfan__fcache_free(struct perfan__fcache *c);
 
 uint64_t perfan__fcache_hash(const char *name, size_t name_len,
 			     const char *module, size_t module_len,
@@ -39,10 +49,10 @@ uint64_t perfan__fcache_hash(const char *name, size_t name_len,
 static inline void perfan__fcache_prefetch(const struct perfan__fcache *c,
 					   uint64_t hash)
 {
-	__builtin_prefetch(&c->e[(hash >> 20) & (PERFAN__FCACHE_SIZE - 2)]);
+	__builtin_prefetch(&c->e[(hash >> 20) & c->mask]);
 }
 
-/* As perfan__profile_frame_n, through CACHE (zeroed before first use);
+/* As perfan__profile_frame_n, through CACHE (perfan__fcache_init);
  * HASH is perfan__fcache_hash of the same arguments. */
 int perfan__profile_frame_cached(perfan_profile *p,
 				 struct perfan__fcache *cache, uint64_t hash,

@@ -452,6 +452,45 @@ static inline int fcache_hit(const struct perfan__fcache_entry *e,
 		       : !e->module);
 }
 
+int perfan__fcache_init(struct perfan__fcache *c)
+{
+	c->misses = 0;
+	c->mask = PERFAN__FCACHE_MIN - 2;
+	c->e = calloc(PERFAN__FCACHE_MIN, sizeof(*c->e));
+	return c->e ? 0 : PERFAN_ENOMEM;
+}
+
+void perfan__fcache_free(struct perfan__fcache *c)
+{
+	free(c->e);
+	c->e = NULL;
+}
+
+/* CACHE four times larger, its entries kept (the one used last first);
+ * nonzero, and CACHE as it was, when there is no memory for it. */
+static int fcache_grow(struct perfan__fcache *c)
+{
+	size_t n = (size_t)c->mask + 2, m = n * 4;
+	struct perfan__fcache_entry *e = calloc(m, sizeof(*e));
+	if (!e)
+		return -1;
+	for (size_t set = 0; set < n; set += 2)
+		for (size_t way = 2; way-- > 0;) { /* the older way first */
+			const struct perfan__fcache_entry *o = &c->e[set + way];
+			if (!o->hash)
+				continue;
+			struct perfan__fcache_entry *s =
+				&e[(o->hash >> 20) & (uint32_t)(m - 2)];
+			s[1] = s[0];
+			s[0] = *o;
+		}
+	free(c->e);
+	c->e = e;
+	c->mask = (uint32_t)(m - 2);
+	c->misses = 0;
+	return 0;
+}
+
 int perfan__profile_frame_cached(perfan_profile *p,
 				 struct perfan__fcache *cache, uint64_t hash,
 				 perfan_frame_id *out, const char *name,
@@ -459,8 +498,7 @@ int perfan__profile_frame_cached(perfan_profile *p,
 				 size_t module_len, uint32_t kind)
 {
 	/* two ways, the one used last first */
-	struct perfan__fcache_entry *e =
-		&cache->e[(hash >> 20) & (PERFAN__FCACHE_SIZE - 2)];
+	struct perfan__fcache_entry *e = &cache->e[(hash >> 20) & cache->mask];
 	if (fcache_hit(&e[0], hash, name, name_len, module, module_len, kind)) {
 		*out = e[0].frame;
 		return 0;
@@ -477,6 +515,9 @@ int perfan__profile_frame_cached(perfan_profile *p,
 	if (rc)
 		return rc;
 	const struct perfan_frame *f = frame_at(p, *out);
+	if (++cache->misses > cache->mask + 2 &&
+	    cache->mask + 2 < PERFAN__FCACHE_MAX && !fcache_grow(cache))
+		e = &cache->e[(hash >> 20) & cache->mask];
 	e[1] = e[0];
 	e[0] = (struct perfan__fcache_entry){hash,
 					     f->name,

@@ -163,7 +163,7 @@ int perfan__freader_stage(struct perfan__freader *r, const char *name,
 		size_t len = e - pos;
 		uint32_t kind = frame_kind(r, s + pos, &len, nf == 0);
 		uint64_t h = perfan__fcache_hash(s + pos, len, NULL, 0, kind);
-		perfan__fcache_prefetch(r->cache, h);
+		perfan__fcache_prefetch(&r->cache, h);
 		r->hashes[nf] = h;
 		r->kinds[nf] = kind;
 		r->lens[nf] = len;
@@ -177,7 +177,7 @@ int perfan__freader_stage(struct perfan__freader *r, const char *name,
 	for (size_t i = keep; i < nf; i++) {
 		size_t b = i ? r->ends[i - 1] + 1 : 0;
 		int rc = perfan__profile_frame_cached(
-			r->p, r->cache, r->hashes[i], &r->frames[i], s + b,
+			r->p, &r->cache, r->hashes[i], &r->frames[i], s + b,
 			r->lens[i], NULL, 0, r->kinds[i]);
 		if (rc)
 			return rc;
@@ -297,12 +297,10 @@ int perfan__freader_init(struct perfan__freader *r, perfan_profile *p,
 			return r->bcol;
 		r->bsum = perfan_profile_total(p, (size_t)r->bcol);
 	}
-	r->cache = calloc(1, sizeof(*r->cache));
-	if (!r->cache)
+	if (perfan__fcache_init(&r->cache))
 		return perfan__nomem(name);
 	if (r->o.prune > 0 && perfan__ptree_new(&r->prune, r->o.prune)) {
-		free(r->cache);
-		r->cache = NULL;
+		perfan__fcache_free(&r->cache);
 		return PERFAN_ENOMEM;
 	}
 	return 0;
@@ -321,7 +319,7 @@ int perfan__freader_finish(struct perfan__freader *r, int rc)
 	free(r->lens);
 	free(r->hashes);
 	free(r->kinds);
-	free(r->cache);
+	perfan__fcache_free(&r->cache);
 	return rc;
 }
 

@@ -30,7 +30,7 @@ struct perfan__freader {
 	uint64_t *hashes;
 	uint32_t *kinds;
 	size_t nframes, frames_cap;
-	struct perfan__fcache *cache;
+	struct perfan__fcache cache;
 	struct perfan__ptree *prune; /* with opts.prune */
 	/* what the columns hold: their totals may not pass 2^64-1 */
 	uint64_t sum, bsum;
