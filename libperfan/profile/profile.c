@@ -16,7 +16,7 @@
 
 /* Frames live in fixed chunks so that pointers from
  * perfan_profile_frame_get stay valid as more frames are interned. */
-#define FCHUNK_BITS 12
+#define FCHUNK_BITS 10
 #define FCHUNK (1u << FCHUNK_BITS)
 
 /* Ids are 32-bit; the root and "none" need room at the top. */

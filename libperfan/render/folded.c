@@ -28,7 +28,10 @@ static int text_put(struct text *t, const char *s, size_t n)
 }
 
 /* Lines gather in a buffer of our own and go out in large writes, which
- * stdio passes straight to write(2). */
+ * stdio passes straight to write(2). The buffer starts at 64 KiB and
+ * doubles each time it fills, up to 1 MiB: a short output costs little. */
+#define OUT_FIRST (1u << 16)
+#define OUT_MAX (1u << 20)
 struct outbuf {
 	FILE *fp;
 	char *buf;
@@ -47,6 +50,12 @@ static void out_put(struct outbuf *o, const char *s, size_t n)
 {
 	if (o->len + n > o->cap) {
 		out_flush(o);
+		char *nb = o->cap < OUT_MAX ? realloc(o->buf, o->cap * 2)
+					    : NULL;
+		if (nb) {
+			o->buf = nb;
+			o->cap *= 2;
+		}
 		if (n > o->cap) {
 			if (!o->failed && fwrite(s, 1, n, o->fp) != n)
 				o->failed = 1;
@@ -432,7 +441,7 @@ int perfan_folded_write(const perfan_profile *p, FILE *fp,
 	w.nodes = perfan__profile_nodes(p);
 	w.self = perfan__profile_self(p, o.column);
 	w.out.fp = fp;
-	w.out.cap = 1 << 20;
+	w.out.cap = OUT_FIRST;
 	w.out.buf = malloc(w.out.cap);
 	rc = w.out.buf ? make_names(&w, &o) : PERFAN_ENOMEM;
 	if (rc == 0)

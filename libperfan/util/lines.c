@@ -10,6 +10,10 @@
 #include "util/error.h"
 #include "util/log.h"
 
+/* A read's buffer starts at FIRST_BLOCK and doubles, while reads fill it,
+ * up to BLOCK: a short input costs 64 KiB, a long one is read in 1 MiB
+ * blocks. */
+#define FIRST_BLOCK (1u << 16)
 #define BLOCK (1u << 20)
 
 int perfan__lines_init(struct perfan__lines *l, FILE *fp, const char *name,
@@ -19,7 +23,7 @@ int perfan__lines_init(struct perfan__lines *l, FILE *fp, const char *name,
 	l->fp = fp;
 	l->name = name ? name : "input";
 	l->max_line = max_line ? max_line : ((size_t)64 << 20);
-	l->cap = BLOCK;
+	l->cap = FIRST_BLOCK;
 	l->buf = malloc(l->cap);
 	if (!l->buf)
 		return perfan__nomem(l->name);
@@ -99,8 +103,8 @@ static long fill(struct perfan__lines *l)
 		l->end -= l->start;
 		l->start = 0;
 	}
-	if (l->end == l->cap) {
-		if (l->cap > l->max_line)
+	if (l->end == l->cap || (l->cap < BLOCK && l->filled)) {
+		if (l->end == l->cap && l->cap > l->max_line)
 			return too_long(l);
 		size_t ncap = l->cap * 2;
 		char *nb = realloc(l->buf, ncap);
@@ -109,7 +113,9 @@ static long fill(struct perfan__lines *l)
 		l->buf = nb;
 		l->cap = ncap;
 	}
-	size_t n = fread(l->buf + l->end, 1, l->cap - l->end, l->fp);
+	size_t want = l->cap - l->end;
+	size_t n = fread(l->buf + l->end, 1, want, l->fp);
+	l->filled = n == want;
 	if (n == 0 && ferror(l->fp))
 		return perfan__err(PERFAN_EIO, "%s: read error: %s", l->name,
 				   strerror(errno));

@@ -1,5 +1,5 @@
-/* util/lines.h: reading text input line by line from a FILE * in large
- * blocks, with line numbers for messages and a bound on line length so
+/* util/lines.h: reading text input line by line from a FILE * in blocks
+ * (growing to 1 MiB), with line numbers for messages and a bound on line length so
  * that a stream without newlines cannot take all memory. */
 #ifndef PERFAN_UTIL_LINES_H
 #define PERFAN_UTIL_LINES_H
@@ -15,6 +15,7 @@ struct perfan__lines {
 	size_t max_line;
 	uint64_t lineno; /* of the line last returned, from 1 */
 	int eof;
+	int filled; /* the last read filled the buffer: the input goes on */
 	/* keep mode (perfan__lines_keep) */
 	int keep;
 	char *retired, *spare;
