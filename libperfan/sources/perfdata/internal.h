@@ -18,6 +18,7 @@ struct perfan__source {
 	size_t map_len;
 	uint8_t *buf; /* stream buffer */
 	size_t cap, start, end;
+	int filled;       /* the last read filled the buffer: more follows */
 	uint64_t buf_off; /* file offset of buf[start] */
 	uint64_t dropped; /* mapped pages before this offset were released */
 	int eof;
@@ -59,6 +60,7 @@ struct perfan__order {
 	struct perfan__queued held; /* the record delivered last */
 	int holding;
 	int warned_overflow;
+	size_t chunk_size; /* of the next chunk: doubles to 1 MiB */
 };
 
 /* zstd decompression state for COMPRESSED records. */

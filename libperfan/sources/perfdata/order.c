@@ -10,15 +10,22 @@
 
 #include "util/grow.h"
 
-#define CHUNK_SIZE (1u << 20)
+/* Chunks start at CHUNK_FIRST bytes and double to CHUNK_SIZE: a short
+ * input costs little. Only chunks of the current size are recycled. */
+#define CHUNK_FIRST ((size_t)1 << 16)
+#define CHUNK_SIZE ((size_t)1 << 20)
 
 static struct perfan__chunk *chunk_for(struct perfan__order *o, size_t n)
 {
 	struct perfan__chunk *c = o->chunks;
 	if (c && c->cap - c->used >= n)
 		return c;
-	size_t cap = n > CHUNK_SIZE ? n : CHUNK_SIZE;
-	if (cap == CHUNK_SIZE && o->free_chunks) {
+	if (!o->chunk_size)
+		o->chunk_size = CHUNK_FIRST;
+	else if (o->chunk_size < CHUNK_SIZE && !o->free_chunks)
+		o->chunk_size *= 2;
+	size_t cap = n > o->chunk_size ? n : o->chunk_size;
+	if (cap == o->chunk_size && o->free_chunks) {
 		c = o->free_chunks;
 		o->free_chunks = c->next;
 	} else {
@@ -44,7 +51,7 @@ static void chunk_unref(struct perfan__order *o, struct perfan__chunk *c)
 		pp = &(*pp)->next;
 	if (*pp)
 		*pp = c->next;
-	if (c->cap == CHUNK_SIZE) {
+	if (c->cap == o->chunk_size) {
 		c->next = o->free_chunks;
 		o->free_chunks = c;
 	} else {

@@ -14,12 +14,15 @@
 #include "util/grow.h"
 #include "util/handoff.h"
 
-/* A batch closes at this many records, or bytes of them. */
+/* A batch closes at this many records, or bytes of them. The first holds
+ * BATCH_FIRST records, each next one twice as many up to BATCH_RECORDS:
+ * a short input costs little. */
+#define BATCH_FIRST 64
 #define BATCH_RECORDS 1024
 #define BATCH_BYTES ((size_t)1 << 20)
 /* Batches handed over and not yet taken, at most. */
 #define QUEUE_DEPTH 3
-#define BUMP_CHUNK ((size_t)256 << 10)
+#define BUMP_CHUNK ((size_t)64 << 10)
 
 struct pipe_log {
 	size_t at; /* emitted before record AT is delivered */
@@ -29,8 +32,8 @@ struct pipe_log {
 
 struct batch {
 	struct perfan__hitem item; /* first: the queue's link */
-	struct perfan_record recs[BATCH_RECORDS];
-	size_t n;
+	struct perfan_record *recs;
+	size_t n, cap;
 	struct pipe_log *logs;
 	size_t nlogs, caplogs;
 	/* copies of record bytes and decoded arrays, reused when the batch
@@ -48,6 +51,7 @@ struct perfan__pipe {
 	struct perfan__handoff q; /* batches handed over, and spares */
 	/* the reader's */
 	struct batch *fill;
+	size_t batch_records; /* of the next batch */
 	/* the caller's */
 	struct batch *cur;
 	size_t idx, logidx;
@@ -83,6 +87,7 @@ static void batch_free(struct batch *b)
 	batch_reset(b);
 	perfan__arena_free(&b->mem);
 	free(b->logs);
+	free(b->recs);
 	free(b);
 }
 
@@ -170,8 +175,22 @@ int perfan__pipe_stable(struct perfan_perfdata *pd, struct perfan__raw *r)
 static struct batch *new_batch(struct perfan__pipe *p)
 {
 	struct batch *b = (struct batch *)perfan__handoff_spare(&p->q);
-	if (!b)
-		b = calloc(1, sizeof(*b));
+	if (!b && !(b = calloc(1, sizeof(*b))))
+		return NULL;
+	if (p->batch_records < BATCH_FIRST)
+		p->batch_records = BATCH_FIRST;
+	if (b->cap < p->batch_records) {
+		struct perfan_record *r =
+			realloc(b->recs, p->batch_records * sizeof(*r));
+		if (!r) {
+			batch_free(b);
+			return NULL;
+		}
+		b->recs = r;
+		b->cap = p->batch_records;
+	}
+	if (p->batch_records < BATCH_RECORDS)
+		p->batch_records *= 2;
 	return b;
 }
 
@@ -224,7 +243,7 @@ static void *run(void *arg)
 			/* the bytes the records keep in memory, mapped or
 			 * copied */
 			b->bytes += b->recs[b->n++].size;
-			if (b->n < BATCH_RECORDS && b->bytes < BATCH_BYTES)
+			if (b->n < b->cap && b->bytes < BATCH_BYTES)
 				continue;
 			if (hand_over(p))
 				break;

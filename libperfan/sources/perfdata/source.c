@@ -61,29 +61,34 @@ uint64_t perfan__source_size(const struct perfan_perfdata *pd)
 	return pd->src.map ? pd->src.map_len : 0;
 }
 
+/* A stream's buffer starts at 64 KiB and doubles, while reads fill it, to
+ * 1 MiB (more when a record needs it): a short stream costs little, a long
+ * one is read in large blocks. */
+#define STREAM_FIRST ((size_t)1 << 16)
+#define STREAM_BLOCK ((size_t)1 << 20)
+
 /* Read more stream bytes; 0 at EOF, <0 on error, else bytes read. */
 static ssize_t fill(struct perfan_perfdata *pd, size_t want)
 {
 	struct perfan__source *s = &pd->src;
-	if (s->end == s->cap) {
-		if (s->start > 0) {
-			memmove(s->buf, s->buf + s->start, s->end - s->start);
-			s->end -= s->start;
-			s->start = 0;
-		}
-		if (s->end == s->cap) {
-			size_t ncap = s->cap ? s->cap * 2 : 1 << 20;
-			while (ncap < want && ncap < (1u << 20) + s->cap * 2)
-				ncap *= 2;
-			uint8_t *nb = realloc(s->buf, ncap);
-			if (!nb)
-				return perfan__nomem(pd->name);
-			s->buf = nb;
-			s->cap = ncap;
-		}
+	if (s->end == s->cap && s->start > 0) {
+		memmove(s->buf, s->buf + s->start, s->end - s->start);
+		s->end -= s->start;
+		s->start = 0;
+	}
+	if (s->end == s->cap || (s->cap < STREAM_BLOCK && s->filled)) {
+		size_t ncap = s->cap ? s->cap * 2 : STREAM_FIRST;
+		while (ncap < want && ncap < STREAM_BLOCK + s->cap * 2)
+			ncap *= 2;
+		uint8_t *nb = realloc(s->buf, ncap);
+		if (!nb)
+			return perfan__nomem(pd->name);
+		s->buf = nb;
+		s->cap = ncap;
 	}
 	for (;;) {
-		ssize_t n = read(s->fd, s->buf + s->end, s->cap - s->end);
+		size_t room = s->cap - s->end;
+		ssize_t n = read(s->fd, s->buf + s->end, room);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -91,6 +96,7 @@ static ssize_t fill(struct perfan_perfdata *pd, size_t want)
 					   strerror(errno));
 		if (n == 0)
 			s->eof = 1;
+		s->filled = (size_t)n == room;
 		s->end += (size_t)n;
 		return n;
 	}
