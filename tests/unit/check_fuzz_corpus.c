@@ -60,6 +60,7 @@ START_TEST(test_replay)
 	fclose(fp);
 	/* a failure aborts with the input's name on stderr */
 	fuzz_input_name = path;
+	fuzz_every_way = 1;
 	LLVMFuzzerTestOneInput(buf, len);
 	free(buf);
 }
