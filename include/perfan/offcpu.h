@@ -167,6 +167,10 @@ struct perfan_offcpu_summary {
 	 * 0x1fff), a prev_pid other than the sample's own thread (its
 	 * header's tid, whose interval it ends) */
 	uint64_t bad_state, pid_mismatch;
+	/* Samples of tracepoints the recording no longer names (their
+	 * names and formats are in its feature section, lost when the file
+	 * was cut): sched_switch samples may be among them */
+	uint64_t unnamed_tracepoint;
 };
 
 struct perfan_offcpu_opts {

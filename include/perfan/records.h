@@ -173,7 +173,9 @@ struct perfan_event {
 	size_t nr_ids;
 	const uint64_t *ids;
 	size_t index;     /* position in the file's attr list */
-	int name_derived; /* 1: the file had no name; derived from attr */
+	int name_derived; /* 1: the file had no name (no event_desc, no
+			     tracing data naming a tracepoint); derived
+			     from attr */
 };
 
 /* The sample_id_all trailer of non-sample records (fields present per

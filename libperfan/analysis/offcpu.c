@@ -33,11 +33,12 @@
 enum {
 	K_UNSEEN = 0, /* not classified yet */
 	K_OTHER,
-	K_SWITCH, /* sched:sched_switch */
-	K_WAKEUP, /* sched:sched_wakeup: the waker uncertain */
-	K_WAKING, /* sched:sched_waking: in the waker's context */
-	K_OFFCPU, /* perf's offcpu-time */
-	K_CPU,    /* cpu-clock, task-clock */
+	K_SWITCH,  /* sched:sched_switch */
+	K_WAKEUP,  /* sched:sched_wakeup: the waker uncertain */
+	K_WAKING,  /* sched:sched_waking: in the waker's context */
+	K_OFFCPU,  /* perf's offcpu-time */
+	K_CPU,     /* cpu-clock, task-clock */
+	K_UNNAMED, /* a tracepoint the recording no longer names */
 };
 
 struct perfan_offcpu {
@@ -379,6 +380,8 @@ static int kind_of(perfan_offcpu *o, const struct perfan_event *ev)
 		k = K_OFFCPU;
 	} else if (perfan__offcpu_is_cpu_clock(ev)) {
 		k = K_CPU;
+	} else if (ev->attr.type == 2 /* TRACEPOINT */ && ev->name_derived) {
+		k = K_UNNAMED;
 	}
 	o->kind[i] = (uint8_t)k;
 	return k;
@@ -601,6 +604,8 @@ static int on_sample(perfan_offcpu *o, const struct perfan_stream_event *ev)
 		return k;
 	if (ev->tid == 0)
 		o->sum.system_wide = 1; /* only every CPU's events see idle */
+	if (k == K_UNNAMED)
+		o->sum.unnamed_tracepoint++;
 	switch (k) {
 	case K_SWITCH: return on_sched_switch(o, ev);
 	case K_WAKEUP: return on_wakeup(o, ev, 0);

@@ -66,6 +66,17 @@ int perfan_threads_advice_ext(const struct perfan_offcpu_summary *s,
 	} while (0)
 
 	int switches = s->sched_switch || s->switch_records;
+	if (!switches && !s->offcpu_time && s->unnamed_tracepoint) {
+		/* recording again would not help: read the whole file */
+		SAY(PERFAN_ADVICE_ERROR,
+		    "no off-CPU time can be read: %llu samples of tracepoints "
+		    "have lost their names and formats (with the feature "
+		    "section of a recording cut short), so its "
+		    "sched:sched_switch samples cannot be told apart; read "
+		    "the recording as perf record wrote it, uncut",
+		    (unsigned long long)s->unnamed_tracepoint);
+		return 0;
+	}
 	if (!switches && !s->offcpu_time) {
 		SAY(PERFAN_ADVICE_ERROR,
 		    "no off-CPU time in this recording: it has no "

@@ -2,6 +2,7 @@
  * mode, the attrs with their ids, and (file mode) the feature sections. */
 #include "sources/perfdata/internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,6 +72,50 @@ static int read_attrs(struct perfan_perfdata *pd, uint64_t off, uint64_t size,
 	return 0;
 }
 
+/* The features of the table SECS (NSEC sections) that extend past the end
+ * of the file, said in one warning before any other: perf writes them
+ * last, so a file cut short loses them first, and with the tracing data
+ * the tracepoints' names and formats (its samples are still there). */
+static void cut_features(struct perfan_perfdata *pd, const uint8_t *secs,
+			 uint64_t nsec)
+{
+	const uint64_t *bits = pd->info.feature_bits;
+	uint64_t fsize = pd->info.file_size, k = 0, nlost = 0;
+	char names[512];
+	size_t len = 0;
+	int tracing = 0, desc = 0;
+	names[0] = '\0';
+	for (int i = 0; i < 256; i++) {
+		if (!(bits[i / 64] >> (i % 64) & 1))
+			continue;
+		uint64_t soff = perfan__u64(secs + k * 16, pd->swap);
+		uint64_t ssize = perfan__u64(secs + k * 16 + 8, pd->swap);
+		k++;
+		if (soff <= fsize && ssize <= fsize - soff)
+			continue;
+		nlost++;
+		tracing |= i == PERFAN_FEAT_TRACING_DATA;
+		desc |= i == PERFAN_FEAT_EVENT_DESC;
+		const char *n = perfan_feature_name(i);
+		if (len < sizeof(names))
+			len += (size_t)snprintf(names + len,
+						sizeof(names) - len, "%s%s",
+						len ? ", " : "", n ? n : "?");
+	}
+	if (!nlost)
+		return;
+	perfan__log(pd, PERFAN_LOG_WARN,
+		    "%s: the recording was cut %s its feature section%s "
+		    "(%llu of %llu features extend past the end of the file, "
+		    "%llu bytes, and are ignored: %s)",
+		    pd->name, nlost == nsec ? "before" : "in",
+		    tracing ? ": tracepoint names and formats are lost"
+		    : desc  ? ": event names are lost"
+			    : "",
+		    (unsigned long long)nlost, (unsigned long long)nsec,
+		    (unsigned long long)fsize, names);
+}
+
 static int read_features(struct perfan_perfdata *pd, uint64_t off)
 {
 	const uint64_t *bits = pd->info.feature_bits;
@@ -92,6 +137,7 @@ static int read_features(struct perfan_perfdata *pd, uint64_t off)
 		memset(pd->feat.present, 0, sizeof(pd->feat.present));
 		return err;
 	}
+	cut_features(pd, secs, nsec);
 	uint64_t k = 0;
 	for (int i = 0; i < 256; i++) {
 		if (!(bits[i / 64] >> (i % 64) & 1))
@@ -107,14 +153,7 @@ static int read_features(struct perfan_perfdata *pd, uint64_t off)
 		if (!p) {
 			if (err)
 				return err;
-			perfan__log(
-				pd, PERFAN_LOG_WARN,
-				"%s: offset 0x%llx: feature %s (%llu bytes) "
-				"extends past the end of the file; ignored",
-				pd->name, (unsigned long long)soff,
-				perfan_feature_name(i) ? perfan_feature_name(i)
-						       : "?",
-				(unsigned long long)ssize);
+			/* (cut_features said so) */
 			pd->feat.present[i / 64] &= ~(1ull << (i % 64));
 			continue;
 		}
@@ -217,14 +256,20 @@ int perfan__header_read(struct perfan_perfdata *pd)
 		pd->info.cut = 1;
 		dend = fsize;
 	} else if (truncated) {
+		int tp = 0;
+		for (size_t i = 0; i < pd->nr_events; i++)
+			tp |= pd->events[i].attr.type == 2; /* TRACEPOINT */
 		perfan__log(
 			pd, PERFAN_LOG_WARN,
-			"%s: data section (0x%llx, %llu bytes) extends past "
-			"the end of the file (%llu bytes): truncated; "
-			"features are lost",
+			"%s: the recording was cut in its data section (0x%llx, "
+			"%llu bytes, extends past the end of the file, %llu "
+			"bytes): its last records and its feature section are "
+			"lost%s",
 			pd->name, (unsigned long long)pd->info.data_offset,
 			(unsigned long long)pd->info.data_size,
-			(unsigned long long)fsize);
+			(unsigned long long)fsize,
+			tp ? ", and with it the tracepoints' names and formats"
+			   : "");
 		memset(pd->feat.present, 0, sizeof(pd->feat.present));
 		pd->info.cut = 1;
 		pd->truncated_end = dend < pd->info.data_offset ? UINT64_MAX

@@ -138,6 +138,7 @@ void perfan__tracing_name_events(struct perfan_perfdata *pd)
 		if (name) {
 			snprintf(name, n, "%s:%s", te->system, te->name);
 			ev->name = name;
+			ev->name_derived = 0; /* the file's tracing data's */
 		}
 	}
 }
