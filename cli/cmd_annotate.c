@@ -108,6 +108,29 @@ static void warn_functions(const struct perfan_annotate_result *r)
 				 r->functions[i].status_text);
 }
 
+/* The files whose samples were not annotated, and why: every one when
+ * nothing was (an error), else those that hold most samples (the
+ * functions annotated are then a small rest). */
+static void unreadable(const struct perfan_annotate_result *r)
+{
+	for (size_t i = 0; i < r->nr_unresolved; i++) {
+		const struct perfan_annotate_unresolved *u = &r->unresolved[i];
+		unsigned long long n = u->samples, of = r->total_samples;
+		const char *why = u->found ? "no symbol covers them"
+				  : u->why ? u->why
+					   : "file not found";
+		if (!r->nr_functions)
+			cli_error(CMD,
+				  "%s: %llu of %llu samples not annotated: %s",
+				  u->dso_path, n, of, why);
+		else if (n * 2 > of)
+			cli_warn(CMD,
+				 "%s: %llu of %llu samples not annotated: %s "
+				 "(the functions annotated hold the rest)",
+				 u->dso_path, n, of, why);
+	}
+}
+
 /* What the annotation says beside it; non-zero: no function annotated. */
 static int check(const void *an, const char *path)
 {
@@ -115,6 +138,12 @@ static int check(const void *an, const char *path)
 	warn_functions(r);
 	if (!r->total_samples)
 		cli_warn(CMD, "%s has no samples", path);
+	unreadable(r);
+	if (r->total_samples && !r->nr_functions && !r->nr_unresolved)
+		cli_error(CMD,
+			  "%s: no function annotated: no sample is in a "
+			  "mapped file",
+			  path);
 	return r->total_samples && !r->nr_functions;
 }
 

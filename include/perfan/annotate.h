@@ -134,6 +134,10 @@ struct perfan_annotate_unresolved {
 	uint64_t samples;
 	int found; /* 1: the file was found (the addresses have no symbol);
 		      0: not found (give --symfs or --buildid-dir) */
+	/* when not found, why (perfan_stream_dso_problem): a truncated or
+	   foreign file, a build-id mismatch, where it was looked for; or
+	   NULL */
+	const char *why;
 };
 
 struct perfan_annotate_result {

@@ -157,6 +157,14 @@ struct perfan_stream_dso {
 };
 PERFAN_API int perfan_stream_dso(perfan_stream *s, const perfan_dso *dso,
 				 struct perfan_stream_dso *out);
+/* Why no file of DSO could be read, once its files were looked for (a
+ * frame in it was resolved): "PATH is a truncated ELF file: N bytes,
+ * where its headers need M", "PATH is not an ELF file", "build-id
+ * mismatch: recorded ID, PATH has ID2" (or "has none"), "file not found:
+ * looked for PATH, PATH2"; NULL when a file was read or none was looked
+ * for. Borrowed from S. */
+PERFAN_API const char *perfan_stream_dso_problem(perfan_stream *s,
+						 const perfan_dso *dso);
 
 /* The symbol of DSO covering the ELF virtual address ADDR (a frame's
  * dso_addr). NAME is demangled unless the stream's opts say no_demangle;

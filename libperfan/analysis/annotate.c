@@ -149,6 +149,10 @@ static int unresolved_of(perfan_annotate *a, const uint64_t *lost)
 		u[k].dso_path = d.path;
 		u[k].samples = lost[i];
 		u[k].found = d.binary || d.debug_file;
+		u[k].why = u[k].found
+				   ? NULL
+				   : perfan_stream_dso_problem(a->s,
+							       a->hist.dsos[i]);
 		k++;
 	}
 	qsort(u, k, sizeof(*u), more_samples);

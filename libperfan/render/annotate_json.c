@@ -140,6 +140,7 @@ void perfan__annotate_json(FILE *fp, const struct perfan_annotate_result *r)
 		perfan__json_str(&j, "dso_path", r->unresolved[i].dso_path);
 		perfan__json_u64(&j, "samples", r->unresolved[i].samples);
 		perfan__json_bool(&j, "found", r->unresolved[i].found);
+		perfan__json_str(&j, "why", r->unresolved[i].why);
 		perfan__json_close(&j, '}');
 	}
 	perfan__json_close(&j, ']');

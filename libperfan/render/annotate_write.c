@@ -218,12 +218,15 @@ static void text(FILE *fp, const struct perfan_annotate_result *r, int source)
 			"# %" PRIu64 " samples of other events not counted "
 			"(choose one with --event)\n",
 			r->other_event_samples);
-	for (size_t i = 0; i < r->nr_unresolved; i++)
-		fprintf(fp, "# %" PRIu64 " samples in %s: %s\n",
-			r->unresolved[i].samples, r->unresolved[i].dso_path,
-			r->unresolved[i].found
-				? "no symbol covers them"
-				: "file not found (give --symfs or --buildid-dir)");
+	for (size_t i = 0; i < r->nr_unresolved; i++) {
+		const struct perfan_annotate_unresolved *u = &r->unresolved[i];
+		fprintf(fp, "# %" PRIu64 " samples in %s: %s%s\n", u->samples,
+			u->dso_path,
+			u->found ? "no symbol covers them"
+			: u->why ? u->why
+				 : "file not found",
+			u->found ? "" : " (give --symfs or --buildid-dir)");
+	}
 	fprintf(fp, "# %s\n", r->note);
 	for (size_t i = 0; i < r->nr_missing; i++)
 		fprintf(fp, "# %s: no samples in a function of that name\n",

@@ -143,15 +143,55 @@ struct search {
 	char *mismatch_path; /* first file found with another build-id */
 	uint8_t mismatch_id[20];
 	uint8_t mismatch_size;
+	/* the first file found that is not an ELF file, or a cut one:
+	 * NEEDED the bytes its headers say it has (0: not ELF), SIZE its
+	 * size */
+	char *bad_path;
+	uint64_t bad_needed, bad_size;
+	/* the binary's places looked in (find_runtime), for "not found" */
+	char tried[768];
+	int runtime; /* 1 while find_runtime looks */
 };
+
+/* Note PATH, a place the binary was looked for. */
+static void tried(struct search *s, const char *path)
+{
+	size_t n = strlen(s->tried);
+	if (s->runtime && n + 8 < sizeof(s->tried))
+		snprintf(s->tried + n, sizeof(s->tried) - n, "%s%s",
+			 n ? ", " : "", path);
+}
+
+/* A file found but unusable: not ELF (NEEDED 0), or cut (SIZE bytes of
+ * NEEDED): the first one found is the one said. */
+static void bad_file(struct search *s, const char *path, uint64_t needed,
+		     uint64_t size)
+{
+	if (s->bad_path)
+		return;
+	s->bad_path = strdup(path);
+	s->bad_needed = needed;
+	s->bad_size = size;
+}
 
 /* Open PATH if it exists and has the wanted build-id. */
 static struct perfan__elf *try_file(struct search *s, const char *path,
 				    int need_symbols)
 {
 	struct perfan__elf *e;
-	if (!path || perfan__elf_open(&e, path))
+	if (!path)
 		return NULL;
+	tried(s, path);
+	int rc = perfan__elf_open(&e, path);
+	if (rc == PERFAN_EFORMAT)
+		bad_file(s, path, 0, 0);
+	if (rc)
+		return NULL;
+	if (e->file_size && e->needed > e->file_size) {
+		bad_file(s, path, e->needed, e->file_size);
+		perfan__elf_close(e);
+		return NULL;
+	}
 	if (s->want && (e->build_id_size != s->want_size ||
 			memcmp(e->build_id, s->want, s->want_size))) {
 		if (!s->mismatch_path) {
@@ -184,17 +224,20 @@ static struct perfan__elf *find_runtime(struct search *s)
 	struct perfan__dso *d = s->dso;
 	struct perfan__elf *e = NULL;
 	const char *cache_name = d->kind == PERFAN__DSO_VDSO ? "/vdso" : "/elf";
+	s->runtime = 1;
 	if (d->build_id_size && ctx->buildid_dir)
 		e = try_owned(s,
 			      buildid_path(ctx->buildid_dir, d->build_id,
 					   d->build_id_size, cache_name),
 			      0);
-	if (e || d->kind != PERFAN__DSO_FILE)
-		return e;
-	e = try_owned(s, cat3(ctx->symfs, d->path, ""), 0);
-	if (!e && *ctx->symfs)
-		e = try_owned(s, cat3(ctx->symfs, "/", basename_of(d->path)),
-			      0);
+	if (!e && d->kind == PERFAN__DSO_FILE) {
+		e = try_owned(s, cat3(ctx->symfs, d->path, ""), 0);
+		if (!e && *ctx->symfs)
+			e = try_owned(
+				s, cat3(ctx->symfs, "/", basename_of(d->path)),
+				0);
+	}
+	s->runtime = 0;
 	return e;
 }
 
@@ -283,6 +326,41 @@ static struct perfan__elf *find_debug(struct search *s,
 	return e;
 }
 
+/* Why the DSO of S has no file, in its WHY: the first file found cut or
+ * not ELF, else a build-id mismatch, else where the binary was looked
+ * for. */
+static void why_not(struct search *s)
+{
+	struct perfan__dso *d = s->dso;
+	char hex[41], hex2[41], why[1024];
+	if (s->bad_path && s->bad_needed)
+		snprintf(why, sizeof(why),
+			 "%s is a truncated ELF file: %llu bytes, where its "
+			 "headers need %llu",
+			 s->bad_path, (unsigned long long)s->bad_size,
+			 (unsigned long long)s->bad_needed);
+	else if (s->bad_path)
+		snprintf(why, sizeof(why), "%s is not an ELF file",
+			 s->bad_path);
+	else if (s->mismatch_path)
+		snprintf(why, sizeof(why),
+			 "build-id mismatch: recorded %s, %s has %s",
+			 perfan__buildid_hex(d->build_id, d->build_id_size,
+					     hex),
+			 s->mismatch_path,
+			 s->mismatch_size
+				 ? perfan__buildid_hex(s->mismatch_id,
+						       s->mismatch_size, hex2)
+				 : "none");
+	else if (*s->tried)
+		snprintf(why, sizeof(why), "file not found: looked for %s",
+			 s->tried);
+	else
+		snprintf(why, sizeof(why), "file not found");
+	free(d->why);
+	d->why = strdup(why);
+}
+
 /* Our own [vdso], when it is the one recorded (same build-id). */
 static struct perfan__elf *own_vdso(struct search *s)
 {
@@ -319,7 +397,7 @@ void perfan__dso_load(struct perfan__symctx *ctx, struct perfan__dso *d)
 	if (d->kind != PERFAN__DSO_FILE && d->kind != PERFAN__DSO_VDSO)
 		return;
 
-	struct search s = {ctx, d, NULL, 0, NULL, {0}, 0};
+	struct search s = {.ctx = ctx, .dso = d};
 	char hex[41], hex2[41];
 	if (d->build_id_size) {
 		s.want = d->build_id;
@@ -346,7 +424,12 @@ void perfan__dso_load(struct perfan__symctx *ctx, struct perfan__dso *d)
 		d->debug = find_debug(&s, d->runtime);
 
 	if (!d->runtime && !d->debug) {
-		if (s.mismatch_path) {
+		why_not(&s);
+		if (s.bad_path) {
+			perfan__symlog(ctx, PERFAN_LOG_WARN,
+				       "%s: %s: not symbolized from it",
+				       d->path, d->why ? d->why : "");
+		} else if (s.mismatch_path) {
 			d->mismatch = 1;
 			if (ctx->stats)
 				ctx->stats->buildid_mismatches++;
@@ -375,9 +458,11 @@ void perfan__dso_load(struct perfan__symctx *ctx, struct perfan__dso *d)
 					: "");
 		}
 		free(s.mismatch_path);
+		free(s.bad_path);
 		return;
 	}
 	free(s.mismatch_path);
+	free(s.bad_path);
 
 	struct perfan__elf *symsrc =
 		d->debug && d->debug->has_symtab ? d->debug : d->runtime;
@@ -452,6 +537,7 @@ void perfan__dsos_free(struct perfan__symctx *ctx)
 		perfan__elf_close(d->debug);
 		perfan__elf_close(d->mini);
 		perfan__htab_free(&d->cache);
+		free(d->why);
 		free(d->path);
 		free(d);
 		d = n;

@@ -30,6 +30,10 @@ static int describe(struct perfan__elf **out, Elf *elf, const char *path)
 	e->elf = elf;
 	e->e_type = eh.e_type;
 	e->e_machine = eh.e_machine;
+	uint64_t shnum = eh.e_shnum ? eh.e_shnum : eh.e_shoff != 0;
+	e->needed = eh.e_shoff + shnum * eh.e_shentsize;
+	if (eh.e_phoff + (uint64_t)eh.e_phnum * eh.e_phentsize > e->needed)
+		e->needed = eh.e_phoff + (uint64_t)eh.e_phnum * eh.e_phentsize;
 
 	const void *bid;
 	ssize_t n = dwelf_elf_gnu_build_id(elf, &bid);
@@ -55,6 +59,9 @@ static int describe(struct perfan__elf **out, Elf *elf, const char *path)
 			e->has_dynsym = 1;
 		const char *name =
 			shstrndx ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
+		if (sh.sh_type != SHT_NOBITS &&
+		    sh.sh_offset + sh.sh_size > e->needed)
+			e->needed = sh.sh_offset + sh.sh_size;
 		if (!name || sh.sh_type == SHT_NOBITS || !sh.sh_size)
 			continue;
 		if (!strcmp(name, ".debug_info") ||
@@ -92,7 +99,10 @@ int perfan__elf_open(struct perfan__elf **out, const char *path)
 	elf_cntl(elf, ELF_C_FDREAD);
 	elf_cntl(elf, ELF_C_FDDONE);
 	close(fd);
-	return describe(out, elf, path);
+	int rc = describe(out, elf, path);
+	if (!rc)
+		(*out)->file_size = size;
+	return rc;
 }
 
 struct perfan__elf *perfan__elf_open_mem(const void *image, size_t size,

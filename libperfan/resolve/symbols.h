@@ -33,6 +33,10 @@ struct perfan__elf {
 	int has_gnu_debugdata; /* MiniDebugInfo: an xz-compressed ELF */
 	char *debuglink;       /* .gnu_debuglink name, or NULL */
 	void *image;           /* owned memory behind ELF, or NULL */
+	/* The bytes its headers say it has (the section and program header
+	 * tables, the sections' contents) and the file's size (0 in
+	 * memory): more needed than there is, the file was cut */
+	uint64_t needed, file_size;
 };
 
 /* Open PATH. PERFAN_ENOTFOUND if it does not exist, PERFAN_EFORMAT if it is
@@ -173,6 +177,9 @@ struct perfan__dso {
 	struct perfan__elf *runtime; /* the binary, if found */
 	struct perfan__elf *debug;   /* the separate debug file, if found */
 	struct perfan__elf *mini;    /* RUNTIME's MiniDebugInfo, when used */
+	/* Why no file of it could be read (a truncated or foreign file, a
+	 * build-id mismatch, where it was looked for), or NULL */
+	char *why;
 	struct perfan__symtab symtab;
 	int has_symtab;
 	struct perfan__dwarf *dwarf; /* opened on first use */

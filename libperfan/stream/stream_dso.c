@@ -33,6 +33,13 @@ int perfan_stream_dso(perfan_stream *s, const perfan_dso *dso,
 	return 0;
 }
 
+const char *perfan_stream_dso_problem(perfan_stream *s, const perfan_dso *dso)
+{
+	if (!s || !dso)
+		return NULL;
+	return ((const struct perfan__dso *)dso)->why;
+}
+
 int perfan_stream_symbol(perfan_stream *s, const perfan_dso *dso, uint64_t addr,
 			 struct perfan_stream_symbol *out)
 {
