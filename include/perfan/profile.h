@@ -180,9 +180,28 @@ PERFAN_API int perfan_profile_wait_frame(perfan_profile *p,
 					 perfan_frame_id *out, uint32_t state,
 					 uint32_t wait, const char *name);
 
-/* Add WEIGHT to column COL of the stack FRAMES[0..N) (root first). With
- * keep_samples, also records one sample (its meta may be NULL). Returns 0
- * and, if LEAF is not NULL, the stack's leaf node. */
+/* The deepest stack a profile keeps, whatever its source (folded lines,
+ * py-spy, bpftrace, speedscope, cProfile, perf.data callchains): a deeper
+ * one keeps its PERFAN_MAX_STACK_DEPTH frames nearest the root, its weight
+ * on the last of them, and is counted (perfan_profile_cuts). perf records
+ * 127 frames unless kernel.perf_event_max_stack says more; Python's
+ * recursion limit is 1000; V8 overflows near 11,000 frames. */
+#define PERFAN_MAX_STACK_DEPTH 16384
+/* The longest string (frame name, module, file, thread name) a profile
+ * keeps, in bytes: a longer one is cut to its first whole UTF-8
+ * characters followed by "..." within this length, and counted. */
+#define PERFAN_MAX_NAME 4096
+
+/* How many stacks were cut to PERFAN_MAX_STACK_DEPTH and how many distinct
+ * strings to PERFAN_MAX_NAME since P was made (either pointer may be
+ * NULL; 0 for a NULL P). */
+PERFAN_API void perfan_profile_cuts(const perfan_profile *p, uint64_t *stacks,
+				    uint64_t *names);
+
+/* Add WEIGHT to column COL of the stack FRAMES[0..N) (root first), cut to
+ * PERFAN_MAX_STACK_DEPTH. With keep_samples, also records one sample (its
+ * meta may be NULL). Returns 0 and, if LEAF is not NULL, the stack's leaf
+ * node. */
 struct perfan_sample_meta {
 	uint64_t time;
 	int32_t pid, tid;

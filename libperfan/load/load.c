@@ -290,6 +290,29 @@ static void read_opts(perfan_load *l, struct perfan_resolve_opts *ro,
 	perfan__load_source_opts(so, l, ro, prune);
 }
 
+/* The stacks and strings of the input just read into P cut to the
+ * profile's caps (since STACKS0 and NAMES0), each said once. */
+static void cuts(perfan_load *l, const perfan_profile *p, uint64_t stacks0,
+		 uint64_t names0)
+{
+	uint64_t stacks, names;
+	perfan_profile_cuts(p, &stacks, &names);
+	if (stacks > stacks0)
+		perfan__load_advise(
+			l, PERFAN_ADVICE_WARN,
+			"%s: %llu stacks deeper than %d frames were cut to "
+			"their %d frames nearest the root",
+			l->info.name, (unsigned long long)(stacks - stacks0),
+			PERFAN_MAX_STACK_DEPTH, PERFAN_MAX_STACK_DEPTH);
+	if (names > names0)
+		perfan__load_advise(l, PERFAN_ADVICE_WARN,
+				    "%s: %llu names longer than %d bytes were "
+				    "cut to that length",
+				    l->info.name,
+				    (unsigned long long)(names - names0),
+				    PERFAN_MAX_NAME);
+}
+
 /* SRC, opened with RO, into P; L->info says what it was, L keeps SRC. */
 static int read_src(perfan_load *l, perfan_profile *p, perfan_source *src,
 		    const struct perfan_resolve_opts *ro)
@@ -315,6 +338,8 @@ static int read_src(perfan_load *l, perfan_profile *p, perfan_source *src,
 	progress(l, PERFAN_LOAD_START, in->size);
 	struct perfan_source_stats st;
 	memset(&st, 0, sizeof(st));
+	uint64_t stacks0, names0;
+	perfan_profile_cuts(p, &stacks0, &names0);
 	if (l->o.time_view) {
 		rc = from_records(l, p, src, ro);
 	} else if (l->o.want_calls && (caps & PERFAN_SOURCE_CALLS)) {
@@ -337,6 +362,7 @@ static int read_src(perfan_load *l, perfan_profile *p, perfan_source *src,
 		in->resolve = st.resolve;
 		in->script = st.script;
 	}
+	cuts(l, p, stacks0, names0);
 	progress(l, PERFAN_LOAD_END, 0);
 	return rc;
 }

@@ -76,6 +76,10 @@ struct perfan_profile {
 
 	struct perfan_profile_sample *samples;
 	size_t nsamples, samples_cap;
+
+	/* stacks cut to PERFAN_MAX_STACK_DEPTH, distinct strings cut to
+	 * PERFAN_MAX_NAME (perfan_profile_cuts) */
+	uint64_t stacks_cut, names_cut;
 };
 
 int perfan_profile_new(perfan_profile **out,
@@ -210,8 +214,20 @@ enum perfan_column_kind perfan_profile_column_kind(const perfan_profile *p,
 static int perfan__profile_str(perfan_profile *p, const char *s, size_t len,
 			       const char **out)
 {
-	if (len > UINT32_MAX - 1)
-		return perfan__err(PERFAN_EINVAL, "profile: string too long");
+	/* a name longer than the cap: its first bytes (whole UTF-8
+	 * characters) and "...", so that one line of a text input cannot
+	 * make every output that names it that large */
+	char cut[PERFAN_MAX_NAME + 1];
+	int was_cut = len > PERFAN_MAX_NAME;
+	if (was_cut) {
+		size_t k = PERFAN_MAX_NAME - 3;
+		while (k && ((unsigned char)s[k] & 0xc0) == 0x80)
+			k--; /* not inside a character */
+		memcpy(cut, s, k);
+		memcpy(cut + k, "...", 3);
+		s = cut;
+		len = k + 3;
+	}
 	uint32_t h = perfan__hash32(perfan__hash_mem(s, len));
 	if (perfan__idtab_reserve(&p->str_tab))
 		return perfan__nomem("profile");
@@ -238,6 +254,7 @@ static int perfan__profile_str(perfan_profile *p, const char *s, size_t len,
 		return perfan__nomem("profile");
 	memcpy(copy, s, len);
 	copy[len] = '\0';
+	p->names_cut += was_cut;
 	uint32_t id = (uint32_t)p->nstrs++;
 	p->strs[id] = copy;
 	p->str_len[id] = (uint32_t)len;
@@ -515,6 +532,9 @@ int perfan__profile_frame_cached(perfan_profile *p,
 	if (rc)
 		return rc;
 	const struct perfan_frame *f = frame_at(p, *out);
+	if (p->fname_len[*out] != name_len ||
+	    (module && strlen(f->module) != module_len))
+		return 0; /* cut (PERFAN_MAX_NAME): the entry compares whole */
 	if (++cache->misses > cache->mask + 2 &&
 	    cache->mask + 2 < PERFAN__FCACHE_MAX && !fcache_grow(cache))
 		e = &cache->e[(hash >> 20) & cache->mask];
@@ -692,6 +712,15 @@ size_t perfan_profile_nr_frames(const perfan_profile *p)
 	return p ? p->nframes : 0;
 }
 
+void perfan_profile_cuts(const perfan_profile *p, uint64_t *stacks,
+			 uint64_t *names)
+{
+	if (stacks)
+		*stacks = p ? p->stacks_cut : 0;
+	if (names)
+		*names = p ? p->names_cut : 0;
+}
+
 /* ---- the trie ------------------------------------------------------------ */
 
 /* Families up to this size are searched along their sibling list, which
@@ -856,9 +885,10 @@ int perfan_profile_add(perfan_profile *p, const perfan_frame_id *frames,
 		return perfan__err(PERFAN_EINVAL,
 				   "perfan_profile_add: column %zu of %zu", col,
 				   p->ncols);
-	if (n > UINT32_MAX - 1)
-		return perfan__err(PERFAN_EINVAL,
-				   "perfan_profile_add: stack too deep");
+	if (n > PERFAN_MAX_STACK_DEPTH) {
+		n = PERFAN_MAX_STACK_DEPTH; /* its root side is kept */
+		p->stacks_cut++;
+	}
 	size_t k = 0, lim = n < p->last_n ? n : p->last_n;
 	while (k < lim && frames[k] == p->last_frames[k])
 		k++;

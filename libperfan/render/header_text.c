@@ -390,7 +390,11 @@ void perfan__header_text(FILE *fp, const perfan_perfdata *pd, const char *path,
 	int have_st = !strcmp(path, "-") ? fstat(0, &st) == 0
 					 : stat(path, &st) == 0;
 	char when[64] = "unknown\n";
-	if (have_st) {
+	if (have_st && !S_ISREG(st.st_mode)) {
+		/* a pipe's or a socket's time is when it was read (perf
+		 * prints that): a stream does not say when it was recorded */
+		snprintf(when, sizeof(when), "unknown (a stream)\n");
+	} else if (have_st) {
 		time_t t = st.st_mtime;
 		struct tm tm;
 		/* ctime's format, "Sun Nov 29 13:48:07 2026\n" */

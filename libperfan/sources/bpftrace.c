@@ -880,6 +880,10 @@ static int next_line(struct rd *r, int *nl)
 		if (r->nline >= MAX_LINE)
 			return bad(r, PERFAN_EFORMAT, r->off, r->lineno + 1,
 				   "a line longer than %d bytes", MAX_LINE);
+		if (!c) /* no text has one; C strings would stop at it */
+			return bad(r, PERFAN_EFORMAT, r->off + r->nline,
+				   r->lineno + 1,
+				   "a NUL byte: not a text line");
 		if (r->nline + 1 >= r->capline &&
 		    perfan__grow((void **)&r->line, &r->capline, r->nline + 2,
 				 1))

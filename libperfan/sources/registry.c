@@ -53,6 +53,31 @@ static const char *format_list(char *list, size_t cap)
 	return list;
 }
 
+/* Text up to a NUL byte in the first bytes of S (no other control byte
+ * but tab, CR and newline before it): a text input damaged there, said
+ * with its line. Returns PERFAN_EFORMAT with the message, or 0. */
+static int nul_in_text(const perfan_source *s)
+{
+	const unsigned char *b = (const unsigned char *)s->peek;
+	size_t line = 1, col = 1;
+	for (size_t i = 0; i < s->npeek; i++, col++) {
+		if (b[i] == '\n') {
+			line++;
+			col = 0;
+		} else if (!b[i]) {
+			if (!i)
+				return 0;
+			return perfan__err(PERFAN_EFORMAT,
+					   "%s:%zu: a NUL byte at column %zu: "
+					   "not a text line",
+					   s->name, line, col);
+		} else if (b[i] < 0x20 && b[i] != '\t' && b[i] != '\r') {
+			return 0;
+		}
+	}
+	return 0;
+}
+
 int perfan__source_read(perfan_source *s, perfan_profile *p,
 			struct perfan_source_stats *stats)
 {
@@ -65,6 +90,8 @@ int perfan__source_read(perfan_source *s, perfan_profile *p,
 		char list[256];
 		if (!s->npeek)
 			return 0; /* empty: no samples */
+		if (nul_in_text(s))
+			return PERFAN_EFORMAT;
 		return perfan__err(PERFAN_EFORMAT,
 				   "%s: neither perf.data nor any other "
 				   "format perfan reads (%s)",

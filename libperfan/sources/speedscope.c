@@ -25,11 +25,11 @@
 /* file > profiles > profile > samples > stack: deeper is not speedscope
  * (and a frame's unknown members are skipped within the same bound). */
 #define SS_DEPTH 32
-/* Frames in one stack: each event of an evented profile costs the depth of
- * its stack in the trie, so that depth is bounded for an input's cost to
- * stay linear in its size (V8 overflows near 11000 JavaScript frames,
- * Python's recursion limit is 1000, perf's stacks 127 by default). */
-#define SS_MAX_STACK 16384
+/* Frames in one stack, the profile's cap (perfan/profile.h): each event of
+ * an evented profile costs the depth of its stack in the trie, so that a
+ * deeper one is an error here rather than cut, for an input's cost to stay
+ * linear in its size. */
+#define SS_MAX_STACK PERFAN_MAX_STACK_DEPTH
 
 /* The columns: what each unit becomes. */
 enum ss_col { COL_TIME, COL_BYTES, COL_COUNT, NR_COLS };

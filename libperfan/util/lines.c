@@ -91,6 +91,19 @@ static int too_long(struct perfan__lines *l)
 			   (unsigned long long)l->lineno + 1, l->max_line);
 }
 
+/* A NUL byte in a text line: no text format has one, and C strings would
+ * cut the names at it without a word. */
+static int nul_byte(struct perfan__lines *l, const char *s, size_t len)
+{
+	const char *z = memchr(s, '\0', len);
+	if (!z)
+		return 0;
+	return perfan__err(PERFAN_EFORMAT,
+			   "%s:%llu: a NUL byte at column %zu: not a text line",
+			   l->name, (unsigned long long)l->lineno + 1,
+			   (size_t)(z - s) + 1);
+}
+
 /* Read more after the unread bytes, moved to the front. Returns bytes read
  * (0 at the end) or a negative error. */
 static long fill(struct perfan__lines *l)
@@ -133,6 +146,8 @@ int perfan__lines_next(struct perfan__lines *l, const char **line, size_t *len)
 			*len = (size_t)(nl - s);
 			if (*len > l->max_line)
 				return too_long(l);
+			if (nul_byte(l, s, *len))
+				return PERFAN_EFORMAT;
 			l->start += *len + 1;
 			l->lineno++;
 			return 1;
@@ -145,6 +160,8 @@ int perfan__lines_next(struct perfan__lines *l, const char **line, size_t *len)
 			*len = l->end - l->start;
 			if (*len > l->max_line)
 				return too_long(l);
+			if (nul_byte(l, s, *len))
+				return PERFAN_EFORMAT;
 			l->start = l->end;
 			l->lineno++;
 			return 1;

@@ -29,8 +29,8 @@ int perfan__lines_init(struct perfan__lines *l, FILE *fp, const char *name,
 
 /* The next line, without its '\n' (a '\r' before it is kept; the line is
  * not NUL-terminated), valid until the next call. Returns 1, 0 at the end
- * of input, or a negative error (read failure, line too long) with the
- * message set. */
+ * of input, or a negative error (read failure, line too long, a NUL byte
+ * in it: "NAME:LINE: a NUL byte at column N") with the message set. */
 int perfan__lines_next(struct perfan__lines *l, const char **line, size_t *len);
 
 /* Keep mode: the lines returned stay valid until their buffer is taken
