@@ -72,6 +72,23 @@ static int read_attrs(struct perfan_perfdata *pd, uint64_t off, uint64_t size,
 	return 0;
 }
 
+/* The next feature present from *I on (*I set to it), and its section's
+ * offset and size, entry *K of the table SECS (*K moved past it): 1, or 0
+ * after the last. */
+static int next_section(const struct perfan_perfdata *pd, const uint8_t *secs,
+			int *i, uint64_t *k, uint64_t *off, uint64_t *size)
+{
+	const uint64_t *bits = pd->info.feature_bits;
+	for (; *i < 256; ++*i)
+		if (bits[*i / 64] >> (*i % 64) & 1) {
+			*off = perfan__u64(secs + *k * 16, pd->swap);
+			*size = perfan__u64(secs + *k * 16 + 8, pd->swap);
+			++*k;
+			return 1;
+		}
+	return 0;
+}
+
 /* The features of the table SECS (NSEC sections) that extend past the end
  * of the file, said in one warning before any other: perf writes them
  * last, so a file cut short loses them first, and with the tracing data
@@ -79,18 +96,12 @@ static int read_attrs(struct perfan_perfdata *pd, uint64_t off, uint64_t size,
 static void cut_features(struct perfan_perfdata *pd, const uint8_t *secs,
 			 uint64_t nsec)
 {
-	const uint64_t *bits = pd->info.feature_bits;
-	uint64_t fsize = pd->info.file_size, k = 0, nlost = 0;
+	uint64_t fsize = pd->info.file_size, k = 0, nlost = 0, soff, ssize;
 	char names[512];
 	size_t len = 0;
 	int tracing = 0, desc = 0;
 	names[0] = '\0';
-	for (int i = 0; i < 256; i++) {
-		if (!(bits[i / 64] >> (i % 64) & 1))
-			continue;
-		uint64_t soff = perfan__u64(secs + k * 16, pd->swap);
-		uint64_t ssize = perfan__u64(secs + k * 16 + 8, pd->swap);
-		k++;
+	for (int i = 0; next_section(pd, secs, &i, &k, &soff, &ssize); i++) {
 		if (soff <= fsize && ssize <= fsize - soff)
 			continue;
 		nlost++;
@@ -138,13 +149,8 @@ static int read_features(struct perfan_perfdata *pd, uint64_t off)
 		return err;
 	}
 	cut_features(pd, secs, nsec);
-	uint64_t k = 0;
-	for (int i = 0; i < 256; i++) {
-		if (!(bits[i / 64] >> (i % 64) & 1))
-			continue;
-		uint64_t soff = perfan__u64(secs + k * 16, pd->swap);
-		uint64_t ssize = perfan__u64(secs + k * 16 + 8, pd->swap);
-		k++;
+	uint64_t k = 0, soff, ssize;
+	for (int i = 0; next_section(pd, secs, &i, &k, &soff, &ssize); i++) {
 		if (i < 32) {
 			pd->feat.section_offset[i] = soff;
 			pd->feat.section_size[i] = ssize;
