@@ -10,6 +10,7 @@
 
 #include "sources/read.h"
 #include "util/error.h"
+#include "util/log.h"
 
 /* In the order detection asks: the most specific first (a perf.data has a
  * magic number, a cProfile dump is a marshal dict; py-spy's raw output is
@@ -59,19 +60,22 @@ static const char *format_list(char *list, size_t cap)
 static int nul_in_text(const perfan_source *s)
 {
 	const unsigned char *b = (const unsigned char *)s->peek;
-	size_t line = 1, col = 1;
+	size_t line = 1, col = 1, start = 0;
 	for (size_t i = 0; i < s->npeek; i++, col++) {
 		if (b[i] == '\n') {
 			line++;
 			col = 0;
+			start = i + 1;
 		} else if (!b[i]) {
 			if (!i)
 				return 0;
-			return perfan__err(PERFAN_EFORMAT,
-					   "%s:%zu: a NUL byte at column %zu: "
-					   "not a text line",
-					   s->name, line, col);
-		} else if (b[i] < 0x20 && b[i] != '\t' && b[i] != '\r') {
+			return perfan__err_at(PERFAN_EFORMAT, s->name, start,
+					      line,
+					      "a NUL byte at column %zu: not a "
+					      "text line",
+					      col);
+		} else if ((b[i] < 0x20 && b[i] != '\t' && b[i] != '\r') ||
+			   b[i] == 0x7f) {
 			return 0;
 		}
 	}

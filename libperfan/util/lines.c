@@ -98,10 +98,10 @@ static int nul_byte(struct perfan__lines *l, const char *s, size_t len)
 	const char *z = memchr(s, '\0', len);
 	if (!z)
 		return 0;
-	return perfan__err(PERFAN_EFORMAT,
-			   "%s:%llu: a NUL byte at column %zu: not a text line",
-			   l->name, (unsigned long long)l->lineno + 1,
-			   (size_t)(z - s) + 1);
+	return perfan__err_at(PERFAN_EFORMAT, l->name, l->base + l->start,
+			      l->lineno + 1,
+			      "a NUL byte at column %zu: not a text line",
+			      (size_t)(z - s) + 1);
 }
 
 /* Read more after the unread bytes, moved to the front. Returns bytes read
@@ -114,6 +114,7 @@ static long fill(struct perfan__lines *l)
 		else if (retire(l))
 			return PERFAN_ENOMEM;
 		l->end -= l->start;
+		l->base += l->start;
 		l->start = 0;
 	}
 	if (l->end == l->cap || (l->cap < BLOCK && l->filled)) {

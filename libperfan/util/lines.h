@@ -14,6 +14,7 @@ struct perfan__lines {
 	size_t cap, start, end;
 	size_t max_line;
 	uint64_t lineno; /* of the line last returned, from 1 */
+	uint64_t base;   /* the input's offset of buf[0] */
 	int eof;
 	int filled; /* the last read filled the buffer: the input goes on */
 	/* keep mode (perfan__lines_keep) */
@@ -30,7 +31,8 @@ int perfan__lines_init(struct perfan__lines *l, FILE *fp, const char *name,
 /* The next line, without its '\n' (a '\r' before it is kept; the line is
  * not NUL-terminated), valid until the next call. Returns 1, 0 at the end
  * of input, or a negative error (read failure, line too long, a NUL byte
- * in it: "NAME:LINE: a NUL byte at column N") with the message set. */
+ * in it: "NAME: offset OFF (line LINE): a NUL byte at column N", OFF the
+ * line's) with the message set. */
 int perfan__lines_next(struct perfan__lines *l, const char **line, size_t *len);
 
 /* Keep mode: the lines returned stay valid until their buffer is taken

@@ -97,13 +97,19 @@ static void cut_features(struct perfan_perfdata *pd, const uint8_t *secs,
 			 uint64_t nsec)
 {
 	uint64_t fsize = pd->info.file_size, k = 0, nlost = 0, soff, ssize;
+	uint64_t kept_end = 0, lost_start = UINT64_MAX;
 	char names[512];
 	size_t len = 0;
 	int tracing = 0, desc = 0;
 	names[0] = '\0';
 	for (int i = 0; next_section(pd, secs, &i, &k, &soff, &ssize); i++) {
-		if (soff <= fsize && ssize <= fsize - soff)
+		if (soff <= fsize && ssize <= fsize - soff) {
+			if (soff > kept_end)
+				kept_end = soff;
 			continue;
+		}
+		if (soff < lost_start)
+			lost_start = soff;
 		nlost++;
 		tracing |= i == PERFAN_FEAT_TRACING_DATA;
 		desc |= i == PERFAN_FEAT_EVENT_DESC;
@@ -115,11 +121,16 @@ static void cut_features(struct perfan_perfdata *pd, const uint8_t *secs,
 	}
 	if (!nlost)
 		return;
+	/* a cut loses the last sections; a lost one before a kept one is a
+	 * damaged table */
 	perfan__log(pd, PERFAN_LOG_WARN,
 		    "%s: the recording was cut %s its feature section%s "
 		    "(%llu of %llu features extend past the end of the file, "
 		    "%llu bytes, and are ignored: %s)",
-		    pd->name, nlost == nsec ? "before" : "in",
+		    pd->name,
+		    lost_start < kept_end ? "or damaged in"
+		    : nlost == nsec       ? "before"
+					  : "in",
 		    tracing ? ": tracepoint names and formats are lost"
 		    : desc  ? ": event names are lost"
 			    : "",
