@@ -49,13 +49,22 @@ run_campaign() {
 	"$bin" "${flags[@]}" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 \
 		-ignore_ooms=1 -max_total_time="$secs" -print_final_stats=1 \
 		-artifact_prefix="$work/$name/" "$corpus" "$seeds" >"$log" 2>&1 || true
-	local before after
-	before=$(find "$kept" -type f | wc -l)
-	"$bin" "${flags[@]}" -merge=1 "$kept" "$corpus" >"$work/$name/merge.log" 2>&1 || {
+	# what the seeds and the committed corpus reach is not added again:
+	# merge into a copy of them and keep what the merge adds
+	local merged=$work/$name/merged added=0 f
+	rm -rf "$merged"
+	mkdir -p "$merged"
+	cp "$seeds"/* "$merged"/ 2>/dev/null || true
+	ls "$merged" >"$work/$name/had"
+	"$bin" "${flags[@]}" -merge=1 "$merged" "$corpus" >"$work/$name/merge.log" 2>&1 || {
 		echo "FAIL: $name: merging the corpus (log in $work/$name/merge.log)" >&2
 		return 1
 	}
-	after=$(find "$kept" -type f | wc -l)
+	for f in "$merged"/*; do
+		grep -qxF "$(basename "$f")" "$work/$name/had" && continue
+		cp "$f" "$kept"/
+		added=$((added + 1))
+	done
 	local last found
 	# fork mode's last status line: "#N: cov: C ft: F corp: ... exec/s: E
 	# oom/timeout/crash: O/T/X time: Ss job: J dft_time: D"
@@ -65,7 +74,7 @@ run_campaign() {
 		-name 'leak-*' | wc -l)
 	printf '%s: %s; corpus +%d (now %d files); %d inputs found\n' \
 		"$name" "${last:-no status line (see $log)}" \
-		$((after - before)) "$after" "$found"
+		"$added" "$(find "$kept" -type f | wc -l)" "$found"
 	[ "$found" -eq 0 ]
 }
 shopt -s nullglob
