@@ -40,6 +40,17 @@ void cli_warn(const char *cmd, const char *fmt, ...)
 void cli_note(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* Standard input ("-") is one input of a command at most: S (zeroed
+ * first) keeps which input NAME took it. PATH (NULL: not given) is the
+ * input NAME. Returns 0, or -1 after printing "perfan CMD: '-' (standard
+ * input) is given for both NAME and NAME" (or "twice for NAME"): a usage
+ * error, exit status 2. */
+struct cli_stdin {
+	const char *taken_by;
+};
+int cli_stdin_take(const char *cmd, struct cli_stdin *s, const char *name,
+		   const char *path);
+
 /* -o OUT_PATH must not be one of the N INPUTS ("-": standard input): the
  * same file (device and inode, symlinks followed). Returns 0, or -1 after
  * printing "perfan CMD: -o OUT is the input IN". */

@@ -207,18 +207,35 @@ int cmd_classify(int argc, char **argv)
 	struct opts o = {PERFAN_OPTS_INIT(struct perfan_classify_opts),
 			 PERFAN_OPTS_INIT(struct perfan_classify_write_opts),
 			 NULL, NULL};
-	int status = cli_opt_parse(argc, argv, options, &o, head, CMD, 1);
+	/* The options anywhere before "--" (-o after FILE too, as every
+	 * command takes them); what follows "--" is the COMMAND to run, its
+	 * options its own. */
+	int dashes = 1;
+	while (dashes < argc && strcmp(argv[dashes], "--"))
+		dashes++;
+	int status = cli_opt_parse(dashes, argv, options, &o, head, CMD, 0);
 	if (status >= 0)
 		return status;
-	int run = optind > 1 && !strcmp(argv[optind - 1], "--");
-	if (run && optind >= argc)
+	int run = dashes < argc, nfiles = dashes - optind;
+	if (run && nfiles)
+		return cli_opt_error(CMD, options, head,
+				     "%s: give FILE or -- COMMAND, not both",
+				     argv[optind]);
+	if (run && dashes + 1 >= argc)
 		return cli_opt_error(CMD, options, head,
 				     "no COMMAND after --%s", "");
-	if (!run && optind + 1 < argc)
+	if (nfiles > 1)
 		return cli_opt_error(CMD, options, head,
 				     "too many arguments: %s",
 				     argv[optind + 1]);
-	const char *path = optind < argc ? argv[optind] : "-";
+	const char *path = nfiles ? argv[optind] : "-";
+	struct cli_stdin in = {0};
+	if (!run && (cli_stdin_take(CMD, &in,
+				    nfiles ? "FILE"
+					   : "FILE (not given: standard input)",
+				    path) ||
+		     cli_stdin_take(CMD, &in, "--perf-data", o.perf_data)))
+		return 2;
 	const char *inputs[] = {path, o.perf_data};
 	if (cli_output_guard(CMD, o.out, run ? inputs + 1 : inputs,
 			     (run ? 0 : 1) + (o.perf_data != NULL)))
@@ -226,7 +243,7 @@ int cmd_classify(int argc, char **argv)
 	perfan_stat *s = NULL;
 	struct perfan_stat_parse_opts po =
 		PERFAN_OPTS_INIT(struct perfan_stat_parse_opts);
-	if (run ? run_stat(argv + optind, argc - optind, &s, &po)
+	if (run ? run_stat(argv + dashes + 1, argc - dashes - 1, &s, &po)
 		: read_stat(path, &s, &po))
 		return 1;
 	perfan_classify *c = NULL;

@@ -183,6 +183,10 @@ static int sides(struct opts *o, int argc, char **argv, int sides_given)
 			       "AFTER...";
 		return usage_error(what, arg);
 	}
+	struct cli_stdin in = {0};
+	if (cli_list_stdin(CMD, &in, "BEFORE", before) ||
+	    cli_list_stdin(CMD, &in, "AFTER", after))
+		return 2;
 	if (cli_output_guard(CMD, o->out, (const char *const *)before->v,
 			     before->n) ||
 	    cli_output_guard(CMD, o->out, (const char *const *)after->v,

@@ -192,6 +192,10 @@ int cmd_flamegraph(int argc, char **argv)
 	char *dflt[] = {"perf.data"};
 	char **paths = optind < argc ? argv + optind : dflt;
 	int npaths = optind < argc ? argc - optind : 1;
+	struct cli_stdin in = {0};
+	for (int i = 0; i < npaths; i++)
+		if (cli_stdin_take(CMD, &in, "FILE", paths[i]))
+			return 2;
 	if (cli_output_guard(CMD, o.out, (const char *const *)paths,
 			     (size_t)npaths))
 		return 1;

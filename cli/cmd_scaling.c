@@ -179,6 +179,10 @@ int cmd_scaling(int argc, char **argv)
 	} else {
 		status = parse_args(n, argv + optind, runs, files);
 	}
+	struct cli_stdin in = {0};
+	for (int i = 0; !status && i < n; i++)
+		if (cli_stdin_take(CMD, &in, "SIZE:FILE", files[i]))
+			status = 2;
 	if (!status &&
 	    cli_output_guard(CMD, o.out, (const char *const *)files, (size_t)n))
 		status = 1;

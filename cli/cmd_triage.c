@@ -50,8 +50,8 @@ static const char *add_run(void *side, const char *arg)
 
 static const struct cli_opt options[] = {
 	CLI_STRING("stat", "FILE", to.stat,
-		   "perf stat output of the same run, for the\n"
-		   "verdict of perfan classify"),
+		   "perf stat output of the same run ('-': standard\n"
+		   "input), for the verdict of perfan classify"),
 	{CLI_OPT_(CLI_OPT_CALL, "before", "FILE...",
 		  "runs before: what changed, as perfan diff\n"
 		  "-b FILE... -a FILE; the files after it up to the\n"
@@ -97,6 +97,17 @@ static int triage(const struct opts *o, const char *path)
 	return status;
 }
 
+/* Standard input named by two of O's inputs and FILE (NULL: not given):
+ * non-zero after saying so. */
+static int stdin_twice(const struct opts *o, const char *file)
+{
+	struct cli_stdin s = {0};
+	return cli_stdin_take(CMD, &s, "--stat", o->to.stat) ||
+	       cli_stdin_take(CMD, &s, "FILE", file) ||
+	       cli_list_stdin(CMD, &s, "-b", o->before) ||
+	       cli_list_stdin(CMD, &s, "-a", o->after);
+}
+
 /* perfan triage once the runs of -b and -a are taken out of ARGV. */
 static int run(int argc, char **argv, struct cli_list *before,
 	       struct cli_list *after)
@@ -117,6 +128,8 @@ static int run(int argc, char **argv, struct cli_list *before,
 				"perfan %s: -a without -b: give the "
 				"runs before too\n",
 				CMD);
+		status = 2;
+	} else if (status < 0 && stdin_twice(&o, optind < argc ? path : NULL)) {
 		status = 2;
 	} else if (status < 0 && cli_output_guard(CMD, o.out, &path, 1))
 		status = 1;

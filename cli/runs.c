@@ -67,6 +67,15 @@ static void classify(char *s, const struct cli_opt *table,
  * rest, in order, goes to REST (argc + 1 slots) for getopt_long; options
  * that take an argument keep it, so that "--title -b" stays a title.
  * Returns 0, 2 after a usage error, 1 out of memory. */
+int cli_list_stdin(const char *cmd, struct cli_stdin *s, const char *name,
+		   const struct cli_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (cli_stdin_take(cmd, s, name, l->v[i]))
+			return -1;
+	return 0;
+}
+
 int cli_take_runs(const char *cmd, const char *head, int argc, char **argv,
 		  const struct cli_opt *table, struct cli_list *before,
 		  struct cli_list *after, char **rest, int *nrest)

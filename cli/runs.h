@@ -17,6 +17,11 @@ struct cli_list {
  * commas). 0, or -1 out of memory. */
 int cli_list_add(struct cli_list *l, char *arg);
 
+/* cli_stdin_take of each file of L, the input NAME. 0, or -1 (printed). */
+struct cli_stdin;
+int cli_list_stdin(const char *cmd, struct cli_stdin *s, const char *name,
+		   const struct cli_list *l);
+
 /* Take the runs of -b and -a (the options of TABLE whose short names they
  * are) out of ARGV: each takes the files after it up to the next option,
  * as a shell's glob or braces give them (getopt would take only the

@@ -380,7 +380,8 @@ PERFAN_API int perfan_load_timeline(perfan_timeline **out, perfan_load *l,
 /* What perfan_load_triage reads beside the recording. */
 struct perfan_load_triage_opts {
 	size_t sz;
-	const char *stat; /* perf stat output of the same run, or NULL */
+	const char *stat; /* perf stat output of the same run ("-": standard
+			   * input), or NULL */
 	/* recordings of runs before, for what changed since (NR_BEFORE of
 	 * them; none: no change section) */
 	const char *const *before;

@@ -134,19 +134,21 @@ static int load_wait(struct inputs *in, const struct perfan_load_opts *opts,
 			     &in->timeline, &in->timeline_load, in->wait, all);
 }
 
-/* PATH, perf stat output, and its verdict. */
+/* PATH ("-": standard input), perf stat output, and its verdict. */
 static int load_stat(struct inputs *in, const char *path)
 {
-	FILE *fp = fopen(path, "r");
+	int std = !strcmp(path, "-");
+	FILE *fp = std ? stdin : fopen(path, "r");
 	if (!fp)
 		return perfan__err(errno == ENOENT ? PERFAN_ENOTFOUND
 						   : PERFAN_EIO,
 				   "%s: %s", path, strerror(errno));
 	struct perfan_stat_parse_opts po =
 		PERFAN_OPTS_INIT(struct perfan_stat_parse_opts);
-	po.name = path;
+	po.name = std ? "standard input" : path;
 	int rc = perfan_stat_read(&in->stat, fp, &po);
-	fclose(fp);
+	if (!std)
+		fclose(fp);
 	struct perfan_classify_opts co =
 		PERFAN_OPTS_INIT(struct perfan_classify_opts);
 	return rc ? rc : perfan_classify_stat(&in->classify, in->stat, &co);
