@@ -4,7 +4,7 @@
 # system's strerror), exits 1 and leaves no temporary file (issue 36,
 # item 3): onto a full disk (a 64 KiB tmpfs filled up), a directory, a
 # read-only file system (a tmpfs mounted ro), a directory the user may not
-# write to, and /dev/full.
+# write to, and /dev/full (standard output too).
 #
 # The mounts are made in a private mount namespace (unshare -m as root,
 # unshare -rm otherwise): the test re-runs itself inside one, and is
@@ -102,6 +102,18 @@ for spec in "${COMMANDS[@]}"; do
 	[ "$perm" = 0 ] ||
 		one_line "$spec" "$tmp/locked/out$ext" "Permission denied" "${runner[@]}"
 done
+# standard output the same: "standard output" for the path
+for cmd in report stats; do
+	checks=$((checks + 1))
+	rc=0
+	args=("${F[@]}")
+	[ "$cmd" = stats ] && args=()
+	HOME=$tmp/home "$PERFAN_BIN" "$cmd" "${args[@]}" "$FP" >/dev/full 2>"$tmp/err" || rc=$?
+	grep -v "^perfan $cmd: \(warning\|note\): " "$tmp/err" >"$tmp/errors" || true
+	[ "$rc" = 1 ] && [ "$(wc -l <"$tmp/errors")" = 1 ] &&
+		grep -qx "perfan $cmd: standard output: cannot write: No space left on device" "$tmp/errors" ||
+		fail "$cmd >/dev/full: exit $rc: $(cat "$tmp/errors")"
+done
 [ "$perm" = 1 ] || echo "note: no setpriv to nobody: the permission case was not checked"
 
 # the mounts, in a namespace of their own
@@ -118,4 +130,4 @@ if [ -n "$skipped" ]; then
 	echo "skipped (the rest passed): $skipped"
 	exit 77
 fi
-echo "ok: every command's -o onto a full disk, a read-only file system, a directory, a directory it may not write and /dev/full: one line with the path and the reason, exit 1, no temporary file"
+echo "ok: every command's -o onto a full disk, a read-only file system, a directory, a directory it may not write and /dev/full (and standard output on /dev/full): one line with the path and the reason, exit 1, no temporary file"
