@@ -219,6 +219,9 @@ int cmd_report(int argc, char **argv)
 	 * shows the samples before a damaged record */
 	o.load.want_calls = 1;
 	o.load.keep_native = o.native_detail;
+	/* a time view's GIL section reads the input again: a stream is kept
+	 * as it is read */
+	o.load.keep_input = !!o.load.time_view;
 	perfan_load *l = NULL;
 	status = cli_read(&l, path, &o.load, CMD);
 	if (!l)

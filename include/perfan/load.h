@@ -128,6 +128,15 @@ struct perfan_load_opts {
 	 * each switch-out stack under its off-CPU leaf
 	 * (perfan_offcpu_opts' kernel_detail); 0 folds them into it. */
 	int kernel_detail;
+	/* Since 0.2. An input that is a stream (standard input, a FIFO,
+	 * <(...), a socket) is kept in an unlinked temporary file as it is
+	 * read, so that what reads it again (perfan_load_again, the GIL
+	 * section of perfan_load_report_new's time view) has the same bytes
+	 * a path would give; 0: a stream is read once, and the GIL section
+	 * of a time view read from it is left out with a warning (a
+	 * file-mode perf.data from a stream is kept whatever this says: its
+	 * reader needs it whole). */
+	int keep_input;
 };
 
 #define PERFAN_LOAD_PY_AUTO (-1)

@@ -2,8 +2,6 @@
  * GIL ledger, the timeline beside a time view) starts from. */
 #include "load/internal.h"
 
-#include <string.h>
-
 /* The first reading said what there is to say. */
 static void no_log(enum perfan_log_level level, const char *msg, void *payload)
 {
@@ -17,15 +15,4 @@ void perfan__load_quiet(struct perfan_load_opts *lo)
 	lo->log = no_log;
 	lo->advice = NULL;
 	lo->quiet_advice |= PERFAN_LOAD_QUIET_VIEW;
-}
-
-int perfan__load_beside_opts(const perfan_load *l, struct perfan_load_opts *lo)
-{
-	const char *path = l->info.name;
-	/* a recording read from standard input cannot be read again */
-	if (!path || !strcmp(path, "<stdin>"))
-		return 0;
-	*lo = l->o;
-	perfan__load_quiet(lo);
-	return 1;
 }

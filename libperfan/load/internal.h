@@ -27,7 +27,6 @@ struct perfan_load {
 	char *period_event; /* info.period_event's storage */
 	int advice_errors;  /* PERFAN_ADVICE_ERROR given during this read */
 	int read_rc;        /* what the last read returned */
-	int keep_input;     /* a stream is kept for perfan_load_again */
 };
 
 /* The formatted message to L's advice callback at LEVEL (enum
@@ -46,14 +45,20 @@ void perfan__load_advise_once(perfan_load *l, int level, const char *fmt, ...)
 void perfan__load_time_advice(perfan_load *l,
 			      const struct perfan_offcpu_summary *s, int view,
 			      int python);
-/* The GIL ledger *OUT of what L read, when its time view has GIL waits
- * and the input can be read again (a path, not standard input), read by
- * a new load *GL (which the ledger's strings live in) with L's options,
- * quietly, its threads named by L's names (which it borrows: free it
- * before L); else both NULL. Free *OUT, then *GL. Returns 0 or a negative
+/* The GIL ledger *OUT of what L read, when its time view has GIL waits,
+ * read again from L's input (its path, or the stream it kept:
+ * keep_input) by a new load *GL (which the ledger's strings live in) with
+ * L's options, quietly, its threads named by L's names (which it borrows:
+ * free it before L); else both NULL, and a warning when only a stream not
+ * kept stood in the way. Free *OUT, then *GL. Returns 0 or a negative
  * error. */
-int perfan__load_gil_beside(perfan_gil **out, perfan_load **gl,
-			    const perfan_load *l);
+int perfan__load_gil_beside(perfan_gil **out, perfan_load **gl, perfan_load *l);
+/* The GIL ledger *OUT of L's reader, opened with *RO (perfan_load_gil
+ * after the open; GO as there). Returns 0, PERFAN_LOAD_ADVISED or a
+ * negative error. */
+int perfan__load_gil_read(perfan_gil **out, perfan_load *l,
+			  const struct perfan_resolve_opts *ro,
+			  const struct perfan_gil_opts *go);
 /* LO made to say nothing (no log, no advice): a second reading. */
 void perfan__load_quiet(struct perfan_load_opts *lo);
 /* FROM's input opened again (its path, or the stream it kept) in L as a
@@ -61,10 +66,6 @@ void perfan__load_quiet(struct perfan_load_opts *lo);
  * Returns 0 or a negative error. */
 int perfan__load_open_again(perfan_load *l, const perfan_load *from,
 			    struct perfan_resolve_opts *ro);
-/* Whether L's input can be read again (a path, not standard input): then
- * *LO is L's options for a second reading that says nothing (no log, no
- * advice), and 1; else 0. */
-int perfan__load_beside_opts(const perfan_load *l, struct perfan_load_opts *lo);
 /* The timeline *OUT of what L read, with its on-CPU samples, when L has a
  * time view, read again (its path or the stream it kept) by a new load
  * *TL with L's options and filter (ALL: perfan_timeline_opts' all),

@@ -379,7 +379,7 @@ static int read_one(perfan_load *l, perfan_profile *p, const char *path,
 	int rc = perfan_source_open(&src, path, &so);
 	if (rc)
 		return rc;
-	if (l->keep_input)
+	if (l->o.keep_input)
 		perfan__source_keep(src);
 	return read_src(l, p, src, &ro);
 }
@@ -446,8 +446,13 @@ int perfan_load_gil(perfan_gil **out, perfan_load *l, const char *path,
 	*out = NULL;
 	struct perfan_resolve_opts ro;
 	int rc = open_perfdata(l, path, &ro);
-	if (rc)
-		return rc;
+	return rc ? rc : perfan__load_gil_read(out, l, &ro, go);
+}
+
+int perfan__load_gil_read(perfan_gil **out, perfan_load *l,
+			  const struct perfan_resolve_opts *ro,
+			  const struct perfan_gil_opts *go)
+{
 	struct perfan_gil_opts o = PERFAN_OPTS_INIT(struct perfan_gil_opts);
 	if (go)
 		memcpy(&o, go, go->sz < sizeof(o) ? go->sz : sizeof(o));
@@ -458,7 +463,7 @@ int perfan_load_gil(perfan_gil **out, perfan_load *l, const char *path,
 		o.python_view = l->o.python_view < 0 ? PERFAN_PY_PYTHON
 						     : l->o.python_view;
 	progress(l, PERFAN_LOAD_START, l->info.size);
-	rc = perfan_gil_perfdata(out, l->time_pd, &ro, &o);
+	int rc = perfan_gil_perfdata(out, l->time_pd, ro, &o);
 	progress(l, PERFAN_LOAD_END, 0);
 	/* what the switches it read can say, as the off-CPU view's */
 	int errors = l->advice_errors;

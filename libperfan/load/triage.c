@@ -431,7 +431,7 @@ int perfan_load_triage(perfan_triage **out, const char *path,
 	rc = perfan_load_new(&in->cpu, &lo);
 	if (!rc) {
 		/* the off-CPU view reads it again: a stream is kept */
-		in->cpu->keep_input = 1;
+		in->cpu->o.keep_input = 1;
 		rc = perfan_load_read(in->cpu, path);
 	}
 	if (!rc)

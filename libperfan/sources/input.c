@@ -111,6 +111,11 @@ void perfan__source_keep(perfan_source *s)
 	s->keep = 1;
 }
 
+int perfan__source_rereadable(const perfan_source *s)
+{
+	return s && s->regular;
+}
+
 int perfan__source_reopen(perfan_source **out, const perfan_source *s,
 			  const struct perfan_source_opts *opts)
 {

@@ -27,6 +27,10 @@ int perfan__source_records(perfan_source *s, perfan_perfdata **pd,
  * kept whatever is asked: its reader needs it whole). */
 void perfan__source_keep(perfan_source *s);
 
+/* Whether S's input can be read again (perfan__source_reopen): a regular
+ * file, or a stream kept as it was read. */
+int perfan__source_rereadable(const perfan_source *s);
+
 /* A new source *OUT over S's input from its first byte, with OPTS, not
  * opened again: a regular file (or the temporary file a file-mode perf.data
  * from a stream was kept in) through a copy of its descriptor. Returns 0,
