@@ -127,6 +127,17 @@ PERFAN_API int perfan_profile_set_column_kind(perfan_profile *p, size_t col,
 PERFAN_API enum perfan_column_kind
 perfan_profile_column_kind(const perfan_profile *p, size_t col);
 
+/* Since 0.2. The module (as frames name it) of the main binary of the
+ * profiled process: for a perf.data, the executable the process with the
+ * most weight mapped first after its exec, as perf_data_converter takes
+ * it; the pprof sink writes its mapping first (pprof's "File:"). The
+ * profile keeps a copy; NULL unsets it. Returns 0 or a negative error. */
+PERFAN_API int perfan_profile_set_main_module(perfan_profile *p,
+					      const char *module);
+/* The module set above, borrowed from P; NULL: not known (an input of
+ * another format, a profile made otherwise). */
+PERFAN_API const char *perfan_profile_main_module(const perfan_profile *p);
+
 /* Intern a frame: the same (name, module, file, line, kind) always gives the
  * same id. MODULE and FILE may be NULL. Returns 0 and sets *out. */
 PERFAN_API int perfan_profile_frame(perfan_profile *p, perfan_frame_id *out,

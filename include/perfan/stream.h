@@ -127,6 +127,13 @@ PERFAN_API void perfan_stream_free(perfan_stream *s);
 PERFAN_API int perfan_stream_next(perfan_stream *s,
 				  const struct perfan_stream_event **ev);
 
+/* Since 0.2. The module (as frames name it) of the main binary of the
+ * profiled process, from the samples read so far: the executable that the
+ * process whose samples weigh most (by their periods) mapped first after
+ * its exec, as perf_data_converter takes it; NULL: none known yet.
+ * Borrowed from S. */
+PERFAN_API const char *perfan_stream_main_module(const perfan_stream *s);
+
 /* Tracepoint fields of a SAMPLE of a tracepoint event, by the name in its
  * format (sched:sched_switch's "prev_state", "next_pid", ...), decoded
  * with libtraceevent from the formats stored in the file.

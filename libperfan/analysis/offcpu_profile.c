@@ -236,6 +236,13 @@ int perfan_offcpu_profile(perfan_profile *p, perfan_perfdata *pd,
 	if (err == PERFAN_ENOMEM)
 		perfan__err(err, "%s: out of memory in the off-CPU analysis",
 			    perfan_perfdata_name(pd));
+	/* kept after a damaged record too, with the stacks read before */
+	if (s && perfan_stream_main_module(s)) {
+		int merr = perfan_profile_set_main_module(
+			p, perfan_stream_main_module(s));
+		if (!err)
+			err = merr;
+	}
 	if (stats && s) {
 		*stats = *perfan_stream_stats(s);
 		stats->samples_filtered += f.filtered;

@@ -76,8 +76,13 @@ static int stack_of(struct reshape *r, perfan_node_id n, size_t *len)
 	return 0;
 }
 
+/* SRC's columns and main binary into DST. */
 static int copy_columns(perfan_profile *dst, const perfan_profile *src)
 {
+	int rc = perfan_profile_set_main_module(
+		dst, perfan_profile_main_module(src));
+	if (rc)
+		return rc;
 	for (size_t c = 0; c < perfan_profile_nr_columns(src); c++) {
 		int col = perfan_profile_add_column(
 			dst, perfan_profile_column_name(src, c),

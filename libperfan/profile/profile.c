@@ -36,6 +36,7 @@ struct column {
 struct perfan_profile {
 	int keep_samples;
 	struct perfan__arena arena; /* interned strings */
+	const char *main_module;    /* interned; NULL: not known */
 
 	/* strings */
 	struct perfan__idtab str_tab;
@@ -208,6 +209,25 @@ enum perfan_column_kind perfan_profile_column_kind(const perfan_profile *p,
 }
 
 /* ---- strings and frames -------------------------------------------------- */
+
+static int perfan__profile_str(perfan_profile *p, const char *s, size_t len,
+			       const char **out);
+
+int perfan_profile_set_main_module(perfan_profile *p, const char *module)
+{
+	if (!p)
+		return perfan__err_null(__func__, "profile");
+	if (!module) {
+		p->main_module = NULL;
+		return 0;
+	}
+	return perfan__profile_str(p, module, strlen(module), &p->main_module);
+}
+
+const char *perfan_profile_main_module(const perfan_profile *p)
+{
+	return p ? p->main_module : NULL;
+}
 
 /* Intern LEN bytes at S (which need not be NUL-terminated): *OUT is the
  * profile's NUL-terminated copy, the same pointer for the same bytes. */

@@ -258,6 +258,9 @@ int perfan_python_view(perfan_profile **out, const perfan_profile *src,
 	v.map = malloc((nf ? nf : 1) * sizeof(*v.map));
 	int rc = v.map ? perfan_profile_new(&v.dst, NULL)
 		       : perfan__nomem("python view");
+	if (!rc) /* the program is the same */
+		rc = perfan_profile_set_main_module(
+			v.dst, perfan_profile_main_module(src));
 	for (size_t i = 0; i < nf && v.map; i++)
 		v.map[i] = NONE;
 	size_t ncols = perfan_profile_nr_columns(src);

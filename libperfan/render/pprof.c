@@ -398,6 +398,12 @@ static int build(struct writer *w)
 		pr->default_sample_type =
 			pr->sample_type[w->o.default_column - 1]->type;
 
+	/* the main binary's mapping first, as perf_data_converter writes
+	 * it: pprof names the profile after it ("File:") */
+	uint64_t main_id;
+	if (!err &&
+	    (err = mapping(w, perfan_profile_main_module(w->p), &main_id)))
+		return err;
 	perfan_frame_id *stack = NULL;
 	size_t cap = 0, nn = perfan_profile_nr_nodes(w->p);
 	for (perfan_node_id n = 1; !err && n < nn; n++) {

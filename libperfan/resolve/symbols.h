@@ -273,6 +273,10 @@ struct perfan__proc {
 	 * Looked up only where MAPS has nothing (perf keeps the old maps
 	 * under the new ones, to the same effect). */
 	struct perfan__maps *old_maps;
+	/* Its executable: the first file it mapped executable since its
+	 * exec (or, mapped before the recording, its first), as
+	 * perf_data_converter takes the main binary; NULL: none yet. */
+	const struct perfan__dso *exe;
 };
 
 /* The map found last in maps of generation GEN, for perfan__proc_map

@@ -175,7 +175,8 @@ int perfan__threads_comm(struct perfan__threads *ts, int32_t pid, int32_t tid,
 		perfan__maps_put(t->proc->old_maps);
 		t->proc->old_maps = t->proc->maps;
 		t->proc->maps = m;
-		t->proc->ppid = 0; /* the parent's JIT code is gone */
+		t->proc->ppid = 0;   /* the parent's JIT code is gone */
+		t->proc->exe = NULL; /* the new image's is mapped next */
 		t->exited = 0;
 	}
 	return set_comm(t, comm);
@@ -204,6 +205,7 @@ int perfan__threads_fork(struct perfan__threads *ts, int32_t pid, int32_t ppid,
 		p->ppid = ppid;
 		p->refs = 1;
 		p->maps = perfan__maps_get(parent->proc->maps);
+		p->exe = parent->proc->exe;
 		if (proc_replace(ts, p)) {
 			proc_put(p);
 			return PERFAN_ENOMEM;

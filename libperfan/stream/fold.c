@@ -207,6 +207,13 @@ int perfan_resolve_perfdata(perfan_profile *p, perfan_perfdata *pd,
 	}
 	if (err == PERFAN_ITEROVER)
 		err = 0;
+	/* kept after a damaged record too, with the stacks read before */
+	if (s && perfan_stream_main_module(s)) {
+		int merr = perfan_profile_set_main_module(
+			p, perfan_stream_main_module(s));
+		if (!err)
+			err = merr;
+	}
 	if (stats)
 		*stats = *perfan_stream_stats(s);
 	perfan_stream_free(s);

@@ -61,6 +61,11 @@ struct perfan_stream {
 	size_t capout;
 	struct perfan_stream_event ev;
 	struct perfan__thread *thread; /* of the last sample */
+	/* each executable's weight in samples' periods, and the heaviest:
+	 * the main binary (perfan_stream_main_module) */
+	struct perfan__htab exe_weight; /* dso pointer -> weight */
+	const struct perfan__dso *main_exe;
+	uint64_t main_weight;
 	char *exit_comm;        /* an EXIT event's comm (its thread is gone) */
 	struct tep_event **tev; /* per event index: format, once looked up */
 	uint8_t *tev_tried;
@@ -556,6 +561,8 @@ static int on_mmap(struct perfan_stream *r, const struct perfan_record *rec)
 	uint64_t end = m->start + m->len;
 	if (end < m->start)
 		end = UINT64_MAX;
+	if (!t->proc->exe && (prot & PROT_EXEC) && d->kind == PERFAN__DSO_FILE)
+		t->proc->exe = d;
 	struct perfan__map map = {m->start, end, m->pgoff, d, prot, m->flags};
 	return perfan__maps_insert(&t->proc->maps, &map);
 }
@@ -774,6 +781,33 @@ static int resolved_stack(struct perfan_stream *r,
 	return err;
 }
 
+/* PERIOD for the executable of T's process: the first to weigh the most
+ * is the main binary (its ties go to the first). */
+static int count_exe(struct perfan_stream *r, const struct perfan__thread *t,
+		     uint64_t period)
+{
+	const struct perfan__dso *exe = t->proc ? t->proc->exe : NULL;
+	if (!exe)
+		return 0;
+	uint64_t key = (uint64_t)(uintptr_t)exe;
+	uint64_t *w = perfan__htab_get(&r->exe_weight, key);
+	uint64_t sum = (w ? *w : 0) + period;
+	if (w)
+		*w = sum;
+	else if (perfan__htab_put(&r->exe_weight, key, sum))
+		return PERFAN_ENOMEM;
+	if (sum > r->main_weight) {
+		r->main_weight = sum;
+		r->main_exe = exe;
+	}
+	return 0;
+}
+
+const char *perfan_stream_main_module(const perfan_stream *s)
+{
+	return s && s->main_exe ? s->main_exe->short_name : NULL;
+}
+
 static int on_sample(struct perfan_stream *r, const struct perfan_record *rec)
 {
 	const struct perfan_sample *s = &rec->u.sample;
@@ -847,7 +881,8 @@ static int on_sample(struct perfan_stream *r, const struct perfan_record *rec)
 	e->u.sample.raw_size = (s->type & PERFAN_SAMPLE_RAW) ? s->raw_size : 0;
 	e->u.sample.raw = (s->type & PERFAN_SAMPLE_RAW) ? s->raw : NULL;
 	r->thread = t;
-	return 1;
+	err = count_exe(r, t, period);
+	return err ? err : 1;
 }
 
 /* The thread of a non-sample record, from its sample_id trailer. */
@@ -1097,6 +1132,7 @@ void perfan_stream_free(perfan_stream *r)
 	free(ctx->bids);
 	perfan__arena_free(&ctx->arena);
 	perfan__htab_free(&r->kcache);
+	perfan__htab_free(&r->exe_weight);
 	if (!r->fold_only)
 		perfan_profile_free(r->p);
 	free(r->fids);
