@@ -45,6 +45,7 @@ import tempfile
 STAGES = [
     "util",
     "profile",
+    "trace",
     "sources/stat",
     "sources/perfdata",
     "sources",

@@ -49,5 +49,6 @@
 #include <perfan/header.h>
 #include <perfan/pprof.h>
 #include <perfan/speedscope.h>
+#include <perfan/trace.h>
 
 #endif

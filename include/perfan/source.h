@@ -13,6 +13,7 @@
 #include <perfan/pstats.h>
 #include <perfan/resolve.h>
 #include <perfan/script.h>
+#include <perfan/trace.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -51,6 +52,11 @@ enum perfan_source_cap {
 	/* The input names processes and threads (py-spy's roots): the root
 	 * option (comm, pid, tid) names their frames. */
 	PERFAN_SOURCE_ROOTS = 1 << 8,
+	/* A GPU profiler's trace of spans on CPU threads and GPU streams
+	 * (torch.profiler/Kineto, the autograd profiler, Nsight Systems):
+	 * perfan_source_trace gives its events, for the GPU analysis
+	 * (perfan/gpu.h). */
+	PERFAN_SOURCE_TRACE = 1 << 9,
 };
 
 struct perfan_source_opts {
@@ -155,6 +161,12 @@ PERFAN_API int perfan_source_empty(const perfan_source *s);
  * the reader's error, what was read before it kept in P. */
 PERFAN_API int perfan_source_load(perfan_source *s, perfan_profile *p,
 				  struct perfan_source_stats *stats);
+
+/* Read S, a source of PERFAN_SOURCE_TRACE, into a trace (*OUT, freed with
+ * perfan_trace_free). An input read once cannot be read again. Returns 0,
+ * PERFAN_EINVAL when S's format is not a trace, or the reader's error
+ * ("NAME: offset N: what"; *OUT NULL then). */
+PERFAN_API int perfan_source_trace(perfan_source *s, perfan_trace **out);
 
 /* Read BEFORE and AFTER, two sources of one PERFAN_SOURCE_PAIRED format,
  * together into P: BEFORE's weights to the column BEFORE_COLUMN, AFTER's

@@ -25,6 +25,8 @@ struct perfan__format {
 	int (*load_pair)(perfan_profile *p, perfan_source *before,
 			 perfan_source *after, const char *before_column,
 			 const char *after_column);
+	/* PERFAN_SOURCE_TRACE formats: S into a trace. */
+	int (*trace)(perfan_source *s, perfan_trace **out);
 };
 
 extern const struct perfan__format perfan__format_perfdata;

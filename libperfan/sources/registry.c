@@ -138,3 +138,22 @@ int perfan_source_load_pair(perfan_profile *p, perfan_source *before,
 	return before->fmt->load_pair(p, before, after, before_column,
 				      after_column);
 }
+
+int perfan_source_trace(perfan_source *s, perfan_trace **out)
+{
+	if (out)
+		*out = NULL;
+	if (!s || !out)
+		return perfan__err(PERFAN_EINVAL,
+				   "perfan_source_trace: an argument is NULL");
+	if (!s->fmt || !s->fmt->trace)
+		return perfan__err(PERFAN_EINVAL,
+				   "%s is not a trace of a GPU profiler "
+				   "(torch.profiler, Nsight Systems)",
+				   s->name);
+	if (s->used)
+		return perfan__err(PERFAN_EINVAL, "%s was read already",
+				   s->name);
+	s->used = 1;
+	return s->fmt->trace(s, out);
+}
