@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include <perfan/common.h>
+#include <perfan/profile.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -115,6 +116,31 @@ PERFAN_API const char *perfan_trace_device_name(const perfan_trace *t,
 PERFAN_API const char *perfan_trace_kind_name(enum perfan_trace_kind kind);
 
 PERFAN_API void perfan_trace_free(perfan_trace *t);
+
+/* The columns perfan_trace_profile fills, in ns. */
+#define PERFAN_TRACE_CPU_TIME "cpu time"
+#define PERFAN_TRACE_GPU_TIME "gpu time"
+
+/* Since 0.2. T as a profile, into P (as every trace format's
+ * perfan_source_load does):
+ * - column PERFAN_TRACE_CPU_TIME (kind PERFAN_COLUMN_CPU): each CPU
+ *   thread's spans (cpu_op, python_function, user_annotation, runtime
+ *   calls, ...) nested by time, a span inside the one that holds its
+ *   start (cut to its end), weighed by its self time: its duration less
+ *   its children's;
+ * - column PERFAN_TRACE_GPU_TIME: each kernel, copy and set by its
+ *   duration, its stack the CPU stack of the runtime or driver call that
+ *   launched it (by correlation), then its own name; work whose launch the
+ *   trace lacks stands under its stream's root.
+ * Each thread's and stream's stacks start with a process frame as ROOT
+ * (enum perfan_process_root) names it, made from its ids and its command
+ * (the "COMM" of Kineto's "thread TID (COMM)", else the thread's name,
+ * else its process's; a stream's "GPU D stream S"); PERFAN_ROOT_NONE: no
+ * process frame. Kept samples (keep_samples) carry the span's start and
+ * the thread's pid and tid. Returns 0 or a negative error (PERFAN_ENOMEM;
+ * what was added before stays in P). */
+PERFAN_API int perfan_trace_profile(const perfan_trace *t, perfan_profile *p,
+				    int root);
 
 #ifdef __cplusplus
 }

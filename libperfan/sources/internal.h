@@ -43,6 +43,11 @@ int perfan__speedscope_parse(perfan_profile *p, const void *buf, size_t len,
 			     const char *name,
 			     const struct perfan_source_opts *o);
 
+/* trace_profile.c: the `load` of every PERFAN_SOURCE_TRACE format: S read
+ * by the format's `trace`, then perfan_trace_profile with S's root. */
+int perfan__trace_load(perfan_source *s, perfan_profile *p,
+		       struct perfan_source_stats *st);
+
 /* The registry's choice for the bytes at BUF, or NULL. */
 const struct perfan__format *perfan__format_detect(const void *buf, size_t len);
 
