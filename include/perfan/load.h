@@ -23,6 +23,7 @@
 #include <perfan/script.h>
 #include <perfan/threadnames.h>
 #include <perfan/timeline.h>
+#include <perfan/trace.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -278,6 +279,11 @@ perfan_load_info(const perfan_load *l);
  * not give twice; NULL when that input was no perf.data (or L read
  * nothing). Borrowed from L until its next read or perfan_load_free. */
 PERFAN_API const perfan_perfdata *perfan_load_reader(const perfan_load *l);
+/* Since 0.2. The trace of the last input L read when it was a GPU
+ * profiler's (PERFAN_SOURCE_TRACE: its profile is perfan_trace_profile's
+ * of it), else NULL. Borrowed from L until its next read or
+ * perfan_load_free. */
+PERFAN_API const perfan_trace *perfan_load_trace(const perfan_load *l);
 
 /* The column of L's profile to show: the one named opts.filter.event,
  * else the one with weight (not counting one named SKIP, which may be

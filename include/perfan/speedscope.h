@@ -9,6 +9,7 @@
 #include <perfan/common.h>
 #include <perfan/profile.h>
 #include <perfan/threadnames.h>
+#include <perfan/trace.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -44,6 +45,22 @@ struct perfan_speedscope_write_opts {
 PERFAN_API int
 perfan_speedscope_write(const perfan_profile *p, FILE *out,
 			const struct perfan_speedscope_write_opts *o);
+
+/* Since 0.2. Trace T (perfan/trace.h) to OUT as a speedscope file of
+ * "evented" profiles, its timelines: one per CPU thread and one per GPU
+ * stream, in the trace's order of threads, named "COMM-PID/TID" (the
+ * command as perfan_trace_profile takes it; "?" when the trace names
+ * none) and "GPU D stream S". Each span is opened ("O") at its start and
+ * closed ("C") at its end, in ns from the trace's first event, nested as
+ * perfan_trace_profile nests them (a span inside the innermost one that
+ * holds its start, cut to its end); spans of no duration are left out.
+ * Frames are the spans' names, each once. O->name is the file's name
+ * (NULL: "perfan"); the column and names options are not read.
+ * activeProfileIndex is the thread whose outermost spans last longest.
+ * Returns 0, PERFAN_EINVAL, PERFAN_ENOMEM, PERFAN_EIO. */
+PERFAN_API int
+perfan_speedscope_trace_write(const perfan_trace *t, FILE *out,
+			      const struct perfan_speedscope_write_opts *o);
 
 #ifdef __cplusplus
 }

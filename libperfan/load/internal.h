@@ -16,6 +16,9 @@ struct perfan_load {
 	perfan_profile *waits;
 	perfan_pstats *calls;  /* want_calls */
 	perfan_offcpu *offcpu; /* time_view */
+	/* the last input's trace, when it was a GPU profiler's
+	 * (PERFAN_SOURCE_TRACE): P is made from it */
+	perfan_trace *trace;
 	/* each thread's name and pool, from the native stacks (roots per
 	 * thread only) */
 	perfan_thread_names *names;

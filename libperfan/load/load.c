@@ -142,6 +142,7 @@ void perfan_load_free(perfan_load *l)
 	perfan_profile_free(l->waits);
 	perfan_pstats_free(l->calls);
 	perfan_offcpu_free(l->offcpu);
+	perfan_trace_free(l->trace);
 	perfan_thread_names_free(l->names);
 	perfan_perfdata_free(l->time_pd);
 	perfan_source_free(l->src);
@@ -172,6 +173,11 @@ perfan_pstats *perfan_load_calls(const perfan_load *l)
 perfan_offcpu *perfan_load_offcpu(const perfan_load *l)
 {
 	return l ? l->offcpu : NULL;
+}
+
+const perfan_trace *perfan_load_trace(const perfan_load *l)
+{
+	return l ? l->trace : NULL;
 }
 
 const struct perfan_load_info *perfan_load_info(const perfan_load *l)
@@ -346,6 +352,13 @@ static int read_src(perfan_load *l, perfan_profile *p, perfan_source *src,
 		perfan_pstats_free(l->calls);
 		l->calls = NULL;
 		rc = perfan_source_pstats(src, &l->calls);
+	} else if (caps & PERFAN_SOURCE_TRACE) {
+		/* the trace is kept for what reads it (speedscope's
+		 * timelines, the GPU analysis), the profile made of it */
+		perfan_trace_free(l->trace);
+		rc = perfan_source_trace(src, &l->trace);
+		if (!rc)
+			rc = perfan_trace_profile(l->trace, p, l->o.root);
 	} else {
 		rc = perfan_source_load(src, p, &st);
 	}

@@ -64,6 +64,10 @@ int perfan_convert_write(const perfan_load *l, FILE *fp,
 		const char *slash = name ? strrchr(name, '/') : NULL;
 		so.name = slash && slash[1] ? slash + 1 : name;
 		so.names = perfan_load_thread_names(l);
+		/* a trace's timelines, every thread and stream */
+		if (perfan_load_trace(l))
+			return perfan_speedscope_trace_write(
+				perfan_load_trace(l), fp, &so);
 		return perfan_speedscope_write(p, fp, &so);
 	}
 	if (o.format != PERFAN_CONVERT_PPROF)

@@ -8,9 +8,9 @@
 #include <perfan/pprof.h>
 #include <perfan/speedscope.h>
 
-#include "config.h"
 #include "profile/model.h"
 #include "render/json.h"
+#include "render/speedscope_head.h"
 #include "util/cmp.h"
 #include "util/error.h"
 #include "util/grow.h"
@@ -400,13 +400,7 @@ static int write_file(struct writer *w)
 		k++;
 	}
 	struct perfan__json *j = &w->j;
-	perfan__json_open(j, NULL, '{');
-	perfan__json_str(j, "$schema",
-			 "https://www.speedscope.app/file-format-schema.json");
-	perfan__json_str(j, "exporter", "perfan@" PERFAN_VERSION_STRING);
-	perfan__json_str(j, "name", w->o.name ? w->o.name : "perfan");
-	if (active >= 0)
-		perfan__json_i64(j, "activeProfileIndex", active);
+	perfan__speedscope_head(j, w->o.name ? w->o.name : "perfan", active);
 	perfan__json_open(j, "shared", '{');
 	perfan__json_open(j, "frames", '[');
 	for (size_t i = 0; i < w->nframes; i++) {

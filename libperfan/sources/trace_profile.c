@@ -8,19 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "trace/nest.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/htab.h"
 #include "util/log.h"
 
 #define NONE UINT32_MAX
-
-/* One span open on the thread being walked. */
-struct open {
-	uint32_t ev;
-	int64_t end;   /* its end, cut to its parent's */
-	int64_t child; /* the time of its children, ns */
-};
 
 struct tp {
 	const struct perfan_trace_info *ti;
@@ -31,33 +25,13 @@ struct tp {
 	struct perfan__htab launch; /* correlation -> the launch's node */
 	perfan_frame_id *frames;    /* the stack being built, root first */
 	size_t frames_cap;
-	struct open *open;
-	size_t open_cap;
+	uint32_t *path; /* the nesting's spans open, outermost first */
+	size_t path_cap;
 };
 
 static int32_t id32(int64_t v)
 {
 	return v >= 0 && v <= INT32_MAX ? (int32_t)v : -1;
-}
-
-/* A CPU thread's command: Kineto names a thread "thread TID (COMM)"; a
- * name of another form is the command as it is; else the process's. N
- * bytes of BUF hold a cut-out. */
-static const char *thread_comm(const struct perfan_trace_thread *th, char *buf,
-			       size_t n)
-{
-	const char *name = th->name;
-	if (!name)
-		return th->process;
-	size_t len = strlen(name);
-	const char *open = strstr(name, " (");
-	if (!strncmp(name, "thread ", 7) && open && len &&
-	    name[len - 1] == ')' && open + 2 < name + len - 1) {
-		snprintf(buf, n, "%.*s", (int)(name + len - 1 - (open + 2)),
-			 open + 2);
-		return buf;
-	}
-	return name;
 }
 
 /* The root frame of thread I (NONE: no root), made once. */
@@ -74,7 +48,7 @@ static int root_of(struct tp *x, uint32_t i, perfan_frame_id *out)
 	char buf[256];
 	const char *comm;
 	if (th->device < 0) {
-		comm = thread_comm(th, buf, sizeof(buf));
+		comm = perfan__trace_thread_comm(th, buf, sizeof(buf));
 	} else {
 		snprintf(buf, sizeof(buf), "GPU %d stream %lld",
 			 (int)th->device, (long long)th->stream);
@@ -116,39 +90,19 @@ static int64_t end_of(const struct perfan_trace_event *e)
 	return e->dur > 0 ? e->ts + e->dur : e->ts;
 }
 
-/* A CPU event in the order of the walk: by thread, then time, the longer
- * first at equal times (a parent before the child that starts with it),
- * then input order. */
-struct walk {
-	int64_t ts, len;
-	uint32_t thread, ev;
-};
-
-static int cmp_walk(const void *a, const void *b)
+/* Span I of the nesting N, its stack FRAMES[0..DEPTH) (its own frame the
+ * last), self time SELF: to the CPU column, a launch's node kept. */
+static int add_span(struct tp *x, const struct perfan__nest *nest, size_t depth,
+		    int64_t self)
 {
-	const struct walk *x = a, *y = b;
-	if (x->thread != y->thread)
-		return x->thread < y->thread ? -1 : 1;
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	if (x->len != y->len)
-		return x->len > y->len ? -1 : 1;
-	return x->ev < y->ev ? -1 : x->ev > y->ev;
-}
-
-/* Close the innermost open span of the stack FRAMES[0..N) (its frame the
- * last): its self time to the CPU column, a launch's node kept. */
-static int close_span(struct tp *x, const struct open *o, size_t n)
-{
-	const struct perfan_trace_event *e = &x->ti->events[o->ev];
+	const struct perfan_trace_event *e = &x->ti->events[nest->ev];
 	const struct perfan_trace_thread *th = &x->ti->threads[e->thread];
-	int64_t self = o->end - e->ts - o->child;
 	if (self <= 0 && !is_launch(e))
 		return 0;
 	struct perfan_sample_meta m = {(uint64_t)e->ts, id32(th->pid),
 				       id32(th->tid), -1};
 	perfan_node_id leaf;
-	int rc = perfan_profile_add(x->p, x->frames, n, x->cpu,
+	int rc = perfan_profile_add(x->p, x->frames, depth, x->cpu,
 				    self > 0 ? (uint64_t)self : 0, &m, &leaf);
 	if (!rc && is_launch(e) &&
 	    !perfan__htab_get(&x->launch, (uint64_t)e->correlation) &&
@@ -157,66 +111,60 @@ static int close_span(struct tp *x, const struct open *o, size_t n)
 	return rc;
 }
 
-/* The spans of one CPU thread, W[0..N), nested by time. */
-static int walk_thread(struct tp *x, const struct walk *w, size_t n)
+/* The CPU threads' spans NEST[0..N), each weighed by its time less its
+ * children's (CHILD). */
+static int walk(struct tp *x, const struct perfan__nest *nest, size_t n,
+		const int64_t *child)
 {
-	perfan_frame_id root;
-	int rc = root_of(x, w[0].thread, &root);
-	size_t base = root != NONE, depth = 0;
-	if (!rc && root != NONE) {
-		if (perfan__grow((void **)&x->frames, &x->frames_cap, 1,
-				 sizeof(*x->frames)))
-			return perfan__nomem("trace profile");
-		x->frames[0] = root;
-	}
+	int rc = 0;
+	size_t depth = 0, base = 0;
 	for (size_t i = 0; i < n && !rc; i++) {
-		const struct perfan_trace_event *e = &x->ti->events[w[i].ev];
-		while (depth && e->ts >= x->open[depth - 1].end && !rc) {
-			rc = close_span(x, &x->open[depth - 1], base + depth);
-			depth--;
+		const struct perfan_trace_event *e = &x->ti->events[nest[i].ev];
+		if (nest[i].parent == PERFAN__NEST_TOP) {
+			/* a thread's outermost span: its root first */
+			perfan_frame_id root;
+			if ((rc = root_of(x, e->thread, &root)))
+				break;
+			base = root != NONE;
+			depth = 0;
+			if (perfan__grow((void **)&x->frames, &x->frames_cap, 1,
+					 sizeof(*x->frames)))
+				return perfan__nomem("trace profile");
+			x->frames[0] = root;
 		}
-		if (rc)
-			break;
-		int64_t end = end_of(e);
-		if (depth && end > x->open[depth - 1].end)
-			end = x->open[depth - 1].end;
-		if (depth)
-			x->open[depth - 1].child += end - e->ts;
-		if (perfan__grow((void **)&x->open, &x->open_cap, depth + 1,
-				 sizeof(*x->open)) ||
+		while (depth && x->path[depth - 1] != nest[i].parent)
+			depth--;
+		if (perfan__grow((void **)&x->path, &x->path_cap, depth + 1,
+				 sizeof(*x->path)) ||
 		    perfan__grow((void **)&x->frames, &x->frames_cap,
 				 base + depth + 1, sizeof(*x->frames)))
 			return perfan__nomem("trace profile");
-		rc = frame_of(x, e, &x->frames[base + depth]);
-		x->open[depth++] = (struct open){w[i].ev, end, 0};
+		x->path[depth++] = (uint32_t)i;
+		if (!(rc = frame_of(x, e, &x->frames[base + depth - 1])))
+			rc = add_span(x, &nest[i], base + depth,
+				      nest[i].end - e->ts - child[i]);
 	}
-	for (; depth && !rc; depth--)
-		rc = close_span(x, &x->open[depth - 1], base + depth);
 	return rc;
 }
 
-static int cpu_side(struct tp *x)
+static int cpu_side(struct tp *x, const perfan_trace *t)
 {
-	const struct perfan_trace_info *ti = x->ti;
-	size_t n = 0;
-	struct walk *w =
-		malloc((ti->nr_events ? ti->nr_events : 1) * sizeof(*w));
-	if (!w)
+	struct perfan__nest *nest;
+	size_t n;
+	if (perfan__trace_nest(t, 1, &nest, &n))
 		return perfan__nomem("trace profile");
-	for (size_t i = 0; i < ti->nr_events; i++) {
-		const struct perfan_trace_event *e = &ti->events[i];
-		if (ti->threads[e->thread].device < 0)
-			w[n++] = (struct walk){e->ts, end_of(e) - e->ts,
-					       e->thread, (uint32_t)i};
+	int64_t *child = calloc(n ? n : 1, sizeof(*child));
+	if (!child) {
+		free(nest);
+		return perfan__nomem("trace profile");
 	}
-	qsort(w, n, sizeof(*w), cmp_walk);
-	int rc = 0;
-	for (size_t i = 0, j; i < n && !rc; i = j) {
-		for (j = i; j < n && w[j].thread == w[i].thread; j++)
-			;
-		rc = walk_thread(x, w + i, j - i);
-	}
-	free(w);
+	for (size_t i = 0; i < n; i++)
+		if (nest[i].parent != PERFAN__NEST_TOP)
+			child[nest[i].parent] +=
+				nest[i].end - x->ti->events[nest[i].ev].ts;
+	int rc = walk(x, nest, n, child);
+	free(child);
+	free(nest);
 	return rc;
 }
 
@@ -288,7 +236,7 @@ int perfan_trace_profile(const perfan_trace *t, perfan_profile *p, int root)
 		return perfan__nomem("trace profile");
 	for (size_t i = 0; i < nt; i++)
 		x.roots[i] = NONE;
-	rc = cpu_side(&x);
+	rc = cpu_side(&x, t);
 	for (size_t i = 0; i < x.ti->nr_events && !rc; i++) {
 		const struct perfan_trace_event *e = &x.ti->events[i];
 		if (x.ti->threads[e->thread].device >= 0 &&
@@ -297,7 +245,7 @@ int perfan_trace_profile(const perfan_trace *t, perfan_profile *p, int root)
 	}
 	free(x.roots);
 	free(x.frames);
-	free(x.open);
+	free(x.path);
 	perfan__htab_free(&x.launch);
 	return rc;
 }
