@@ -10,6 +10,7 @@
 int cmd_annotate(int argc, char **argv);
 int cmd_critical(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_gpu(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_gil(int argc, char **argv);
 int cmd_classify(int argc, char **argv);

@@ -26,6 +26,8 @@ static const struct command commands[] = {
 	 "every thread at a moment: its state and stack (py-spy dump)"},
 	{"flamegraph", cmd_flamegraph, "draw an interactive SVG flame graph"},
 	{"gil", cmd_gil, "who waited for the GIL, and who held it meanwhile"},
+	{"gpu", cmd_gpu,
+	 "the CPU/GPU split of a GPU trace per step, and what starved the GPU"},
 	{"header", cmd_header, "show the header and features of a perf.data"},
 	{"record", cmd_record,
 	 "run perf record with what perfan's analyses need"},

@@ -12,6 +12,7 @@
 #include <perfan/common.h>
 #include <perfan/critical.h>
 #include <perfan/dump.h>
+#include <perfan/gpu.h>
 #include <perfan/filter.h>
 #include <perfan/gil.h>
 #include <perfan/host.h>
@@ -391,6 +392,15 @@ PERFAN_API int perfan_load_dump(perfan_dump **out, perfan_load *l,
 PERFAN_API int perfan_load_timeline(perfan_timeline **out, perfan_load *l,
 				    const char *path,
 				    const struct perfan_timeline_opts *topts);
+
+/* The GPU analysis (perfan/gpu.h) of the GPU profiler's trace at PATH
+ * (torch.profiler/Kineto, the autograd profiler, Nsight Systems; "-":
+ * standard input) with GO (NULL: defaults); the trace is kept in L, which
+ * must outlive *OUT. Returns 0 or a negative error (*OUT NULL then):
+ * PERFAN_EINVAL when PATH is not a trace. */
+PERFAN_API int perfan_load_gpu(perfan_gpu **out, perfan_load *l,
+			       const char *path,
+			       const struct perfan_gpu_opts *go);
 
 /* What perfan_load_triage reads beside the recording. */
 struct perfan_load_triage_opts {

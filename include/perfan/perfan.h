@@ -32,6 +32,7 @@
 #include <perfan/diff.h>
 #include <perfan/dump.h>
 #include <perfan/gil.h>
+#include <perfan/gpu.h>
 #include <perfan/offcpu.h>
 #include <perfan/report.h>
 #include <perfan/scaling.h>

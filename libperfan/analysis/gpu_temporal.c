@@ -1,0 +1,245 @@
+/* analysis/gpu_temporal.c: the whole trace as HTA sees it: its temporal
+ * breakdown (get_temporal_breakdown), the idle-time breakdown per stream
+ * (get_idle_time_breakdown) and the launch statistics rows
+ * (get_cuda_kernel_launch_stats). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/gpu_internal.h"
+#include "util/grow.h"
+#include "util/htab.h"
+#include "util/log.h"
+
+/* A kept event of a CPU thread with a stream argument. */
+static int cpu_on_stream(const perfan_gpu *g, size_t i)
+{
+	const struct perfan_trace_event *e = &g->ti->events[i];
+	return g->keep[i] && e->stream >= 0 &&
+	       g->ti->threads[e->thread].device < 0;
+}
+
+static int temporal(perfan_gpu *g)
+{
+	struct gpu_span *all =
+		malloc((g->nr_work ? g->nr_work : 1) * sizeof(*all));
+	struct gpu_span *comp =
+		malloc((g->nr_work ? g->nr_work : 1) * sizeof(*comp));
+	if (!all || !comp) {
+		free(all);
+		free(comp);
+		return perfan__nomem("gpu");
+	}
+	size_t n = 0, nc = 0, extra = 0;
+	const struct perfan_trace_info *ti = g->ti;
+	/* HTA: any event with a stream argument, a CPU op's too (Triton's
+	 * launcher names its stream) */
+	for (size_t i = 0; g->o.hta_compat && i < ti->nr_events; i++)
+		extra += cpu_on_stream(g, i);
+	if (extra) {
+		struct gpu_span *a2 =
+			realloc(all, (g->nr_work + extra) * sizeof(*all));
+		struct gpu_span *c2 =
+			a2 ? realloc(comp, (g->nr_work + extra) * sizeof(*comp))
+			   : NULL;
+		if (a2)
+			all = a2;
+		if (c2)
+			comp = c2;
+		if (!a2 || !c2) {
+			free(all);
+			free(comp);
+			return perfan__nomem("gpu");
+		}
+		for (size_t i = 0; i < ti->nr_events; i++) {
+			if (!cpu_on_stream(g, i))
+				continue;
+			all[n++] = (struct gpu_span){g->ts[i], g->end[i]};
+			if (perfan__gpu_type(ti->events[i].name) == GPU_COMPUTE)
+				comp[nc++] = all[n - 1];
+		}
+	}
+	for (size_t i = 0; i < g->nr_work; i++) {
+		const struct gpu_work *w = &g->work[i];
+		if (w->stream < 0)
+			continue; /* HTA: work on a stream */
+		all[n++] = (struct gpu_span){w->ts, w->end};
+		if (w->type == GPU_COMPUTE)
+			comp[nc++] = all[n - 1];
+	}
+	struct perfan_gpu_temporal *t = &g->res.temporal;
+	int64_t run = 0, compute = 0;
+	size_t m = perfan__gpu_merge(all, n, INT64_MIN, INT64_MAX, &run);
+	perfan__gpu_merge(comp, nc, INT64_MIN, INT64_MAX, &compute);
+	if (m) {
+		t->total = all[m - 1].e - all[0].s;
+		t->idle = t->total - run;
+		t->compute = compute;
+		t->non_compute = t->total - compute - t->idle;
+	}
+	free(all);
+	free(comp);
+	return 0;
+}
+
+static int cmp_stream(const void *a, const void *b)
+{
+	const struct gpu_work *x = a, *y = b;
+	if (x->device != y->device)
+		return x->device < y->device ? -1 : 1;
+	if (x->stream != y->stream)
+		return x->stream < y->stream ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->ev < y->ev ? -1 : x->ev > y->ev;
+}
+
+/* HTA's idle-time breakdown per stream: kernels, copies and sets. */
+static int streams(perfan_gpu *g)
+{
+	struct gpu_work *w = malloc((g->nr_work ? g->nr_work : 1) * sizeof(*w));
+	if (!w)
+		return perfan__nomem("gpu");
+	size_t n = 0, ns = 0;
+	for (size_t i = 0; i < g->nr_work; i++)
+		if (g->work[i].busy && g->work[i].stream >= 0)
+			w[n++] = g->work[i];
+	qsort(w, n, sizeof(*w), cmp_stream);
+	for (size_t i = 0; i < n; i++)
+		ns += !i || w[i].stream != w[i - 1].stream ||
+		      w[i].device != w[i - 1].device;
+	g->streams = calloc(ns ? ns : 1, sizeof(*g->streams));
+	if (!g->streams) {
+		free(w);
+		return perfan__nomem("gpu");
+	}
+	ns = 0;
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i; j < n && w[j].stream == w[i].stream &&
+			    w[j].device == w[i].device;
+		     j++)
+			;
+		struct perfan_gpu_stream *st = &g->streams[ns++];
+		st->device = w[i].device;
+		st->stream = w[i].stream;
+		perfan__gpu_stream_idle(g, w + i, j - i, st);
+		struct gpu_span *sp = malloc((j - i) * sizeof(*sp));
+		if (!sp) {
+			free(w);
+			return perfan__nomem("gpu");
+		}
+		for (size_t k = i; k < j; k++)
+			sp[k - i] = (struct gpu_span){w[k].ts, w[k].end};
+		perfan__gpu_merge(sp, j - i, INT64_MIN, INT64_MAX, &st->busy);
+		free(sp);
+	}
+	free(w);
+	g->res.streams = g->streams;
+	g->res.nr_streams = ns;
+	return 0;
+}
+
+/* HTA's launch calls: kernel launches and async copies and sets. */
+static int is_launch_name(const char *name)
+{
+	static const char *const names[] = {
+		"cudaLaunchKernel", "cudaLaunchKernelExC",
+		"runFunction - job_prep_and_submit_for_execution",
+		"cudaMemcpyAsync", "cudaMemsetAsync"};
+	for (size_t i = 0; name && i < sizeof(names) / sizeof(*names); i++)
+		if (!strcmp(name, names[i]))
+			return 1;
+	return 0;
+}
+
+static int on_stream(const struct perfan_trace_event *e)
+{
+	return e->stream >= 0 &&
+	       (e->kind == PERFAN_TRACE_KERNEL ||
+		e->kind == PERFAN_TRACE_MEMCPY ||
+		e->kind == PERFAN_TRACE_MEMSET || e->kind == PERFAN_TRACE_SYNC);
+}
+
+/* The rows: each CPU event (not on a stream) of a launch's correlation,
+ * in input order, with each piece of work on a stream of that
+ * correlation, in input order: HTA's inner merge. */
+static int launch_rows(perfan_gpu *g)
+{
+	const struct perfan_trace_info *ti = g->ti;
+	struct perfan__htab set = {0}, first = {0};
+	size_t ne = ti->nr_events, nrows = 0, cap = 0;
+	uint32_t *order = malloc((ne ? ne : 1) * sizeof(*order));
+	uint32_t *next = malloc((ne ? ne : 1) * sizeof(*next));
+	int rc = order && next ? 0 : perfan__nomem("gpu");
+	/* events in input order */
+	for (size_t i = 0; i < ne && !rc; i++)
+		order[ti->events[i].index < ne ? ti->events[i].index : i] =
+			(uint32_t)i;
+	for (size_t i = 0; i < ne && !rc; i++) {
+		const struct perfan_trace_event *e = &ti->events[i];
+		if (g->keep[i] && is_launch_name(e->name) &&
+		    e->correlation >= 0 &&
+		    perfan__htab_put(&set, (uint64_t)e->correlation, 1))
+			rc = perfan__nomem("gpu");
+	}
+	/* the work of each correlation, chained in input order */
+	for (size_t k = ne; k-- > 0 && !rc;) {
+		uint32_t i = order[k];
+		const struct perfan_trace_event *e = &ti->events[i];
+		next[i] = GPU_NONE;
+		if (!g->keep[i] || !on_stream(e) ||
+		    (g->o.one_device && e->device != g->o.device) ||
+		    !perfan__htab_get(&set, (uint64_t)e->correlation))
+			continue;
+		uint64_t *f =
+			perfan__htab_get(&first, (uint64_t)e->correlation);
+		next[i] = f ? (uint32_t)*f : GPU_NONE;
+		if (perfan__htab_put(&first, (uint64_t)e->correlation, i))
+			rc = perfan__nomem("gpu");
+	}
+	for (size_t k = 0; k < ne && !rc; k++) {
+		uint32_t i = order[k];
+		const struct perfan_trace_event *c = &ti->events[i];
+		if (!g->keep[i] || on_stream(c) || c->stream >= 0 ||
+		    c->correlation < 0 ||
+		    !perfan__htab_get(&set, (uint64_t)c->correlation))
+			continue;
+		uint64_t *f =
+			perfan__htab_get(&first, (uint64_t)c->correlation);
+		for (uint32_t j = f ? (uint32_t)*f : GPU_NONE; j != GPU_NONE;
+		     j = next[j]) {
+			for (unsigned m = 0; m < g->keep[j]; m++) {
+				if (nrows == cap &&
+				    perfan__grow((void **)&g->launches, &cap,
+						 nrows + 1,
+						 sizeof(*g->launches))) {
+					rc = perfan__nomem("gpu");
+					break;
+				}
+				int64_t d = g->ts[j] - g->end[i];
+				g->launches[nrows++] =
+					(struct perfan_gpu_launch){
+						c->correlation,
+						g->end[i] - g->ts[i],
+						g->end[j] - g->ts[j],
+						d > 0 ? d : 0};
+			}
+		}
+	}
+	free(order);
+	free(next);
+	perfan__htab_free(&set);
+	perfan__htab_free(&first);
+	g->res.launches = g->launches;
+	g->res.nr_launches = nrows;
+	return rc;
+}
+
+int perfan__gpu_whole(perfan_gpu *g)
+{
+	int rc = temporal(g);
+	if (!rc)
+		rc = streams(g);
+	if (!rc)
+		rc = launch_rows(g);
+	return rc;
+}
