@@ -53,6 +53,10 @@ int perfan__gpu_is_sync_call(const struct perfan_trace_event *e)
 	case PERFAN_TRACE_DRIVER:
 		return e->sync != PERFAN_TRACE_SYNC_NONE ||
 		       (e->name && strstr(e->name, "Synchronize"));
+	case PERFAN_TRACE_SYNC: /* cuda_sync: the host waited, but for a
+				   stream waiting on an event */
+		return e->sync != PERFAN_TRACE_SYNC_WAIT &&
+		       !(e->name && !strcmp(e->name, "Stream Wait Event"));
 	case PERFAN_TRACE_CPU_OP:
 		return e->name &&
 		       (!strcmp(e->name, "aten::item") ||
