@@ -25,8 +25,9 @@ enum perfan_gpu_idle {
 	PERFAN_GPU_IDLE_HOST = 0,
 	/* queued before, the gap under the kernel-wait threshold */
 	PERFAN_GPU_IDLE_KERNEL = 1,
-	/* a synchronising call on the CPU (cudaStreamSynchronize, an
-	 * event sync, .item()) overlaps the gap; never with hta_compat */
+	/* a host wait with a synchronising call of the CPU
+	 * (cudaStreamSynchronize, an event sync, .item()) running when the
+	 * GPU went idle; never with hta_compat */
 	PERFAN_GPU_IDLE_SYNC = 2,
 	PERFAN_GPU_IDLE_OTHER = 3,
 	PERFAN_GPU_NIDLE

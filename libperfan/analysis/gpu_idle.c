@@ -1,22 +1,24 @@
 /* analysis/gpu_idle.c: why the GPU was idle in a gap: host wait (the work
  * after it was launched after the GPU went idle), sync wait (and a
- * synchronising call overlaps it), kernel wait (queued before, the gap
+ * synchronising call was running when the GPU went idle), kernel wait (queued before, the gap
  * under the threshold), other; and HTA's idle-time breakdown of a
  * stream. */
 #include "analysis/gpu_internal.h"
 
-/* Does a synchronising CPU call overlap [S, E)? */
-static int sync_overlaps(const perfan_gpu *g, int64_t s, int64_t e)
+/* Was a synchronising CPU call running at T, when the GPU went idle? (The
+ * host blocked until the GPU drained, and could queue nothing meanwhile;
+ * a sync begun later found the GPU idle already.) */
+static int sync_at(const perfan_gpu *g, int64_t t)
 {
 	size_t lo = 0, hi = g->nr_syncs;
-	while (lo < hi) { /* the first sync ending after S */
+	while (lo < hi) { /* the first sync ending after T */
 		size_t mid = lo + (hi - lo) / 2;
-		if (g->syncs[mid].e <= s)
+		if (g->syncs[mid].e <= t)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < g->nr_syncs && g->syncs[lo].s < e;
+	return lo < g->nr_syncs && g->syncs[lo].s <= t;
 }
 
 uint32_t perfan__gpu_gap_class(const perfan_gpu *g, int64_t prev_end,
@@ -25,8 +27,7 @@ uint32_t perfan__gpu_gap_class(const perfan_gpu *g, int64_t prev_end,
 	int host = !next ||
 		   (next->launch != GPU_NONE && g->ts[next->launch] > prev_end);
 	if (host) {
-		if (!g->o.hta_compat && len > 0 &&
-		    sync_overlaps(g, prev_end, prev_end + len))
+		if (!g->o.hta_compat && len > 0 && sync_at(g, prev_end))
 			return PERFAN_GPU_IDLE_SYNC;
 		return PERFAN_GPU_IDLE_HOST;
 	}

@@ -7,7 +7,7 @@
  *   step   [0, 1000)  python_function
  *    forward [10, 400) python_function
  *     aten::mm [20, 60), cudaLaunchKernel [30, 40) c1   K1 [50, 150)
- *     aten::relu [300, 330), launch [310, 320) c2        K2 [325, 425)
+ *     aten::relu [300, 330), launch [310, 320) c2        K2 [325, 480)
  *    sync [450, 600) python_function
  *     aten::item [460, 590)
  *      cudaStreamSynchronize [470, 580)
@@ -16,8 +16,8 @@
  *    cudaLaunchKernel [700, 702) c5                      K5 [850, 900)
  *
  * Gaps of the device: [0, 50) host wait (K1 launched at 30 > 0), [150,
- * 325) host wait (launched at 310 > 150), [425, 600) sync wait (launched
- * at 595 > 425, aten::item and the sync overlap it), [700, 705) kernel
+ * 325) host wait (launched at 310 > 150), [480, 600) sync wait (launched
+ * at 595 > 480, aten::item and the sync running at 480), [700, 705) kernel
  * wait (launched at 690, 5 < 10 us), [708, 850) other (launched at 700,
  * 142 us), [900, 1000) host wait (nothing launched after). */
 #include <perfan/gpu.h>
@@ -68,7 +68,7 @@ static perfan_trace *planted(void)
 	ev(t, k, "volta_sgemm_128x64_nn", 50, 150, 1);
 	ev(t, op, "aten::relu", 300, 330, -1);
 	ev(t, rt, "cudaLaunchKernel", 310, 320, 2);
-	ev(t, k, "vectorized_elementwise_kernel", 325, 425, 2);
+	ev(t, k, "vectorized_elementwise_kernel", 325, 480, 2);
 	ev(t, py, "model.py(20): sync", 450, 600, -1);
 	ev(t, op, "aten::item", 460, 590, -1);
 	ev(t, rt, "cudaStreamSynchronize", 470, 580, -1);
@@ -94,24 +94,25 @@ START_TEST(step_figures)
 	ck_assert_str_eq(s->name, "ProfilerStep#1");
 	ck_assert_int_eq(s->device, 0);
 	ck_assert_int_eq(s->end - s->start, 1000 * US);
-	ck_assert_int_eq(s->busy, 353 * US);
-	ck_assert_int_eq(s->compute, 353 * US);
-	ck_assert_int_eq(s->idle, 647 * US);
+	ck_assert_int_eq(s->busy, 408 * US);
+	ck_assert_int_eq(s->compute, 408 * US);
+	ck_assert_int_eq(s->idle, 592 * US);
 	ck_assert_int_eq(s->idle_by[PERFAN_GPU_IDLE_HOST],
 			 (50 + 175 + 100) * US);
-	ck_assert_int_eq(s->idle_by[PERFAN_GPU_IDLE_SYNC], 175 * US);
+	ck_assert_int_eq(s->idle_by[PERFAN_GPU_IDLE_SYNC], 120 * US);
 	ck_assert_int_eq(s->idle_by[PERFAN_GPU_IDLE_KERNEL], 5 * US);
 	ck_assert_int_eq(s->idle_by[PERFAN_GPU_IDLE_OTHER], 142 * US);
 	ck_assert_uint_eq(s->nr_gaps[PERFAN_GPU_IDLE_HOST], 3);
-	/* the longest first: 175 (host, then sync at equal length: the
-	 * earlier kept first), 142, 100, 50 */
+	/* the longest first: 175 (host), 142 (other), 120 (sync), 100, 50 */
 	ck_assert_uint_eq(s->nr_longest, 5);
 	ck_assert_int_eq(s->longest[0].end - s->longest[0].start, 175 * US);
 	ck_assert_uint_eq(s->longest[0].cls, PERFAN_GPU_IDLE_HOST);
 	ck_assert_str_eq(s->longest[0].function, "model.py(5): forward");
-	ck_assert_uint_eq(s->longest[1].cls, PERFAN_GPU_IDLE_SYNC);
-	ck_assert_str_eq(s->longest[1].function, "model.py(20): sync");
-	ck_assert_int_eq(s->longest[2].end - s->longest[2].start, 142 * US);
+	ck_assert_int_eq(s->longest[1].end - s->longest[1].start, 142 * US);
+	ck_assert_uint_eq(s->longest[1].cls, PERFAN_GPU_IDLE_OTHER);
+	ck_assert_ptr_null(s->longest[1].function);
+	ck_assert_uint_eq(s->longest[2].cls, PERFAN_GPU_IDLE_SYNC);
+	ck_assert_str_eq(s->longest[2].function, "model.py(20): sync");
 	/* delays 10, 5, 2, 10, 148 */
 	ck_assert_uint_eq(s->nr_launches, 5);
 	ck_assert_int_eq(s->delay_p50, 10 * US);
@@ -124,20 +125,20 @@ START_TEST(step_figures)
 	ck_assert_int_eq(s->cpu_runtime, (10 + 10 + 110 + 3 + 5 + 2) * US);
 	ck_assert_int_eq(s->cpu_sync, 130 * US); /* aten::item */
 	/* charged: [0, 50): step 10, forward 40; [150, 325): forward 175;
-	 * [425, 600): step 25, sync 150 */
+	 * [480, 600): sync 115 until the launch, 5 after */
 	ck_assert_uint_eq(s->verdict, PERFAN_GPU_CPU_BOUND);
 	ck_assert_str_eq(s->function, "model.py(5): forward");
 	ck_assert_int_eq(s->function_ns, 215 * US);
 	const perfan_profile *p = perfan_gpu_profile(g);
-	ck_assert_uint_eq(perfan_profile_total(p, 0), 400 * US);
+	ck_assert_uint_eq(perfan_profile_total(p, 0), 345 * US);
 	/* the stream: gaps from one kernel's end to the next's start */
 	ck_assert_uint_eq(s->nr_streams, 1);
 	ck_assert_int_eq(s->streams[0].idle[PERFAN_GPU_IDLE_HOST], 175 * US);
-	ck_assert_int_eq(s->streams[0].idle[PERFAN_GPU_IDLE_SYNC], 175 * US);
+	ck_assert_int_eq(s->streams[0].idle[PERFAN_GPU_IDLE_SYNC], 120 * US);
 	/* the whole trace as HTA sees it: first work to last */
 	ck_assert_int_eq(r->temporal.total, 850 * US);
-	ck_assert_int_eq(r->temporal.idle, 497 * US);
-	ck_assert_int_eq(r->temporal.compute, 353 * US);
+	ck_assert_int_eq(r->temporal.idle, 442 * US);
+	ck_assert_int_eq(r->temporal.compute, 408 * US);
 	ck_assert_int_eq(r->temporal.non_compute, 0);
 	ck_assert_uint_eq(r->nr_launches, 5);
 	perfan_gpu_free(g);
@@ -158,7 +159,7 @@ START_TEST(hta_compat)
 	ck_assert_int_eq(r->kernel_wait, 30 * US);
 	ck_assert_uint_eq(r->nr_streams, 1);
 	const struct perfan_gpu_stream *st = &r->streams[0];
-	ck_assert_int_eq(st->idle[PERFAN_GPU_IDLE_HOST], 350 * US);
+	ck_assert_int_eq(st->idle[PERFAN_GPU_IDLE_HOST], 295 * US);
 	ck_assert_int_eq(st->idle[PERFAN_GPU_IDLE_SYNC], 0);
 	ck_assert_int_eq(st->idle[PERFAN_GPU_IDLE_KERNEL], 5 * US);
 	ck_assert_int_eq(st->idle[PERFAN_GPU_IDLE_OTHER], 142 * US);
