@@ -25,8 +25,11 @@ static const char head[] =
 	"text `perf script` prints, folded stacks (merged and sorted),\n"
 	"py-spy's raw output (a frame per function unless --lineno),\n"
 	"speedscope JSON (a root per profile) or bpftrace's printed stack maps\n"
-	"(@[kstack, ustack, comm, pid] and the like, text or -f json); which\n"
-	"one is told from its content.\n"
+	"(@[kstack, ustack, comm, pid] and the like, text or -f json), or a\n"
+	"GPU profiler's trace (torch.profiler, Nsight Systems: each thread's\n"
+	"spans by self time, event \"cpu time\"; with --event \"gpu time\" the\n"
+	"kernels under the CPU stacks that launched them); which one is told\n"
+	"from its content.\n"
 	"\n";
 
 struct opts {
@@ -37,13 +40,15 @@ struct opts {
 
 /* The options that shape frames do nothing to folded stacks (a format
  * whose reader neither names frames nor reads records); other inputs take
- * them, or are read with what applies. */
+ * them, or are read with what applies (a trace's threads are its roots,
+ * its columns cpu time and gpu time its events). */
 static int opened(const struct perfan_load_info *in, void *payload)
 {
 	const struct perfan_load_opts *lo = payload;
 	unsigned caps = in->caps;
 	if (lo->time_view || !caps ||
-	    (caps & (PERFAN_SOURCE_FRAMES | PERFAN_SOURCE_RECORDS)))
+	    (caps & (PERFAN_SOURCE_FRAMES | PERFAN_SOURCE_RECORDS |
+		     PERFAN_SOURCE_TRACE)))
 		return 0; /* --off-cpu and --wall: the error says it */
 	if ((lo->root != PERFAN_ROOT_COMM && !(caps & PERFAN_SOURCE_ROOTS)) ||
 	    lo->kernel || lo->jit || lo->addrs || lo->inline_frames ||

@@ -9,6 +9,7 @@
 
 #include "analysis/gpu_internal.h"
 #include "trace/nest.h"
+#include "trace/root.h"
 #include "util/grow.h"
 #include "util/log.h"
 
@@ -75,19 +76,8 @@ static int root(struct chg *c)
 	if (perfan__grow((void **)&c->f, &c->cap, 1, sizeof(*c->f)))
 		return perfan__nomem("gpu");
 	if (g->roots[c->thread] == GPU_NONE) {
-		char buf[256];
-		const char *comm =
-			perfan__trace_thread_comm(th, buf, sizeof(buf));
-		int32_t pid = th->pid >= 0 && th->pid <= INT32_MAX
-				      ? (int32_t)th->pid
-				      : -1;
-		int32_t tid = th->tid >= 0 && th->tid <= INT32_MAX
-				      ? (int32_t)th->tid
-				      : -1;
-		int rc = perfan_profile_process_frame(g->profile,
-						      &g->roots[c->thread],
-						      PERFAN_ROOT_PID_TID, comm,
-						      pid, tid);
+		int rc = perfan__trace_root(g->profile, th, PERFAN_ROOT_PID_TID,
+					    &g->roots[c->thread]);
 		if (rc)
 			return rc;
 	}

@@ -11,6 +11,7 @@
 #include "render/json.h"
 #include "render/speedscope_head.h"
 #include "trace/nest.h"
+#include "trace/root.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/htab.h"
@@ -29,8 +30,9 @@ struct writer {
 	struct perfan__htab frame_ix;
 	const char **frames;
 	size_t nframes, frames_cap;
-	uint32_t *frame; /* per span of the nesting: its frame */
-	uint32_t *path;  /* the spans open, outermost first */
+	uint32_t *frame;       /* per span of the nesting: its frame */
+	perfan_profile *names; /* the threads' root frames, for their names */
+	uint32_t *path;        /* the spans open, outermost first */
 	size_t path_cap;
 };
 
@@ -58,21 +60,15 @@ static int frames(struct writer *w)
 	return 0;
 }
 
-/* The name of thread TH's profile, in BUF: "COMM-PID/TID" as perfan's
- * roots name a thread, "GPU D stream S". */
-static const char *profile_name(const struct perfan_trace_thread *th, char *buf,
-				size_t n)
+/* The name of thread TH's profile: its root frame's, "COMM-PID/TID" as
+ * perfan_trace_profile names it (made in the scratch profile NAMES). */
+static const char *profile_name(perfan_profile *names,
+				const struct perfan_trace_thread *th)
 {
-	char comm[256];
-	if (th->device >= 0) {
-		snprintf(buf, n, "GPU %d stream %lld", (int)th->device,
-			 (long long)th->stream);
-		return buf;
-	}
-	const char *c = perfan__trace_thread_comm(th, comm, sizeof(comm));
-	snprintf(buf, n, "%s-%lld/%lld", c ? c : "?", (long long)th->pid,
-		 (long long)th->tid);
-	return buf;
+	perfan_frame_id id;
+	if (perfan__trace_root(names, th, PERFAN_ROOT_PID_TID, &id))
+		return "?";
+	return perfan_profile_frame_get(names, id)->name;
 }
 
 static void event(struct writer *w, char type, uint32_t frame, int64_t at)
@@ -92,12 +88,12 @@ static int profile(struct writer *w, size_t a, size_t b)
 	for (size_t i = a; i < b; i++)
 		if (w->nest[i].end > end)
 			end = w->nest[i].end;
-	char name[512];
 	perfan__json_open(&w->j, NULL, '{');
 	perfan__json_str(&w->j, "type", "evented");
-	perfan__json_str(&w->j, "name",
-			 profile_name(&w->ti->threads[ev[w->nest[a].ev].thread],
-				      name, sizeof(name)));
+	perfan__json_str(
+		&w->j, "name",
+		profile_name(w->names,
+			     &w->ti->threads[ev[w->nest[a].ev].thread]));
 	perfan__json_str(&w->j, "unit", "nanoseconds");
 	perfan__json_i64(&w->j, "startValue", 0);
 	perfan__json_i64(&w->j, "endValue", end - w->t0);
@@ -196,13 +192,18 @@ int perfan_speedscope_trace_write(const perfan_trace *t, FILE *out,
 		return rc;
 	w.ti = perfan_trace_info(t);
 	w.t0 = w.ti->nr_events ? w.ti->events[0].ts : 0;
-	if (perfan__trace_nest(t, 0, &w.nest, &w.n))
+	if (perfan_profile_new(&w.names, NULL))
 		return perfan__nomem("speedscope");
+	if (perfan__trace_nest(t, 0, &w.nest, &w.n)) {
+		perfan_profile_free(w.names);
+		return perfan__nomem("speedscope");
+	}
 	perfan__json_init(&w.j, out, 0);
 	rc = write_file(&w);
 	if (!rc && (fflush(out) || ferror(out)))
 		rc = perfan__err(PERFAN_EIO, "speedscope: writing failed");
 	free(w.nest);
+	perfan_profile_free(w.names);
 	free(w.frame);
 	free(w.frames);
 	free(w.path);

@@ -43,6 +43,12 @@ int perfan__speedscope_parse(perfan_profile *p, const void *buf, size_t len,
 			     const char *name,
 			     const struct perfan_source_opts *o);
 
+/* The caps of every trace format: its events for perfan_source_trace;
+ * its threads named by the root option, its profile's columns (cpu time,
+ * gpu time) picked by the event option. */
+#define PERFAN__TRACE_CAPS                                                     \
+	(PERFAN_SOURCE_TRACE | PERFAN_SOURCE_ROOTS | PERFAN_SOURCE_EVENTS)
+
 /* trace_profile.c: the `load` of every PERFAN_SOURCE_TRACE format: S read
  * by the format's `trace`, then perfan_trace_profile with S's root. */
 int perfan__trace_load(perfan_source *s, perfan_profile *p,

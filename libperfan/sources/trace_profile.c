@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "trace/nest.h"
+#include "trace/root.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/htab.h"
@@ -29,35 +30,16 @@ struct tp {
 	size_t path_cap;
 };
 
-static int32_t id32(int64_t v)
-{
-	return v >= 0 && v <= INT32_MAX ? (int32_t)v : -1;
-}
-
 /* The root frame of thread I (NONE: no root), made once. */
 static int root_of(struct tp *x, uint32_t i, perfan_frame_id *out)
 {
 	*out = NONE;
 	if (x->root == PERFAN_ROOT_NONE)
 		return 0;
-	if (x->roots[i] != NONE) {
-		*out = x->roots[i];
-		return 0;
-	}
-	const struct perfan_trace_thread *th = &x->ti->threads[i];
-	char buf[256];
-	const char *comm;
-	if (th->device < 0) {
-		comm = perfan__trace_thread_comm(th, buf, sizeof(buf));
-	} else {
-		snprintf(buf, sizeof(buf), "GPU %d stream %lld",
-			 (int)th->device, (long long)th->stream);
-		comm = buf;
-	}
-	int rc = perfan_profile_process_frame(x->p, &x->roots[i],
-					      (enum perfan_process_root)x->root,
-					      comm, id32(th->pid),
-					      id32(th->tid));
+	int rc = 0;
+	if (x->roots[i] == NONE)
+		rc = perfan__trace_root(x->p, &x->ti->threads[i], x->root,
+					&x->roots[i]);
 	*out = x->roots[i];
 	return rc;
 }
@@ -99,8 +81,9 @@ static int add_span(struct tp *x, const struct perfan__nest *nest, size_t depth,
 	const struct perfan_trace_thread *th = &x->ti->threads[e->thread];
 	if (self <= 0 && !is_launch(e))
 		return 0;
-	struct perfan_sample_meta m = {(uint64_t)e->ts, id32(th->pid),
-				       id32(th->tid), -1};
+	struct perfan_sample_meta m = {(uint64_t)e->ts,
+				       perfan__trace_id32(th->pid),
+				       perfan__trace_id32(th->tid), -1};
 	perfan_node_id leaf;
 	int rc = perfan_profile_add(x->p, x->frames, depth, x->cpu,
 				    self > 0 ? (uint64_t)self : 0, &m, &leaf);
@@ -205,8 +188,9 @@ static int gpu_event(struct tp *x, const struct perfan_trace_event *e)
 	if ((rc = frame_of(x, e, &x->frames[n])))
 		return rc;
 	const struct perfan_trace_thread *th = &x->ti->threads[e->thread];
-	struct perfan_sample_meta m = {(uint64_t)e->ts, id32(th->pid),
-				       id32(th->tid), -1};
+	struct perfan_sample_meta m = {(uint64_t)e->ts,
+				       perfan__trace_id32(th->pid),
+				       perfan__trace_id32(th->tid), -1};
 	return perfan_profile_add(x->p, x->frames, n + 1, x->gpu,
 				  (uint64_t)(end_of(e) - e->ts), &m, NULL);
 }

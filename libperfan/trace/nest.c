@@ -1,9 +1,7 @@
 /* trace/nest.c: each thread's spans nested by time (trace/nest.h). */
 #include "trace/nest.h"
 
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <perfan/common.h>
 
@@ -64,21 +62,4 @@ int perfan__trace_nest(const perfan_trace *t, int cpu_only,
 	*out = o;
 	*n = m;
 	return 0;
-}
-
-const char *perfan__trace_thread_comm(const struct perfan_trace_thread *th,
-				      char *buf, size_t n)
-{
-	const char *name = th->name;
-	if (!name)
-		return th->process;
-	size_t len = strlen(name);
-	const char *open = strstr(name, " (");
-	if (!strncmp(name, "thread ", 7) && open && len &&
-	    name[len - 1] == ')' && open + 2 < name + len - 1) {
-		snprintf(buf, n, "%.*s", (int)(name + len - 1 - (open + 2)),
-			 open + 2);
-		return buf;
-	}
-	return name;
 }

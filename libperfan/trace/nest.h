@@ -1,6 +1,6 @@
 /* trace/nest.h: the spans of each thread or stream of a trace nested by
  * time, one order for every reader of the nesting (the profile of a trace,
- * speedscope's timelines), and a thread's command. */
+ * speedscope's timelines). */
 #ifndef PERFAN_TRACE_NEST_H
 #define PERFAN_TRACE_NEST_H
 
@@ -26,11 +26,5 @@ struct perfan__nest {
  * order, a parent before its children. Returns 0 or PERFAN_ENOMEM. */
 int perfan__trace_nest(const perfan_trace *t, int cpu_only,
 		       struct perfan__nest **out, size_t *n);
-
-/* A CPU thread's command: the COMM of Kineto's thread name "thread TID
- * (COMM)", else the thread's name as it is, else its process's, else
- * NULL. BUF (N bytes) holds a cut-out. */
-const char *perfan__trace_thread_comm(const struct perfan_trace_thread *th,
-				      char *buf, size_t n);
 
 #endif
