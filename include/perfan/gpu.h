@@ -147,7 +147,8 @@ struct perfan_gpu_result {
 struct perfan_gpu_opts {
 	size_t sz;
 	/* a POSIX extended regular expression for the step annotations
-	 * (user_annotation names); NULL: "^ProfilerStep#[0-9]+"; no
+	 * (user_annotation names, or cpu_op ones as 2021's traces have
+	 * them); NULL: "^ProfilerStep#[0-9]+"; no
 	 * annotation matching: the whole trace is one step */
 	const char *step;
 	int one_device; /* non-zero: only GPU DEVICE */

@@ -232,9 +232,11 @@ static int windows(perfan_gpu *g, uint32_t **out, size_t *n)
 	}
 	for (size_t i = 0; i < ti->nr_events; i++) {
 		const struct perfan_trace_event *ev = &ti->events[i];
-		if (ev->kind == PERFAN_TRACE_USER_ANNOTATION && g->keep[i] &&
-		    ti->threads[ev->thread].device < 0 && ev->name &&
-		    !regexec(&re, ev->name, 0, NULL, 0))
+		/* 2021's traces have their steps as operators */
+		int kind = ev->kind == PERFAN_TRACE_USER_ANNOTATION ||
+			   ev->kind == PERFAN_TRACE_CPU_OP;
+		if (kind && g->keep[i] && ti->threads[ev->thread].device < 0 &&
+		    ev->name && !regexec(&re, ev->name, 0, NULL, 0))
 			(*out)[(*n)++] = (uint32_t)i;
 	}
 	regfree(&re);
