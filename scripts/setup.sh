@@ -16,12 +16,14 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 # pprof output with; protobuf-c and zlib write that output.
 # python3-jsonschema validates perfan's speedscope output against
 # speedscope's own schema (tests/cli/speedscope_out.sh).
+# libsqlite3 reads Nsight Systems' SQLite exports; the sqlite3 command
+# queries them independently in tests/cli/nsight.sh.
 PACKAGES=(
 	build-essential cmake pkg-config
 	libdw-dev libelf-dev libtraceevent-dev libcapstone-dev libzstd-dev
 	liblzma-dev libprotobuf-c-dev protobuf-c-compiler zlib1g-dev
-	libiberty-dev
-	check zstd python3 python3-jsonschema groff-base clang
+	libiberty-dev libsqlite3-dev
+	check zstd python3 python3-jsonschema groff-base clang sqlite3
 	golang-go golang-github-google-pprof-dev
 	chromium fonts-dejavu-core fonts-liberation nodejs npm
 )

@@ -177,6 +177,11 @@ static int spool(perfan_source *s)
 	return 0;
 }
 
+int perfan__input_regular(perfan_source *s)
+{
+	return s->regular ? 0 : spool(s);
+}
+
 int perfan__input_perfdata(perfan_source *s, perfan_perfdata **pd,
 			   const struct perfan_perfdata_opts *opts)
 {

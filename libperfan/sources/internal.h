@@ -36,6 +36,7 @@ extern const struct perfan__format perfan__format_cprofile;
 extern const struct perfan__format perfan__format_pyspy;
 extern const struct perfan__format perfan__format_bpftrace;
 extern const struct perfan__format perfan__format_speedscope;
+extern const struct perfan__format perfan__format_nsight;
 
 /* A speedscope JSON file of LEN bytes at BUF into P (sources/speedscope.c),
  * with O's root, event and log (O may be NULL). */
@@ -107,6 +108,12 @@ ssize_t perfan__read_some(int fd, void *buf, size_t n);
  * perfan_source_free; NULL when it cannot be made, the last error then
  * PERFAN_EIO naming the input. */
 FILE *perfan__input_text(perfan_source *s);
+
+/* input_read.c: S as a regular file (s->fd, read from any offset): a
+ * stream's bytes (the peeked ones, then the rest) go once into an unlinked
+ * temporary file, which no signal can leave behind. Returns 0 or an error
+ * naming the input. */
+int perfan__input_regular(perfan_source *s);
 
 /* input_read.c: the perf.data reader of S from its first byte (OPTS NULL: S's log),
  * whether or not S was read already. */
