@@ -7,6 +7,10 @@
 #   launched it (correlationId), is what the tables sum per pair;
 # - each thread's CPU time (its spans' self times) adds up to the union of
 #   its CUDA API calls and NVTX ranges, as SQL merges them;
+# - perfan gpu's busy and idle time per device over the whole trace (no
+#   ProfilerStep annotations) are the union of the device's kernel, copy
+#   and set intervals, and the window (first event's start to last event's
+#   end, CPU and GPU) less it;
 # - a stream ('-', a pipe) reads as the file does; a trace without a table
 #   (no memcpy) reads what is left;
 # - another SQLite database, a missing StringIds, a missing column, and
@@ -98,6 +102,36 @@ SELECT SUM(MAX(0, end - MAX(start, COALESCE(prev, start)))) FROM m")
 got=$("$BIN" collapse --event "cpu time" "$N" 2>"$tmp/err" | awk '{ s += $NF } END { print s }')
 [ -n "$want" ] && [ "$want" = "$got" ] ||
 	fail "CPU time: SQL's union of the threads' spans is $want ns, perfan's $got"
+
+# GPU busy and idle per device, in us with their ns, as perfan gpu --json
+# says them (python3's json module reads it)
+checks=$((checks + 1))
+want=$(sqlite3 "$N" "
+WITH ev AS (
+  SELECT start, end FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE eventClass IN (0, 1)
+  UNION ALL SELECT start, end FROM NVTX_EVENTS
+  WHERE eventType IN (59, 60) AND end IS NOT NULL
+  UNION ALL SELECT start, end FROM CUPTI_ACTIVITY_KIND_KERNEL
+  UNION ALL SELECT start, end FROM CUPTI_ACTIVITY_KIND_MEMCPY
+  UNION ALL SELECT start, end FROM CUPTI_ACTIVITY_KIND_MEMSET
+  UNION ALL SELECT start, end FROM CUPTI_ACTIVITY_KIND_SYNCHRONIZATION),
+win AS (SELECT MIN(start) AS lo, MAX(end) AS hi FROM ev),
+work AS (SELECT deviceId AS d, start, end FROM CUPTI_ACTIVITY_KIND_KERNEL
+  UNION ALL SELECT deviceId, start, end FROM CUPTI_ACTIVITY_KIND_MEMCPY
+  UNION ALL SELECT deviceId, start, end FROM CUPTI_ACTIVITY_KIND_MEMSET),
+m AS (SELECT d, start, end, MAX(end) OVER (PARTITION BY d ORDER BY start, end
+  ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev FROM work),
+busy AS (SELECT d, SUM(MAX(0, end - MAX(start, COALESCE(prev, start)))) AS b
+  FROM m GROUP BY d)
+SELECT printf('device %d: busy %.3f idle %.3f wall %.3f', d, b / 1e3,
+  (hi - lo - b) / 1e3, (hi - lo) / 1e3) FROM busy, win ORDER BY d")
+got=$("$BIN" gpu --json "$N" 2>"$tmp/err" | python3 -c '
+import json, sys
+for s in json.load(sys.stdin)["gpu"]["steps"]:
+    print("device %d: busy %.3f idle %.3f wall %.3f" % (s["device"],
+          s["busy_us"], s["idle_us"], s["wall_us"]))')
+[ -n "$want" ] && [ "$want" = "$got" ] ||
+	fail "GPU busy and idle: SQL says '$want', perfan gpu '$got' $(head -c 200 "$tmp/err")"
 
 # a stream reads as the file
 checks=$((checks + 1))
