@@ -17,29 +17,13 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "memfd.h"
 #include "sources/internal.h"
 
 static void fuzz_pyspy_fail(const char *what)
 {
 	fprintf(stderr, "fuzz_pyspy: %s\n", what);
 	abort();
-}
-
-static int fuzz_pyspy_fd(const uint8_t *data, size_t size)
-{
-	int fd = memfd_create("fuzz-pyspy", MFD_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	for (size_t off = 0; off < size;) {
-		ssize_t n = write(fd, data + off, size - off);
-		if (n <= 0) {
-			close(fd);
-			return -1;
-		}
-		off += (size_t)n;
-	}
-	lseek(fd, 0, SEEK_SET);
-	return fd;
 }
 
 /* Read DATA with the py-spy reader (LINENO, ROOT); the profile, or NULL
@@ -51,7 +35,7 @@ static perfan_profile *fuzz_pyspy_read(const uint8_t *data, size_t size,
 		PERFAN_OPTS_INIT(struct perfan_source_opts);
 	perfan_source *s = NULL;
 	perfan_profile *p = NULL;
-	int fd = fuzz_pyspy_fd(data, size), rc;
+	int fd = fuzz_memfd("fuzz-pyspy", data, size), rc;
 	so.pyspy.lineno = lineno;
 	so.root = root;
 	if (fd < 0)

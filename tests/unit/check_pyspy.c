@@ -81,7 +81,7 @@ static perfan_profile *load_buf(const char *data, size_t len, const char *name,
 	so.log = on_log;
 	so.log_payload = g;
 	memset(g, 0, sizeof(*g));
-	int fd = fuzz_pyspy_fd((const uint8_t *)data, len);
+	int fd = fuzz_memfd("fuzz-pyspy", (const uint8_t *)data, len);
 	ck_assert_int_ge(fd, 0);
 	perfan_source *s;
 	ck_assert_int_eq(perfan_source_open_fd(&s, fd, name, &so), 0);
