@@ -98,7 +98,7 @@ static int trace(perfan_source *s, perfan_trace **out)
 
 const struct perfan__format perfan__format_nsight = {
 	.name = "Nsight Systems",
-	.caps = PERFAN_SOURCE_TRACE | PERFAN_SOURCE_ROOTS,
+	.caps = PERFAN__TRACE_CAPS,
 	.detect = detect,
 	.load = perfan__trace_load,
 	.trace = trace,
