@@ -8,8 +8,11 @@
 // (sorted by self weight) starts with the frame of most self weight in
 // that profile, computed here from the JSON, with its self share; another
 // thread chosen in the toolbar's list shows its own top frame; no error
-// screen, dialog or page error. A screenshot of each, and of the Python
-// one's time order, goes to $PERFAN_ARTIFACTS.
+// screen, dialog or page error. The same for two GPU profilers' traces
+// (../shared/peer-data/kineto, where it is): evented profiles, a thread's
+// or stream's top frame the one longest on top of its stack. A screenshot
+// of each, and of the Python one's and a trace's time order, goes to
+// $PERFAN_ARTIFACTS.
 //
 // Run from the source tree: PERFAN_BIN=build/perfan node
 // tests/browser/speedscope.test.mjs (tests/cli/speedscope_browser.sh does,
@@ -29,19 +32,39 @@ const RELEASE = path.join(HERE, 'node_modules/speedscope/dist/release');
 
 // ---- what the file implies ------------------------------------------------
 
-// Profile P's frames of most self weight (the leaves'), and that weight's
-// share of the profile.
+// Profile P's frames of most self weight (the leaves' of a sampled one;
+// of an evented one, the time each frame spent on top of the stack), and
+// that weight's share of the profile (an evented one's: of its span,
+// endValue - startValue, as speedscope weighs it).
 function topSelf(file, p) {
 	const self = new Map();
-	p.samples.forEach((s, i) => {
-		if (s.length) {
-			const name = file.shared.frames[s[s.length - 1]].name;
-			self.set(name, (self.get(name) || 0) + p.weights[i]);
+	const add = (frame, w) => {
+		const name = file.shared.frames[frame].name;
+		self.set(name, (self.get(name) || 0) + w);
+	};
+	let total = 0;
+	if (p.type === 'evented') {
+		const open = [];
+		let last = p.startValue;
+		for (const e of p.events) {
+			if (open.length)
+				add(open[open.length - 1], e.at - last);
+			last = e.at;
+			if (e.type === 'O')
+				open.push(e.frame);
+			else
+				open.pop();
 		}
-	});
+		total = p.endValue - p.startValue;
+	} else {
+		p.samples.forEach((s, i) => {
+			if (s.length)
+				add(s[s.length - 1], p.weights[i]);
+		});
+		total = p.weights.reduce((a, b) => a + b, 0);
+	}
 	const best = Math.max(...self.values());
 	const names = [...self].filter(([, w]) => w === best).map(([n]) => n);
-	const total = p.weights.reduce((a, b) => a + b, 0);
 	return { names, share: (100 * best) / total };
 }
 
@@ -89,7 +112,7 @@ function serve(dir) {
 function convert(dir, name, args) {
 	const out = path.join(dir, `${name}.speedscope.json`);
 	execFileSync(BIN, ['convert', ...args, '-o', out], {
-		stdio: ['ignore', 'ignore', 'inherit'],
+		stdio: ['ignore', 'ignore', 'pipe'],
 		env: {
 			...process.env, PERFAN_HOST_OSRELEASE: '6.18.44-fc-v782',
 			PERFAN_HOST_NAME: 'vm', PERFAN_HOST_KALLSYMS: '', HOME: dir,
@@ -192,6 +215,26 @@ async function main() {
 		python: convert(dir, 'python', [...K, '--symfs', `${TD}/py-handler`,
 			'--perf-map-dir', `${TD}/py-handler`, `${TD}/py-handler/perf312.data`]),
 	};
+	// a GPU profiler's trace as its timelines, evented profiles per CPU
+	// thread and GPU stream, where the peers' traces are
+	const peer = path.resolve(process.env.PERFAN_PEERDATA || '../shared/peer-data',
+		'kineto');
+	for (const [name, trace] of [
+		['trace', 'hta-critical-simple_add-a100.json.gz'],
+		['trace-threads', 'hta-ns_resolution-v100-2024.pt.trace.json.gz']]) {
+		if (!fs.existsSync(path.join(peer, trace))) {
+			console.log(`skip: ${name}: no ${path.join(peer, trace)}`);
+			continue;
+		}
+		try {
+			files[name] = convert(dir, name, [path.join(peer, trace)]);
+		} catch (e) {
+			// until the Kineto reader is in the build (issue 37)
+			if (!/neither perf.data nor any other format/.test(e.stderr || ''))
+				throw e;
+			console.log(`skip: ${name}: this perfan reads no torch.profiler trace yet`);
+		}
+	}
 	const server = await serve(dir);
 	const base = `http://127.0.0.1:${server.address().port}`;
 	const browser = await chromium.launch({
@@ -218,7 +261,7 @@ async function main() {
 				if (file.profiles.length > 1)
 					await testOtherThread(page, name, file);
 				await page.close();
-				if (name === 'python') {
+				if (name === 'python' || name === 'trace') {
 					// the time order, drawn on a canvas: to look at
 					const t = await ctx.newPage();
 					await t.goto(`${base}/release/index.html#profileURL=` +
