@@ -37,6 +37,11 @@ void perfan__trace_event_init(struct perfan_trace_event *e);
  * the order of appends). Returns 0 or PERFAN_ENOMEM. */
 int perfan__trace_add(perfan_trace *t, const struct perfan_trace_event *e);
 
+/* The events appended so far, in input order, *N of them, for the reader
+ * to amend before perfan__trace_finish (times moved by a base time read
+ * after them, ids resolved from flows); valid until the next add. */
+struct perfan_trace_event *perfan__trace_events(perfan_trace *t, size_t *n);
+
 /* What the reader met and left out, one more. */
 void perfan__trace_skip(perfan_trace *t);
 

@@ -212,6 +212,12 @@ int perfan__trace_add(perfan_trace *t, const struct perfan_trace_event *e)
 	return 0;
 }
 
+struct perfan_trace_event *perfan__trace_events(perfan_trace *t, size_t *n)
+{
+	*n = t->nevents;
+	return t->events;
+}
+
 void perfan__trace_skip(perfan_trace *t)
 {
 	t->info.skipped++;
