@@ -461,12 +461,14 @@ static int digits(struct perfan__jread *j, size_t start)
 				 start);
 }
 
-int perfan__jread_number(struct perfan__jread *j, const char *what, double *v)
+/* Check the number at j->pos and step over it: its text from *START. */
+static int scan_number(struct perfan__jread *j, const char *what,
+		       size_t *startp)
 {
 	int rc = expect(j, PERFAN__JREAD_NUMBER, what);
 	if (rc)
 		return rc;
-	size_t start = j->pos;
+	size_t start = *startp = j->pos;
 	if (j->p[j->pos] == '-')
 		j->pos++;
 	if (j->pos < j->len && j->p[j->pos] == '0')
@@ -490,6 +492,29 @@ int perfan__jread_number(struct perfan__jread *j, const char *what, double *v)
 	    j->p[j->pos])
 		return perfan__jread_err(j, PERFAN_EFORMAT, start,
 					 "a malformed number");
+	return 0;
+}
+
+int perfan__jread_number_text(struct perfan__jread *j, const char *what,
+			      const char **s, size_t *len, size_t *off)
+{
+	size_t start;
+	int rc = scan_number(j, what, &start);
+	if (rc)
+		return rc;
+	*s = j->p + start;
+	*len = j->pos - start;
+	if (off)
+		*off = start;
+	return 0;
+}
+
+int perfan__jread_number(struct perfan__jread *j, const char *what, double *v)
+{
+	size_t start;
+	int rc = scan_number(j, what, &start);
+	if (rc)
+		return rc;
 	size_t n = j->pos - start;
 	if ((rc = room(j, 0, n)))
 		return rc;

@@ -88,6 +88,13 @@ int perfan__jread_string(struct perfan__jread *j, const char *what,
 int perfan__jread_number(struct perfan__jread *j, const char *what, double *v);
 int perfan__jread_bool(struct perfan__jread *j, const char *what, int *v);
 
+/* The next value, a number, as its text in the input (checked as
+ * perfan__jread_number checks it; *S borrowed for the reader's life, not
+ * NUL-terminated, *LEN bytes, at offset *OFF when OFF is not NULL): for
+ * values a double cannot hold exactly (perfan__decimal_scaled). */
+int perfan__jread_number_text(struct perfan__jread *j, const char *what,
+			      const char **s, size_t *len, size_t *off);
+
 /* Read and check the next value, whatever it is, and drop it. */
 int perfan__jread_skip(struct perfan__jread *j);
 
