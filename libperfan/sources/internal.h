@@ -37,6 +37,7 @@ extern const struct perfan__format perfan__format_pyspy;
 extern const struct perfan__format perfan__format_bpftrace;
 extern const struct perfan__format perfan__format_speedscope;
 extern const struct perfan__format perfan__format_nsight;
+extern const struct perfan__format perfan__format_kineto;
 
 /* A speedscope JSON file of LEN bytes at BUF into P (sources/speedscope.c),
  * with O's root, event and log (O may be NULL). */
