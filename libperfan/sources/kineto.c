@@ -14,6 +14,7 @@
 #include "util/decimal.h"
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/htab.h"
 #include "util/log.h"
 
 #define KIN_DEPTH 64
@@ -32,6 +33,13 @@ struct lack {
 	size_t event;
 };
 
+/* A thread_name, applied once every event is in: only to threads that
+ * have events (metadata before them would make threads of none). */
+struct tname {
+	int64_t pid, tid;
+	char *name;
+};
+
 struct kin {
 	perfan_trace *t;
 	struct perfan__jread j;
@@ -46,7 +54,15 @@ struct kin {
 	struct lack *lacks;
 	size_t nlacks, caplacks;
 	size_t nevents; /* appended */
+	struct tname *names;
+	size_t nnames, capnames;
+	struct perfan__htab threads; /* pid and tid hashed -> 1 */
 };
+
+static uint64_t place(int64_t pid, int64_t tid)
+{
+	return (uint64_t)pid * 0x9e3779b97f4a7c15ull ^ (uint64_t)tid;
+}
 
 static const struct {
 	const char *cat;
@@ -140,10 +156,33 @@ static int meta(struct kin *x)
 	if (e->mname.have && e->pid.have && !strcmp(n, "process_name"))
 		return perfan__trace_process_name(x->t, e->pid.v, e->mname.s);
 	if (e->mname.have && e->pid.have && e->tid.have &&
-	    !strcmp(n, "thread_name"))
-		return perfan__trace_thread_name(x->t, e->pid.v, e->tid.v,
-						 e->mname.s);
+	    !strcmp(n, "thread_name")) {
+		if (perfan__grow((void **)&x->names, &x->capnames,
+				 x->nnames + 1, sizeof(*x->names)))
+			return perfan__nomem(x->j.name);
+		struct tname *t = &x->names[x->nnames];
+		if (!(t->name = strdup(e->mname.s)))
+			return perfan__nomem(x->j.name);
+		t->pid = e->pid.v;
+		t->tid = e->tid.v;
+		x->nnames++;
+		return 0;
+	}
 	perfan__trace_skip(x->t);
+	return 0;
+}
+
+/* The thread names of threads with events; the others skipped. */
+static int name_threads(struct kin *x)
+{
+	for (size_t i = 0; i < x->nnames; i++) {
+		const struct tname *t = &x->names[i];
+		if (!perfan__htab_get(&x->threads, place(t->pid, t->tid)))
+			perfan__trace_skip(x->t);
+		else if (perfan__trace_thread_name(x->t, t->pid, t->tid,
+						   t->name))
+			return perfan__nomem(x->j.name);
+	}
 	return 0;
 }
 
@@ -203,6 +242,9 @@ static int span(struct kin *x)
 	}
 	int rc = perfan__trace_thread(x->t, e->pid.v, e->tid.v, dev, stream,
 				      &ev.thread);
+	if (!rc)
+		rc = perfan__htab_put(&x->threads, place(e->pid.v, e->tid.v),
+				      1);
 	if (!rc && ev.correlation < 0 &&
 	    (on_gpu(k) || k == PERFAN_TRACE_RUNTIME ||
 	     k == PERFAN_TRACE_DRIVER)) {
@@ -382,6 +424,8 @@ static int parse(struct kin *x, const char *buf, size_t len, const char *name)
 {
 	perfan__jread_init(&x->j, buf, len, name, KIN_DEPTH);
 	int rc = top(x);
+	if (!rc)
+		rc = name_threads(x);
 	if (!rc) {
 		amend(x);
 		rc = perfan__trace_describe(x->t,
@@ -406,6 +450,10 @@ int perfan__kineto_parse(const void *buf, size_t len, const char *name,
 	free(x.schema);
 	free(x.flows);
 	free(x.lacks);
+	for (size_t i = 0; i < x.nnames; i++)
+		free(x.names[i].name);
+	free(x.names);
+	perfan__htab_free(&x.threads);
 	if (rc) {
 		perfan_trace_free(x.t);
 		return rc;
