@@ -1,7 +1,9 @@
 /* cli/cmd_header.c: perfan header: the file header and features of a
- * perf.data, in the lines `perf report --header-only` prints, or as JSON. */
+ * perf.data, in the lines `perf report --header-only` prints, or what a GPU
+ * profiler's trace holds; or as JSON. */
 #include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <perfan/perfan.h>
 
@@ -17,11 +19,13 @@ struct opts {
 };
 
 static const char head[] =
-	"usage: perfan header [--json] [-I] [-o FILE] PERF.DATA\n"
+	"usage: perfan header [--json] [-I] [-o FILE] PERF.DATA|TRACE\n"
 	"\n"
 	"Show the header and the features of a perf.data (file or pipe mode;\n"
 	"'-' reads standard input), as 'perf report --header-only' does,\n"
-	"followed by the build-id table.\n"
+	"followed by the build-id table. For a GPU profiler's trace\n"
+	"(torch.profiler's .json or .json.gz): its layout, schema, base time,\n"
+	"rank, devices, events per kind, CPU threads and GPU streams.\n"
 	"\n";
 
 static const struct cli_opt options[] = {
@@ -39,6 +43,39 @@ static int write_header(const void *h, FILE *fp, const void *wo)
 	return perfan_header_write(h, fp, wo);
 }
 
+static int write_trace(const void *t, FILE *fp, const void *wo)
+{
+	return perfan_trace_header_write(t, fp, wo);
+}
+
+/* PATH, a file of a trace format: its trace written as O asks, into *STATUS
+ * (1 on an error). Returns 0 when PATH is no trace: a perf.data, or
+ * anything else perfan_header_read then names. */
+static int trace_header(const char *path, const struct opts *o, int *status)
+{
+	perfan_source *s = NULL;
+	perfan_trace *t = NULL;
+	if (!strcmp(path, "-") || perfan_source_open(&s, path, NULL) < 0 ||
+	    !(perfan_source_caps(s) & PERFAN_SOURCE_TRACE)) {
+		perfan_source_free(s);
+		return 0; /* a stream is read as a perf.data pipe */
+	}
+	struct perfan_trace_header_opts to =
+		PERFAN_OPTS_INIT(struct perfan_trace_header_opts);
+	to.json = o->wo.json;
+	to.name = path;
+	to.format = perfan_source_format(s);
+	if (perfan_source_trace(s, &t) < 0) {
+		cli_error(CMD, "%s", perfan_error_last());
+		*status = 1;
+	} else {
+		*status = cli_write(CMD, o->out, 0, write_trace, t, &to);
+	}
+	perfan_trace_free(t);
+	perfan_source_free(s);
+	return 1;
+}
+
 int cmd_header(int argc, char **argv)
 {
 	struct opts o = {
@@ -48,11 +85,14 @@ int cmd_header(int argc, char **argv)
 		return status;
 	if (optind + 1 != argc)
 		return cli_opt_error(CMD, options, head, "%s",
-				     optind < argc ? "one PERF.DATA, not more"
+				     optind < argc ? "one PERF.DATA or TRACE, "
+						     "not more"
 						   : "no perf.data file given");
 	const char *path = argv[optind];
 	if (cli_output_guard(CMD, o.out, &path, 1))
 		return 1;
+	if (trace_header(path, &o, &status))
+		return status;
 	struct perfan_header_read_opts ro =
 		PERFAN_OPTS_INIT(struct perfan_header_read_opts);
 	ro.log = cli_progress_log; /* "perfan header: warning: ..." */

@@ -1,6 +1,7 @@
 /* perfan/header.h: the sinks of what a perf.data says about itself: its
  * header and features (perfan header) and its record counts (perfan
- * stats), as text in perf's lines or as JSON. */
+ * stats), as text in perf's lines or as JSON; and what a GPU profiler's
+ * trace holds (perfan header TRACE). */
 #ifndef PERFAN_HEADER_H
 #define PERFAN_HEADER_H
 
@@ -8,6 +9,7 @@
 
 #include <perfan/common.h>
 #include <perfan/perfdata.h>
+#include <perfan/trace.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -47,6 +49,24 @@ struct perfan_header_write_opts {
  * when writing failed. */
 PERFAN_API int perfan_header_write(const perfan_header *h, FILE *fp,
 				   const struct perfan_header_write_opts *opts);
+
+struct perfan_trace_header_opts {
+	size_t sz;
+	int json;           /* one JSON object instead of the lines */
+	const char *name;   /* text: the input as the lines name it */
+	const char *format; /* the format's name (perfan_source_format),
+			       or NULL */
+};
+
+/* Since 0.2. What trace T holds, for perfan header: its layout, schema,
+ * base time and rank, time span, devices, events per kind
+ * (perfan_trace_kind_name), GPU work linked to its launch, CPU threads and
+ * GPU streams with their names and events, events skipped; "# key: value"
+ * lines, or one JSON object. Returns 0, PERFAN_ENOMEM, or PERFAN_EIO when
+ * writing failed. */
+PERFAN_API int
+perfan_trace_header_write(const perfan_trace *t, FILE *fp,
+			  const struct perfan_trace_header_opts *opts);
 
 /* Record counts per record type and samples per event. */
 typedef struct perfan_recstats perfan_recstats;
