@@ -38,6 +38,12 @@ extern const struct perfan__format perfan__format_bpftrace;
 extern const struct perfan__format perfan__format_speedscope;
 extern const struct perfan__format perfan__format_nsight;
 extern const struct perfan__format perfan__format_kineto;
+extern const struct perfan__format perfan__format_autograd;
+
+/* The older autograd profiler's JSON array of LEN bytes at BUF, named NAME
+ * in messages, into a new trace *OUT (sources/autograd.c). */
+int perfan__autograd_parse(const void *buf, size_t len, const char *name,
+			   perfan_trace **out);
 
 /* A speedscope JSON file of LEN bytes at BUF into P (sources/speedscope.c),
  * with O's root, event and log (O may be NULL). */
@@ -50,6 +56,9 @@ int perfan__speedscope_parse(perfan_profile *p, const void *buf, size_t len,
  * gpu time) picked by the event option. */
 #define PERFAN__TRACE_CAPS                                                     \
 	(PERFAN_SOURCE_TRACE | PERFAN_SOURCE_ROOTS | PERFAN_SOURCE_EVENTS)
+/* input_slurp.c: S's whole input from its first byte into *OUT (malloc'd,
+ * *LEN bytes): 0, PERFAN_ENOMEM, or PERFAN_EIO naming the input. */
+int perfan__input_slurp(perfan_source *s, char **out, size_t *len);
 
 /* trace_profile.c: the `load` of every PERFAN_SOURCE_TRACE format: S read
  * by the format's `trace`, then perfan_trace_profile with S's root. */

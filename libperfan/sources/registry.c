@@ -19,8 +19,9 @@
  * classifier). */
 static const struct perfan__format *const formats[] = {
 	&perfan__format_perfdata,   &perfan__format_cprofile,
-	&perfan__format_nsight, /* "SQLite format 3": binary, like the two */
-	&perfan__format_kineto, /* JSON (gzip too): before speedscope */
+	&perfan__format_nsight,   /* "SQLite format 3": binary, like the two */
+	&perfan__format_autograd, /* JSON: an array with "CPU functions" */
+	&perfan__format_kineto,   /* JSON (gzip too): before speedscope */
 	&perfan__format_speedscope, /* JSON, before the text classifier */
 	&perfan__format_pyspy,    /* folded stacks too, with py-spy's frames */
 	&perfan__format_bpftrace, /* "@[": before folded, which it is not */

@@ -962,41 +962,13 @@ static int detect(const void *buf, size_t len)
 	return 0;
 }
 
-/* The whole input: a JSON text is read as one. */
-static int slurp(perfan_source *s, char **out, size_t *len)
-{
-	FILE *fp = perfan__input_text(s);
-	char *buf = NULL;
-	size_t n = 0, cap = 0;
-	if (!fp)
-		return PERFAN_EIO; /* named by perfan__input_text */
-	for (;;) {
-		if (perfan__grow((void **)&buf, &cap, n + 65536, 1)) {
-			free(buf);
-			return perfan__nomem(NULL);
-		}
-		size_t want = cap - n, r = fread(buf + n, 1, want, fp);
-		n += r;
-		if (r < want)
-			break; /* the end, or an error (below) */
-	}
-	if (ferror(fp)) {
-		int e = errno;
-		free(buf);
-		return perfan__err(PERFAN_EIO, "%s: %s", s->name, strerror(e));
-	}
-	*out = buf;
-	*len = n;
-	return 0;
-}
-
 static int load(perfan_source *s, perfan_profile *p,
 		struct perfan_source_stats *st)
 {
 	(void)st;
 	char *buf = NULL;
 	size_t len = 0;
-	int rc = slurp(s, &buf, &len);
+	int rc = perfan__input_slurp(s, &buf, &len);
 	if (rc)
 		return rc;
 	rc = perfan__speedscope_parse(p, buf, len, s->name, &s->o);
