@@ -31,6 +31,7 @@
 #include <perfan/critical.h>
 #include <perfan/diff.h>
 #include <perfan/dump.h>
+#include <perfan/keyavg.h>
 #include <perfan/gil.h>
 #include <perfan/gpu.h>
 #include <perfan/offcpu.h>
