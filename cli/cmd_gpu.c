@@ -19,6 +19,7 @@
 static const char head[] =
 	"usage: perfan gpu [--step REGEX] [--device N] [--json] [--hta-compat]\n"
 	"                  [-o FILE] TRACE\n"
+	"       perfan gpu --key-averages [--json] [-o FILE] TRACE\n"
 	"\n"
 	"The CPU/GPU split of a GPU profiler's TRACE (torch.profiler's Kineto\n"
 	"JSON, .json.gz; the autograd profiler's; an Nsight Systems SQLite\n"
@@ -33,13 +34,14 @@ static const char head[] =
 	"threads' CPU time, each stream; then the whole trace as HTA breaks it\n"
 	"down, and the CPU stacks the host-wait time is charged to (what the\n"
 	"launching thread did from the gap's start to the next launch). With\n"
-	"-o FILE.svg, a flame graph of GPU idle time by CPU stack.\n"
+	"-o FILE.svg, a flame graph of GPU idle time by CPU stack. With\n"
+	"--key-averages, torch's own table instead, as torch computes it.\n"
 	"\n";
 
 struct opts {
 	struct perfan_load_opts load;
 	struct perfan_gpu_opts go;
-	int format;
+	int format, keyavg;
 	const char *out;
 };
 
@@ -83,6 +85,9 @@ static const struct cli_opt options[] = {
 	CLI_FLAG_VALUE("folded", format, GPU_FOLDED,
 		       "print the GPU idle time by CPU stack as\n"
 		       "folded lines (ns) instead"),
+	CLI_FLAG("key-averages", keyavg,
+		 "print torch's key_averages() table instead: per\n"
+		 "op, self CPU, CPU total, self CUDA, CUDA total"),
 	CLI_OUTPUT(out),
 	CLI_END,
 };
@@ -124,6 +129,13 @@ static const struct cli_analysis analysis = {
 	.profile = idle_profile,
 	.title = "GPU idle time by CPU stack"};
 
+CLI_ANALYSIS_FNS(keyavg)
+
+static const struct cli_analysis keyavg_analysis = {.cmd = CMD,
+						    .run = keyavg_run,
+						    .write = keyavg_write,
+						    .free = keyavg_free};
+
 int cmd_gpu(int argc, char **argv)
 {
 	struct opts o = {.go = PERFAN_OPTS_INIT(struct perfan_gpu_opts)};
@@ -138,6 +150,9 @@ int cmd_gpu(int argc, char **argv)
 	const char *path = argv[argc - 1];
 	if (cli_output_guard(CMD, o.out, &path, 1))
 		return 1;
-	return cli_analysis_run(&analysis, &o.load, path, &o.go, o.format,
-				o.out);
+	if (o.keyavg && o.format == GPU_FOLDED)
+		return cli_opt_error(CMD, options, head, "%s",
+				     "--key-averages prints no folded lines");
+	return cli_analysis_run(o.keyavg ? &keyavg_analysis : &analysis,
+				&o.load, path, &o.go, o.format, o.out);
 }

@@ -12,10 +12,11 @@
 #include <perfan/common.h>
 #include <perfan/critical.h>
 #include <perfan/dump.h>
-#include <perfan/gpu.h>
 #include <perfan/filter.h>
 #include <perfan/gil.h>
+#include <perfan/gpu.h>
 #include <perfan/host.h>
+#include <perfan/keyavg.h>
 #include <perfan/offcpu.h>
 #include <perfan/profile.h>
 #include <perfan/pstats.h>
@@ -401,6 +402,14 @@ PERFAN_API int perfan_load_timeline(perfan_timeline **out, perfan_load *l,
 PERFAN_API int perfan_load_gpu(perfan_gpu **out, perfan_load *l,
 			       const char *path,
 			       const struct perfan_gpu_opts *go);
+
+/* Since 0.2. Torch's key_averages() table (perfan/keyavg.h) of the GPU
+ * profiler's trace at PATH ("-": standard input); OPTS is for options to
+ * come, ignored now; the trace is kept in L, which must outlive *OUT.
+ * Returns 0 or a negative error (*OUT NULL then): PERFAN_EINVAL when PATH
+ * is not a trace. */
+PERFAN_API int perfan_load_keyavg(perfan_keyavg **out, perfan_load *l,
+				  const char *path, const void *opts);
 
 /* What perfan_load_triage reads beside the recording. */
 struct perfan_load_triage_opts {

@@ -6,11 +6,13 @@
 #define _GNU_SOURCE /* qsort_r */
 #include <perfan/keyavg.h>
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/error.h"
 #include "util/log.h"
+#include "util/search.h"
 
 #define NONE UINT32_MAX
 
@@ -31,7 +33,7 @@ struct node {
 };
 
 struct pair {
-	int64_t id;
+	uint64_t id; /* an External id or correlation, >= 0 */
 	uint32_t node;
 };
 
@@ -97,17 +99,14 @@ static int by_id(const void *a, const void *b)
 	return x->node < y->node ? -1 : x->node > y->node;
 }
 
+/* The first pair of V with ID (ID >= 0), or NONE. */
 static uint32_t find(const struct pair *v, size_t n, int64_t id)
 {
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (v[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && v[lo].id == id ? v[lo].node : NONE;
+	uint64_t key = (uint64_t)id;
+	size_t i = key ? perfan__count_le(v, n, sizeof(*v),
+					  offsetof(struct pair, id), key - 1)
+		       : 0;
+	return i < n && v[i].id == key ? v[i].node : NONE;
 }
 
 /* _populate_cpu_children over the nodes in ORDER (by_thread_start). */
@@ -190,8 +189,8 @@ static int link_kernels(struct node *nd, size_t n)
 		if ((e->kind == PERFAN_TRACE_RUNTIME ||
 		     e->kind == PERFAN_TRACE_DRIVER) &&
 		    e->correlation >= 0 && e->external_id >= 0)
-			launch[nlaunch++] =
-				(struct pair){e->correlation, (uint32_t)i};
+			launch[nlaunch++] = (struct pair){
+				(uint64_t)e->correlation, (uint32_t)i};
 	}
 	qsort(ops, nops, sizeof(*ops), by_id);
 	qsort(launch, nlaunch, sizeof(*launch), by_id);

@@ -3,6 +3,7 @@
 #include <perfan/gpu.h>
 #include <perfan/load.h>
 
+#include "load/trace_read.h"
 #include "util/error.h"
 
 int perfan_load_gpu(perfan_gpu **out, perfan_load *l, const char *path,
@@ -12,16 +13,10 @@ int perfan_load_gpu(perfan_gpu **out, perfan_load *l, const char *path,
 		return perfan__err(PERFAN_EINVAL,
 				   "perfan_load_gpu: an argument is NULL");
 	*out = NULL;
-	int rc = perfan_load_read(l, path);
+	const perfan_trace *t = NULL;
+	int rc = perfan__load_trace_read(l, path, &t);
 	if (rc < 0)
 		return rc;
-	const perfan_trace *t = perfan_load_trace(l);
-	if (!t)
-		return perfan__err(PERFAN_EINVAL,
-				   "%s is not a GPU profiler's trace "
-				   "(torch.profiler, the autograd profiler, "
-				   "Nsight Systems' SQLite export)",
-				   perfan_load_info(l)->name);
 	int err = perfan_gpu_new(out, t, go);
 	return err ? err : rc;
 }

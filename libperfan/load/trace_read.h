@@ -1,0 +1,13 @@
+/* load/trace_read.h: a GPU profiler's trace read through the load. */
+#ifndef PERFAN_LOAD_TRACE_READ_H
+#define PERFAN_LOAD_TRACE_READ_H
+
+#include <perfan/load.h>
+
+/* Read PATH with L (perfan_load_read) and give its trace in *T, kept by
+ * L. Returns perfan_load_read's non-negative return, or a negative error:
+ * PERFAN_EINVAL when PATH is not a trace. */
+int perfan__load_trace_read(perfan_load *l, const char *path,
+			    const perfan_trace **t);
+
+#endif
