@@ -78,7 +78,8 @@ struct perfan_trace_event {
 	const char *call_stack; /* the `Call stack` argument, or NULL */
 	/* GPU work and syncs */
 	int32_t device;       /* -1 on the CPU */
-	int64_t stream;       /* -1 on the CPU */
+	int64_t stream;       /* the stream; on the CPU -1, or the stream
+				 argument a CPU event carries */
 	uint64_t bytes;       /* copies and sets: bytes moved, else 0 */
 	uint32_t sync;        /* enum perfan_trace_sync, for PERFAN_TRACE_SYNC
 				 and the runtime calls that synchronise */

@@ -239,6 +239,10 @@ static int span(struct kin *x)
 		stream = e->have[KIN_STREAM] ? e->arg[KIN_STREAM] : e->tid.v;
 		ev.device = dev;
 		ev.stream = stream;
+	} else if (e->have[KIN_STREAM]) {
+		/* a CPU event's stream argument (Triton's launcher op), kept
+		 * as the trace says it: HTA counts such an event as GPU time */
+		ev.stream = e->arg[KIN_STREAM];
 	}
 	int rc = perfan__trace_thread(x->t, e->pid.v, e->tid.v, dev, stream,
 				      &ev.thread);
