@@ -148,11 +148,11 @@ int perfan__kin_event(struct perfan__jread *j, struct perfan__kin_ev *e)
 	rc = perfan__jread_object(j, "an event, an object");
 	while (!rc && (rc = perfan__jread_member(j, &key, &klen)) == 1) {
 		if (!strcmp(key, "ph")) {
-			const char *s;
-			size_t n;
+			const char *s = NULL;
+			size_t n = 0;
 			rc = perfan__jread_string(j, "the phase, a string", &s,
 						  &n);
-			e->ph = n ? s[0] : 0;
+			e->ph = !rc && n ? s[0] : 0;
 		} else if (!strcmp(key, "name")) {
 			if (perfan__jread_peek(j, NULL) == PERFAN__JREAD_STRING)
 				rc = str(j, NULL, &e->name);
