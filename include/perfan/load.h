@@ -12,6 +12,7 @@
 #include <perfan/common.h>
 #include <perfan/critical.h>
 #include <perfan/dump.h>
+#include <perfan/gpucrit.h>
 #include <perfan/filter.h>
 #include <perfan/gil.h>
 #include <perfan/gpu.h>
@@ -286,6 +287,13 @@ PERFAN_API const perfan_perfdata *perfan_load_reader(const perfan_load *l);
  * of it), else NULL. Borrowed from L until its next read or
  * perfan_load_free. */
 PERFAN_API const perfan_trace *perfan_load_trace(const perfan_load *l);
+/* Since 0.2. Read PATH, a GPU profiler's trace, with L and find its
+ * critical path (perfan_gpucrit_trace with OPTS) into *OUT, which borrows
+ * the trace from L: free *OUT first. Returns 0 or a negative error
+ * (PERFAN_EINVAL when PATH is no trace). */
+PERFAN_API int perfan_load_gpucrit(perfan_gpucrit **out, perfan_load *l,
+				   const char *path,
+				   const struct perfan_gpucrit_opts *opts);
 
 /* The column of L's profile to show: the one named opts.filter.event,
  * else the one with weight (not counting one named SKIP, which may be

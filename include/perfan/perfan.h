@@ -52,5 +52,6 @@
 #include <perfan/pprof.h>
 #include <perfan/speedscope.h>
 #include <perfan/trace.h>
+#include <perfan/gpucrit.h>
 
 #endif
