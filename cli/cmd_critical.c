@@ -1,6 +1,7 @@
 /* cli/cmd_critical.c: perfan critical: the critical path of one thread's
  * interval in a perf.data recording: what it ran, what it waited for, and
- * who it waited on, followed through the wakers. */
+ * who it waited on, followed through the wakers; or, with no --tid, the
+ * critical path of a GPU profiler's trace, as HTA finds it. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 
 static const char head[] =
 	"usage: perfan critical --tid TID [--time START,END] [options] FILE\n"
+	"       perfan critical [--json] [-o FILE] TRACE\n"
 	"\n"
 	"The critical path of thread TID over its life in perf.data FILE (or\n"
 	"over --time START,END): each stretch it was blocked is followed to\n"
@@ -28,6 +30,14 @@ static const char head[] =
 	"-o FILE.svg, a flame graph rooted at the thread. Record with\n"
 	"sched:sched_switch, sched:sched_waking and cpu-clock/freq=N/, call\n"
 	"graphs (--call-graph dwarf for CPython), -a for exact switch-ins.\n"
+	"\n"
+	"With no --tid, FILE is a GPU profiler's trace (a Kineto JSON, ...)\n"
+	"and the path is Holistic Trace Analysis's over the whole trace: a\n"
+	"graph of the starts and ends of CPU operators, runtime calls and GPU\n"
+	"work, linked by nesting, launches, stream order and syncs, and its\n"
+	"longest path: its length, its time per edge type (operators,\n"
+	"launch delays, kernel-kernel gaps) and per kind of event, and the\n"
+	"events that hold it, by their time on it.\n"
 	"\n";
 
 struct opts {
@@ -61,6 +71,7 @@ static const struct cli_opt options[] = {
 };
 
 CLI_ANALYSIS_FNS(critical)
+CLI_ANALYSIS_FNS(gpucrit)
 
 static const perfan_profile *path_profile(const void *c)
 {
@@ -74,6 +85,11 @@ static const struct cli_analysis analysis = {.cmd = CMD,
 					     .profile = path_profile,
 					     .title = "Critical path"};
 
+static const struct cli_analysis gpu_analysis = {.cmd = CMD,
+						 .run = gpucrit_run,
+						 .write = gpucrit_write,
+						 .free = gpucrit_free};
+
 int cmd_critical(int argc, char **argv)
 {
 	struct opts o = {.co = PERFAN_OPTS_INIT(struct perfan_critical_opts)};
@@ -81,11 +97,11 @@ int cmd_critical(int argc, char **argv)
 	const char *path;
 	int status = cli_one_perfdata(CMD, argc, argv, options, &o, head,
 				      &o.out, &path);
-	if (status < 0 && o.load.filter.tid < 0)
-		status = cli_opt_error(CMD, options, head, "%s",
-				       "no thread: --tid TID");
 	if (status >= 0)
 		return status;
+	if (o.load.filter.tid < 0)
+		return cli_analysis_run(&gpu_analysis, &o.load, path, NULL,
+					o.format, o.out);
 	o.co.python_view = cli_python_view(&o.load);
 	return cli_analysis_run(&analysis, &o.load, path, &o.co, o.format,
 				o.out);
