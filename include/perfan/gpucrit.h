@@ -27,7 +27,8 @@ enum perfan_gpucrit_edge_type {
 	PERFAN_GPUCRIT_KERNEL_KERNEL, /* the gap between two kernels on one
 					 stream */
 	PERFAN_GPUCRIT_SYNC,          /* GPU work's end to the sync call
-					 that waited for it: 0 */
+					 that waited for it, or to the work a
+					 stream wait held back: 0 */
 	PERFAN_GPUCRIT_NTYPES
 };
 

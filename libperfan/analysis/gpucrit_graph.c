@@ -8,6 +8,30 @@
 #include "util/error.h"
 #include "util/grow.h"
 
+/* HTA's get_runtime_launch_events_mask */
+static const char *const launch_calls[] = {
+	"cudaLaunchKernel",
+	"cudaLaunchKernelExC",
+	"cuLaunchKernel",
+	"cuLaunchKernelEx",
+	"cudaMemcpyAsync",
+	"cudaMemsetAsync",
+	"hipLaunchKernel",
+	"hipExtModuleLaunchKernel",
+	"hipMemsetAsync",
+	"hipMemcpyAsync",
+	"hipMemcpyWithStream",
+	"runFunction - job_prep_and_submit_for_execution",
+	NULL};
+
+int perfan__gc_is_launch(const struct perfan_trace_event *e)
+{
+	for (const char *const *l = launch_calls; *l; l++)
+		if (e->name && !strcmp(e->name, *l))
+			return 1;
+	return 0;
+}
+
 static size_t slot_of(uint32_t u, uint32_t v, size_t cap)
 {
 	uint64_t k = ((uint64_t)u << 32 | v) * 0x9E3779B97F4A7C15ull;

@@ -56,6 +56,9 @@ static inline int perfan__gc_on_gpu(uint32_t kind)
 	       kind == PERFAN_TRACE_GPU_ANNOTATION;
 }
 
+/* Whether E is a call that launches GPU work (HTA's list of them). */
+int perfan__gc_is_launch(const struct perfan_trace_event *e);
+
 /* Add the edge U -> V of TYPE (weight: V's time less U's for operator,
  * launch and kernel-kernel edges unless ZERO; else 0); an edge added again
  * takes the new type and weight and keeps its place, as networkx does.
@@ -71,6 +74,13 @@ int perfan__gc_cpu(struct gc_graph *g);
 /* The GPU side: each piece of GPU work's span, its launch or the work
  * before it on its stream, and the syncs (gpucrit_gpu.c). */
 int perfan__gc_gpu(struct gc_graph *g);
+
+/* For each event sync and stream wait I whose cudaEventRecord is found:
+ * SRC[I], the GPU work it waits for; for a stream wait, DEST[I], the work
+ * that may not start before it (gpucrit_event.c). Others stay as they
+ * are. Returns 0 or PERFAN_ENOMEM. */
+int perfan__gc_event_links(const struct gc_graph *g, int32_t *src,
+			   int32_t *dest);
 
 /* The longest path as networkx 2.8's dag_longest_path finds it: node ids
  * into *PATH (malloc'd), their number into *N. Returns 0 or a negative

@@ -7,9 +7,9 @@
 # launch, dependency and sync edges equal HTA's flow arrows there (type,
 # weight, both ends); on that trace and on hta-event_sync_multi_stream the
 # length, the time per edge type and the events equal HTA's run here
-# (testdata/kineto/hta/critical/, made by run_hta.py there). The traces
-# whose event syncs HTA follows through cudaEventRecord (alexnet, event_sync)
-# give a result no longer than the trace. Plus the CLI contract.
+# (testdata/kineto/hta/critical/, made by run_hta.py there), as on alexnet,
+# event_sync and event_sync_multi_stream, whose event syncs and stream
+# waits HTA follows through cudaEventRecord. Plus the CLI contract.
 set -u
 
 BIN=${PERFAN_BIN:?PERFAN_BIN must name the perfan binary}
@@ -100,29 +100,24 @@ for n in hta-critical-simple_add-a100 hta-event_sync_multi_stream-a100 \
 		{ fail "$n: status $?: $(cat "$tmp/err")"; continue; }
 	"$BIN" critical "$D/$n.json.gz" 2>/dev/null | grep -q '^Critical path: ' ||
 		fail "$n: the text has no 'Critical path: ' line"
-	case $n in
-	*alexnet* | *event_sync-a100) exact=0 ;;
-	*) exact=1 ;;
-	esac
-	python3 - "$HTA/$n.json" "$tmp/$n.json" "$exact" >"$tmp/out" <<'PY'
+	python3 - "$HTA/$n.json" "$tmp/$n.json" >"$tmp/out" <<'PY'
 import json, sys
 h = json.load(open(sys.argv[1]))
 p = json.load(open(sys.argv[2]))["critical"]
 bad = []
 if not 0 < p["length"] <= p["end"] - p["start"]:
     bad.append("length %d outside the trace's %d ns" % (p["length"], p["end"] - p["start"]))
-if sys.argv[3] == "1":
-    if p["length"] != h["length"] * 1000:
-        bad.append("length %d ns, HTA %d us" % (p["length"], h["length"]))
-    for t, w in h["by_type"].items():
-        if p["by_type"][t] != w * 1000:
-            bad.append("%s: %d ns, HTA %d us" % (t, p["by_type"][t], w))
-    want = {tuple(e) for e in h["events"]}
-    got = {(e["name"], e["ts"] / 1000, e["dur"] / 1000, e["tid"])
-           for e in p["events"] if e["on_path"]}
-    if got != want:
-        bad.append("events: %d of HTA's %d, %d more" % (
-            len(got & want), len(want), len(got - want)))
+if p["length"] != h["length"] * 1000:
+    bad.append("length %d ns, HTA %d us" % (p["length"], h["length"]))
+for t, w in h["by_type"].items():
+    if p["by_type"][t] != w * 1000:
+        bad.append("%s: %d ns, HTA %d us" % (t, p["by_type"][t], w))
+want = {tuple(e) for e in h["events"]}
+got = {(e["name"], e["ts"] / 1000, e["dur"] / 1000, e["tid"])
+       for e in p["events"] if e["on_path"]}
+if got != want:
+    bad.append("events: %d of HTA's %d, %d more" % (
+        len(got & want), len(want), len(got - want)))
 print("\n".join(bad) or "ok")
 PY
 	grep -qx 'ok' "$tmp/out" || fail "$n against HTA: $(cat "$tmp/out")"
