@@ -53,7 +53,8 @@ static int queue_lengths(const struct gc_graph *g, int32_t *qlen, uint8_t *have)
 		    ti->events[p].stream >= 0)
 			it[n++] =
 				(struct item){e->ts, e->index, (uint32_t)i, 1};
-		else if (e->stream >= 0 && perfan__gc_is_launch(&ti->events[p]))
+		else if (perfan__gc_on_gpu(e->kind) && e->stream >= 0 &&
+			 perfan__gc_is_launch(&ti->events[p]))
 			it[n++] =
 				(struct item){e->ts, e->index, (uint32_t)i, -1};
 	}

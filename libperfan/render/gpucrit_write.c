@@ -22,7 +22,7 @@ static double pct(int64_t part, int64_t whole)
 static void where(char *buf, size_t sz, const struct perfan_trace_info *ti,
 		  const struct perfan_trace_event *e)
 {
-	if (e->stream >= 0)
+	if (ti->threads[e->thread].device >= 0)
 		snprintf(buf, sz, "GPU %d stream %lld", (int)e->device,
 			 (long long)e->stream);
 	else
