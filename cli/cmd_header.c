@@ -3,7 +3,7 @@
  * profiler's trace holds; or as JSON. */
 #include <getopt.h>
 #include <stdio.h>
-#include <string.h>
+#include <sys/stat.h>
 
 #include <perfan/perfan.h>
 
@@ -55,10 +55,15 @@ static int trace_header(const char *path, const struct opts *o, int *status)
 {
 	perfan_source *s = NULL;
 	perfan_trace *t = NULL;
-	if (!strcmp(path, "-") || perfan_source_open(&s, path, NULL) < 0 ||
+	struct stat st;
+	/* a stream (a FIFO, '-', <(...)) is read once: as a perf.data, by
+	 * perfan_header_read, which a look at its first bytes here would
+	 * rob of them */
+	if (stat(path, &st) || !S_ISREG(st.st_mode) ||
+	    perfan_source_open(&s, path, NULL) < 0 ||
 	    !(perfan_source_caps(s) & PERFAN_SOURCE_TRACE)) {
 		perfan_source_free(s);
-		return 0; /* a stream is read as a perf.data pipe */
+		return 0;
 	}
 	struct perfan_trace_header_opts to =
 		PERFAN_OPTS_INIT(struct perfan_trace_header_opts);
