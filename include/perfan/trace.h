@@ -86,8 +86,8 @@ struct perfan_trace_event {
 	int64_t wait_stream;  /* Stream Wait Event: the stream waited on */
 	int64_t event_record; /* an event sync's
 				 `wait_on_cuda_event_record_corr_id` */
-	uint32_t index;       /* its place in the input (0-based), for
-				 messages and for ties */
+	uint32_t index;       /* its place among the events kept, in the
+				 input's order (0-based): for ties */
 };
 
 /* The whole trace: events sorted by ts, then by input order. */
