@@ -12,10 +12,10 @@
 #include <perfan/common.h>
 #include <perfan/critical.h>
 #include <perfan/dump.h>
-#include <perfan/gpucrit.h>
 #include <perfan/filter.h>
 #include <perfan/gil.h>
 #include <perfan/gpu.h>
+#include <perfan/gpucrit.h>
 #include <perfan/host.h>
 #include <perfan/keyavg.h>
 #include <perfan/offcpu.h>

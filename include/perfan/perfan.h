@@ -31,9 +31,9 @@
 #include <perfan/critical.h>
 #include <perfan/diff.h>
 #include <perfan/dump.h>
-#include <perfan/keyavg.h>
 #include <perfan/gil.h>
 #include <perfan/gpu.h>
+#include <perfan/keyavg.h>
 #include <perfan/offcpu.h>
 #include <perfan/report.h>
 #include <perfan/scaling.h>
@@ -48,10 +48,10 @@
 /* render: every sink */
 #include <perfan/convert.h>
 #include <perfan/flamegraph.h>
+#include <perfan/gpucrit.h>
 #include <perfan/header.h>
 #include <perfan/pprof.h>
 #include <perfan/speedscope.h>
 #include <perfan/trace.h>
-#include <perfan/gpucrit.h>
 
 #endif
