@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/gpu_internal.h"
+#include "analysis/torch_frame.h"
 #include "trace/nest.h"
 #include "trace/root.h"
 #include "util/grow.h"
@@ -18,6 +19,9 @@ struct chg {
 	uint32_t thread;
 	perfan_frame_id *f;
 	size_t n, cap;
+	/* F[0..REAL) ends with the frame the time is charged to as a
+	 * function: not a user_annotation or "[no op]"; 1 (the root): none */
+	size_t real;
 	struct perfan__htab *leaf;
 };
 
@@ -85,7 +89,9 @@ static int root(struct chg *c)
 	return 0;
 }
 
-/* The stack of span X (GPU_NONE: none) after the root. */
+/* The stack of span X (GPU_NONE: none) after the root, torch's own
+ * profiler frames and what they called left out (the time is the caller's:
+ * it entered the profiler), and C->REAL. */
 static int stack_of(struct chg *c, uint32_t x)
 {
 	const perfan_gpu *g = c->g;
@@ -100,14 +106,19 @@ static int stack_of(struct chg *c, uint32_t x)
 			cs = ev[y].call_stack;
 	}
 	int rc = 0;
+	c->real = 1;
 	if (!n)
 		return push(c, "[no op]", 7, PERFAN_FRAME_NATIVE);
 	if (py) {
-		for (size_t k = n; k-- > 0 && !rc;)
-			if (ev[chain[k]].kind == PERFAN_TRACE_PYTHON_FUNCTION)
-				rc = push(c, ev[chain[k]].name,
-					  strlen(ev[chain[k]].name),
-					  PERFAN_FRAME_PYTHON);
+		for (size_t k = n; k-- > 0 && !rc;) {
+			const char *name = ev[chain[k]].name;
+			if (ev[chain[k]].kind != PERFAN_TRACE_PYTHON_FUNCTION)
+				continue;
+			if (perfan__torch_profiler_frame(name, strlen(name)))
+				break;
+			rc = push(c, name, strlen(name), PERFAN_FRAME_PYTHON);
+			c->real = c->n;
+		}
 		return rc;
 	}
 	if (cs && *cs) {
@@ -117,17 +128,24 @@ static int stack_of(struct chg *c, uint32_t x)
 			const char *p = end;
 			while (p > cs && p[-1] != ';')
 				p--;
+			if (end > p &&
+			    perfan__torch_profiler_frame(p, (size_t)(end - p)))
+				break;
 			if (end > p)
 				rc = push(c, p, (size_t)(end - p),
 					  PERFAN_FRAME_PYTHON);
+			c->real = c->n;
 			end = p > cs ? p - 1 : cs;
 		}
 		return rc;
 	}
-	for (size_t k = n; k-- > 0 && !rc;)
+	for (size_t k = n; k-- > 0 && !rc;) {
 		rc = push(c, ev[chain[k]].name ? ev[chain[k]].name : "?",
 			  strlen(ev[chain[k]].name ? ev[chain[k]].name : "?"),
 			  PERFAN_FRAME_NATIVE);
+		if (ev[chain[k]].kind != PERFAN_TRACE_USER_ANNOTATION)
+			c->real = c->n;
+	}
 	return rc;
 }
 
@@ -143,7 +161,9 @@ static int add(struct chg *c, uint32_t x, int64_t ns)
 					(uint64_t)ns, NULL, NULL);
 	if (rc)
 		return rc;
-	perfan_frame_id leaf = c->f[c->n - 1];
+	if (c->real < 2)
+		return 0; /* no function to name */
+	perfan_frame_id leaf = c->f[c->real - 1];
 	uint64_t *v = perfan__htab_get(c->leaf, leaf);
 	if (v)
 		*v += (uint64_t)ns;
@@ -157,8 +177,9 @@ int perfan__gpu_charge(perfan_gpu *g, const struct perfan_gpu_gap *gap,
 {
 	if (!next || next->launch == GPU_NONE)
 		return 0;
-	struct chg c = {g,   g->ti->events[next->launch].thread, NULL, 0, 0,
-			leaf};
+	struct chg c = {.g = g,
+			.thread = g->ti->events[next->launch].thread,
+			.leaf = leaf};
 	int64_t launch = g->ts[next->launch];
 	int64_t b = launch < gap->end ? launch : gap->end;
 	int rc = 0;
