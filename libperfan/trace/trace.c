@@ -8,6 +8,7 @@
 #include "util/arena.h"
 #include "util/grow.h"
 #include "util/hash.h"
+#include "util/keysort.h"
 
 struct device_name {
 	int32_t device;
@@ -245,10 +246,34 @@ static int by_time(const void *a, const void *b)
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
+/* The events by time, ties in input order: a stable sort of their times
+ * (events are appended in input order, so their places are their
+ * indexes), each event then moved once. */
+static int sort_events(perfan_trace *t)
+{
+	size_t n = t->nevents;
+	struct perfan_trace_event *ev = t->events;
+	struct perfan__keyed *k = malloc(n * sizeof(*k));
+	int in_order = 1;
+	for (size_t i = 0; k && i < n; i++) {
+		k[i] = (struct perfan__keyed){ev[i].ts, (uint32_t)i};
+		in_order &= ev[i].index == i;
+	}
+	if (!k || !in_order || perfan__keysort(k, n)) {
+		free(k); /* short of memory: glibc's sort needs less */
+		qsort(ev, n, sizeof(*ev), by_time);
+		return 0;
+	}
+	perfan__keysort_apply(ev, sizeof(*ev), k, n);
+	free(k);
+	return 0;
+}
+
 int perfan__trace_finish(perfan_trace *t)
 {
-	if (t->nevents)
-		qsort(t->events, t->nevents, sizeof(*t->events), by_time);
+	int rc = t->nevents ? sort_events(t) : 0;
+	if (rc)
+		return rc;
 	t->info.nr_events = t->nevents;
 	t->info.events = t->events;
 	t->info.nr_threads = t->nthreads;
