@@ -19,6 +19,9 @@ struct perfan_load {
 	/* the last input's trace, when it was a GPU profiler's
 	 * (PERFAN_SOURCE_TRACE): P is made from it */
 	perfan_trace *trace;
+	/* set while reading for an analysis of the trace alone (the GPU
+	 * analysis, key_averages, the critical path): P is not made of it */
+	int trace_only;
 	/* each thread's name and pool, from the native stacks (roots per
 	 * thread only) */
 	perfan_thread_names *names;

@@ -354,10 +354,11 @@ static int read_src(perfan_load *l, perfan_profile *p, perfan_source *src,
 		rc = perfan_source_pstats(src, &l->calls);
 	} else if (caps & PERFAN_SOURCE_TRACE) {
 		/* the trace is kept for what reads it (speedscope's
-		 * timelines, the GPU analysis), the profile made of it */
+		 * timelines, the GPU analysis), the profile made of it
+		 * unless only the trace is read */
 		perfan_trace_free(l->trace);
 		rc = perfan_source_trace(src, &l->trace);
-		if (!rc)
+		if (!rc && !l->trace_only)
 			rc = perfan_trace_profile(l->trace, p, l->o.root);
 	} else {
 		rc = perfan_source_load(src, p, &st);

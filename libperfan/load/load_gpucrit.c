@@ -3,6 +3,7 @@
 #include <perfan/gpucrit.h>
 #include <perfan/load.h>
 
+#include "load/trace_read.h"
 #include "util/error.h"
 
 int perfan_load_gpucrit(perfan_gpucrit **out, perfan_load *l, const char *path,
@@ -12,7 +13,7 @@ int perfan_load_gpucrit(perfan_gpucrit **out, perfan_load *l, const char *path,
 		return perfan__err(PERFAN_EINVAL,
 				   "perfan_load_gpucrit: an argument is NULL");
 	*out = NULL;
-	int rc = perfan_load_read(l, path);
+	int rc = perfan__load_trace_only(l, path);
 	if (rc)
 		return rc;
 	const perfan_trace *t = perfan_load_trace(l);
