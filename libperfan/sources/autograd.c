@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sources/input_all.h"
 #include "trace/build.h"
 #include "util/error.h"
 #include "util/json_read.h"
@@ -340,7 +341,7 @@ static int trace(perfan_source *s, perfan_trace **out)
 {
 	char *buf = NULL;
 	size_t len = 0;
-	int rc = perfan__input_slurp(s, &buf, &len);
+	int rc = perfan__input_all(s, UINT64_MAX, &buf, &len);
 	if (rc)
 		return rc;
 	rc = perfan__autograd_parse(buf, len, s->name, out);

@@ -1,6 +1,6 @@
-/* sources/input_all.h: a whole input in memory, inflated when it is gzip
- * (the JSON traces: torch.profiler writes .json.gz), and a peek into a
- * gzip input's first bytes for detection. */
+/* sources/input_all.h: a whole input's text in memory, inflated when it is
+ * gzip, for the formats read as one document (speedscope, the autograd
+ * profiler's JSON). */
 #ifndef PERFAN_SOURCES_INPUT_ALL_H
 #define PERFAN_SOURCES_INPUT_ALL_H
 
@@ -9,19 +9,9 @@
 
 #include "sources/internal.h"
 
-/* Whether the LEN bytes at BUF start a gzip member (1f 8b 08). */
-int perfan__is_gzip(const void *buf, size_t len);
-
-/* The first bytes the gzip data at BUF (LEN bytes, perhaps cut) inflate
- * to, up to CAP, into OUT: their number, 0 when nothing inflates. */
-size_t perfan__gunzip_peek(const void *buf, size_t len, char *out, size_t cap);
-
-/* S's whole input from its first byte into *OUT (malloc'd, *LEN bytes,
- * NUL-terminated past them), inflated when it is gzip. More than MAX
- * bytes (inflated) is refused (PERFAN_EUNSUPPORTED); a gzip stream cut
- * short is PERFAN_ETRUNCATED, a damaged one PERFAN_EFORMAT, both
- * "NAME: offset N: ..." (N in the compressed input); a read error
- * PERFAN_EIO. */
+/* S's whole text from its first byte into *OUT (malloc'd, *LEN bytes,
+ * NUL-terminated past them), inflated when it is gzip; the errors of
+ * perfan__text_read (more than MAX bytes: PERFAN_EUNSUPPORTED). */
 int perfan__input_all(perfan_source *s, uint64_t max, char **out, size_t *len);
 
 #endif

@@ -56,10 +56,6 @@ int perfan__speedscope_parse(perfan_profile *p, const void *buf, size_t len,
  * gpu time) picked by the event option. */
 #define PERFAN__TRACE_CAPS                                                     \
 	(PERFAN_SOURCE_TRACE | PERFAN_SOURCE_ROOTS | PERFAN_SOURCE_EVENTS)
-/* input_slurp.c: S's whole input from its first byte into *OUT (malloc'd,
- * *LEN bytes): 0, PERFAN_ENOMEM, or PERFAN_EIO naming the input. */
-int perfan__input_slurp(perfan_source *s, char **out, size_t *len);
-
 /* trace_profile.c: the `load` of every PERFAN_SOURCE_TRACE format: S read
  * by the format's `trace`, then perfan_trace_profile with S's root. */
 int perfan__trace_load(perfan_source *s, perfan_profile *p,

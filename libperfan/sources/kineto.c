@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sources/input_all.h"
 #include "sources/kineto_internal.h"
+#include "sources/text_in.h"
 #include "trace/build.h"
 #include "util/decimal.h"
 #include "util/error.h"
@@ -424,9 +424,9 @@ static void amend(struct kin *x)
 			ev[i].ts += x->base;
 }
 
-static int parse(struct kin *x, const char *buf, size_t len, const char *name)
+/* The trace the reader X->j reads into X->t (the reader freed). */
+static int parse(struct kin *x)
 {
-	perfan__jread_init(&x->j, buf, len, name, KIN_DEPTH);
 	int rc = top(x);
 	if (!rc)
 		rc = name_threads(x);
@@ -442,39 +442,59 @@ static int parse(struct kin *x, const char *buf, size_t len, const char *name)
 	return rc;
 }
 
+/* The Kineto trace X->j reads into *OUT. */
+static int read_trace(struct kin *x, perfan_trace **out)
+{
+	*out = NULL;
+	if (!(x->t = perfan__trace_new())) {
+		perfan__jread_fini(&x->j);
+		return perfan__nomem(x->j.name);
+	}
+	int rc = parse(x);
+	perfan__kin_ev_free(&x->e);
+	free(x->schema);
+	free(x->flows);
+	free(x->lacks);
+	for (size_t i = 0; i < x->nnames; i++)
+		free(x->names[i].name);
+	free(x->names);
+	perfan__htab_free(&x->threads);
+	if (rc) {
+		perfan_trace_free(x->t);
+		return rc;
+	}
+	*out = x->t;
+	return 0;
+}
+
 int perfan__kineto_parse(const void *buf, size_t len, const char *name,
 			 perfan_trace **out)
 {
 	struct kin x = {.rank = -1};
-	*out = NULL;
-	if (!(x.t = perfan__trace_new()))
-		return perfan__nomem(name);
-	int rc = parse(&x, buf, len, name);
-	perfan__kin_ev_free(&x.e);
-	free(x.schema);
-	free(x.flows);
-	free(x.lacks);
-	for (size_t i = 0; i < x.nnames; i++)
-		free(x.names[i].name);
-	free(x.names);
-	perfan__htab_free(&x.threads);
-	if (rc) {
-		perfan_trace_free(x.t);
-		return rc;
-	}
-	*out = x.t;
-	return 0;
+	perfan__jread_init(&x.j, buf, len, name, KIN_DEPTH);
+	return read_trace(&x, out);
 }
 
+int perfan__kineto_stream(perfan__jread_fill fill, void *ctx, const char *name,
+			  size_t window, perfan_trace **out)
+{
+	struct kin x = {.rank = -1};
+	perfan__jread_init_stream(&x.j, fill, ctx, name, KIN_DEPTH);
+	x.j.window = window;
+	return read_trace(&x, out);
+}
+
+/* The input read as it comes, gzip inflated on the way: only a window of
+ * its text is held. */
 static int trace(perfan_source *s, perfan_trace **out)
 {
-	char *buf;
-	size_t len;
-	int rc = perfan__input_all(s, KIN_MAX, &buf, &len);
+	struct perfan__text_in *in;
+	*out = NULL;
+	int rc = perfan__text_open(s, KIN_MAX, &in);
 	if (rc)
 		return rc;
-	rc = perfan__kineto_parse(buf, len, s->name, out);
-	free(buf);
+	rc = perfan__kineto_stream(perfan__text_read, in, s->name, 0, out);
+	perfan__text_close(in);
 	return rc;
 }
 

@@ -69,4 +69,9 @@ void perfan__kin_ev_free(struct perfan__kin_ev *e);
 int perfan__kineto_parse(const void *buf, size_t len, const char *name,
 			 perfan_trace **out);
 
+/* The same from the stream FILL gives (called with CTX), read through a
+ * window of WINDOW bytes at first (0: the reader's own). */
+int perfan__kineto_stream(perfan__jread_fill fill, void *ctx, const char *name,
+			  size_t window, perfan_trace **out);
+
 #endif

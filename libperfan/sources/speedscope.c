@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sources/input_all.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/json_read.h"
@@ -968,7 +969,7 @@ static int load(perfan_source *s, perfan_profile *p,
 	(void)st;
 	char *buf = NULL;
 	size_t len = 0;
-	int rc = perfan__input_slurp(s, &buf, &len);
+	int rc = perfan__input_all(s, UINT64_MAX, &buf, &len);
 	if (rc)
 		return rc;
 	rc = perfan__speedscope_parse(p, buf, len, s->name, &s->o);

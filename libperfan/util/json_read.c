@@ -26,22 +26,120 @@ void perfan__jread_init(struct perfan__jread *j, const void *p, size_t len,
 		j->pos = 3;
 }
 
+void perfan__jread_init_stream(struct perfan__jread *j, perfan__jread_fill fill,
+			       void *ctx, const char *name, int max_depth)
+{
+	perfan__jread_init(j, NULL, 0, name, max_depth);
+	j->fill = fill;
+	j->fill_ctx = ctx;
+	j->bom = 1;
+}
+
 void perfan__jread_fini(struct perfan__jread *j)
 {
 	free(j->buf);
 	j->buf = NULL;
 	j->cap = 0;
+	free(j->win);
+	j->win = NULL;
+	j->p = NULL;
+	j->wcap = j->len = j->pos = 0;
+}
+
+/* The stream's window, at first */
+#define WINDOW (256 * 1024)
+
+/* Read the stream on until the byte at AT is in the window: 1, or 0 at its
+ * end or when reading failed (fill_rc). The window grows only while one
+ * value outgrows it (skip_ws moves the window on between values). */
+static __attribute__((noinline)) int fill_to(struct perfan__jread *j, size_t at)
+{
+	while (at >= j->len) {
+		if (!j->fill || j->eof || j->fill_rc)
+			return 0;
+		if (j->len == j->wcap) {
+			size_t cap = j->wcap     ? 2 * j->wcap
+				     : j->window ? j->window
+						 : WINDOW;
+			char *w = cap > j->wcap ? realloc(j->win, cap) : NULL;
+			if (!w) {
+				j->fill_rc = perfan__nomem(j->name);
+				return 0;
+			}
+			j->p = j->win = w;
+			j->wcap = cap;
+		}
+		size_t want = j->wcap - j->len, got = 0;
+		int rc = j->fill(j->fill_ctx, j->win + j->len, want, &got);
+		if (rc) {
+			j->fill_rc = rc;
+			return 0;
+		}
+		j->len += got;
+		j->eof = got < want;
+		if (j->bom && j->len >= 3) {
+			j->bom = 0;
+			if (!j->shift && !j->pos &&
+			    !memcmp(j->p, "\xef\xbb\xbf", 3))
+				j->pos = 3;
+		} else if (j->bom && j->eof) {
+			j->bom = 0;
+		}
+	}
+	return 1;
+}
+
+/* Whether the byte at AT is there (reading a stream on for it). */
+static inline int has(struct perfan__jread *j, size_t at)
+{
+	return at < j->len || fill_to(j, at);
+}
+
+/* Between values: drop a stream's bytes before pos once they fill half
+ * the window. */
+static void move_on(struct perfan__jread *j)
+{
+	if (!j->fill || j->pos < j->wcap / 2)
+		return;
+	memmove(j->win, j->win + j->pos, j->len - j->pos);
+	j->shift += j->pos;
+	j->len -= j->pos;
+	j->pos = 0;
+}
+
+/* How many newlines the window holds from A to B. */
+static uint64_t newlines(const struct perfan__jread *j, size_t a, size_t b)
+{
+	uint64_t n = 0;
+	for (const char *q = j->p + a, *e = j->p + b;
+	     q < e && (q = memchr(q, '\n', (size_t)(e - q))); q++)
+		n++;
+	return n;
+}
+
+/* The line of the offset OFF (from the input's start), 0 when unknown (a
+ * stream's place no longer in the window). */
+static uint64_t line_of(const struct perfan__jread *j, uint64_t off)
+{
+	uint64_t line = j->base_line ? j->base_line : 1;
+	if (!j->fill)
+		return line + newlines(j, 0, (size_t)off);
+	if (off < j->shift)
+		return 0;
+	size_t at = (size_t)(off - j->shift);
+	if (at <= j->pos)
+		return line + j->nl - newlines(j, at, j->pos);
+	return line + j->nl + newlines(j, j->pos, at);
 }
 
 int perfan__jread_err(const struct perfan__jread *j, int code, size_t off,
 		      const char *fmt, ...)
 {
-	uint64_t line = j->base_line ? j->base_line : 1;
-	if (off > j->len)
-		off = j->len;
-	for (const char *q = j->p, *e = j->p + off;
-	     q && (q = memchr(q, '\n', (size_t)(e - q))); q++)
-		line++;
+	if (j->fill_rc)
+		return j->fill_rc; /* the stream's own error, said */
+	if (off > j->shift + j->len)
+		off = j->shift + j->len;
+	uint64_t line = line_of(j, off);
 	char msg[512];
 	va_list ap;
 	va_start(ap, fmt);
@@ -61,20 +159,28 @@ static const char *shown(int c, char out[8])
 	return out;
 }
 
+/* An error at the window's place AT. */
+#define ERR(j, code, at, ...)                                                  \
+	perfan__jread_err((j), (code), (j)->shift + (at), __VA_ARGS__)
+
 static void skip_ws(struct perfan__jread *j)
 {
-	while (j->pos < j->len) {
-		char c = j->p[j->pos];
-		if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
-			break;
-		j->pos++;
-	}
+	move_on(j);
+	do {
+		while (j->pos < j->len) {
+			char c = j->p[j->pos];
+			if (c == '\n')
+				j->nl++;
+			else if (c != ' ' && c != '\t' && c != '\r')
+				return;
+			j->pos++;
+		}
+	} while (fill_to(j, j->pos));
 }
 
 static int at_end(const struct perfan__jread *j, const char *what)
 {
-	return perfan__jread_err(j, PERFAN_ETRUNCATED, j->len,
-				 "the input ends %s", what);
+	return ERR(j, PERFAN_ETRUNCATED, j->len, "the input ends %s", what);
 }
 
 static const char *kind_name(int k)
@@ -94,7 +200,7 @@ int perfan__jread_peek(struct perfan__jread *j, size_t *off)
 	char b[8];
 	skip_ws(j);
 	if (off)
-		*off = j->pos;
+		*off = j->shift + j->pos;
 	if (j->pos >= j->len)
 		return at_end(j, "where a value should be");
 	int c = (unsigned char)j->p[j->pos];
@@ -108,9 +214,8 @@ int perfan__jread_peek(struct perfan__jread *j, size_t *off)
 	default:
 		if (c == '-' || (c >= '0' && c <= '9'))
 			return PERFAN__JREAD_NUMBER;
-		return perfan__jread_err(j, PERFAN_EFORMAT, j->pos,
-					 "%s cannot start a value",
-					 shown(c, b));
+		return ERR(j, PERFAN_EFORMAT, j->pos, "%s cannot start a value",
+			   shown(c, b));
 	}
 }
 
@@ -135,9 +240,8 @@ static int open_container(struct perfan__jread *j, int kind, const char *what)
 	if (rc)
 		return rc;
 	if (j->depth >= j->max_depth)
-		return perfan__jread_err(j, PERFAN_EFORMAT, j->pos,
-					 "nested deeper than %d levels",
-					 j->max_depth);
+		return ERR(j, PERFAN_EFORMAT, j->pos,
+			   "nested deeper than %d levels", j->max_depth);
 	j->pos++;
 	j->first[++j->depth] = 1;
 	return 0;
@@ -167,13 +271,13 @@ static int hex4(struct perfan__jread *j, size_t at, unsigned *v)
 {
 	*v = 0;
 	for (int i = 0; i < 4; i++) {
-		if (at + (size_t)i >= j->len)
+		if (!has(j, at + (size_t)i))
 			return at_end(j, "inside a \\u escape");
 		int d = perfan__hexval((unsigned char)j->p[at + (size_t)i]);
 		if (d < 0)
-			return perfan__jread_err(j, PERFAN_EFORMAT, at - 2,
-						 "a \\u escape needs four hex "
-						 "digits");
+			return ERR(j, PERFAN_EFORMAT, at - 2,
+				   "a \\u escape needs four hex "
+				   "digits");
 		*v = *v << 4 | (unsigned)d;
 	}
 	return 0;
@@ -189,27 +293,28 @@ static int unicode_escape(struct perfan__jread *j, size_t esc, size_t *n)
 		return rc;
 	j->pos = esc + 6;
 	if (cp >= 0xdc00 && cp <= 0xdfff)
-		return perfan__jread_err(j, PERFAN_EFORMAT, esc,
-					 "a low surrogate \\u%04X without a "
-					 "high one before it",
-					 cp);
+		return ERR(j, PERFAN_EFORMAT, esc,
+			   "a low surrogate \\u%04X without a "
+			   "high one before it",
+			   cp);
 	if (cp >= 0xd800 && cp <= 0xdbff) {
+		has(j, j->pos + 1);
 		size_t left = j->len - j->pos;
 		if (!left || (left == 1 && j->p[j->pos] == '\\'))
 			return at_end(j, "after a high surrogate");
 		if (j->p[j->pos] != '\\' || j->p[j->pos + 1] != 'u')
-			return perfan__jread_err(j, PERFAN_EFORMAT, esc,
-						 "a high surrogate \\u%04X "
-						 "without a low one after it",
-						 cp);
+			return ERR(j, PERFAN_EFORMAT, esc,
+				   "a high surrogate \\u%04X "
+				   "without a low one after it",
+				   cp);
 		if ((rc = hex4(j, j->pos + 2, &lo)))
 			return rc;
 		if (lo < 0xdc00 || lo > 0xdfff)
-			return perfan__jread_err(j, PERFAN_EFORMAT, esc,
-						 "a high surrogate \\u%04X "
-						 "followed by \\u%04X, not a "
-						 "low one",
-						 cp, lo);
+			return ERR(j, PERFAN_EFORMAT, esc,
+				   "a high surrogate \\u%04X "
+				   "followed by \\u%04X, not a "
+				   "low one",
+				   cp, lo);
 		j->pos += 6;
 		cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
 	}
@@ -240,8 +345,9 @@ static int unicode_escape(struct perfan__jread *j, size_t esc, size_t *n)
 
 /* The length of the well-formed UTF-8 sequence at AT (RFC 3629: no
  * overlong forms, no surrogates, nothing past U+10FFFF), or 0. */
-static size_t utf8_len(const struct perfan__jread *j, size_t at)
+static size_t utf8_len(struct perfan__jread *j, size_t at)
 {
+	has(j, at + 3);
 	const unsigned char *s = (const unsigned char *)j->p + at;
 	size_t left = j->len - at, n;
 	unsigned lo = 0x80, hi = 0xbf;
@@ -281,44 +387,45 @@ static int read_string(struct perfan__jread *j, size_t *len)
 	for (;;) {
 		/* the run of bytes that need no decoding, copied at once */
 		size_t run = j->pos;
-		while (run < j->len) {
-			unsigned char c = (unsigned char)j->p[run];
-			if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80)
-				break;
-			run++;
-		}
+		do {
+			while (run < j->len) {
+				unsigned char c = (unsigned char)j->p[run];
+				if (c == '"' || c == '\\' || c < 0x20 ||
+				    c >= 0x80)
+					break;
+				run++;
+			}
+		} while (run == j->len && fill_to(j, run));
 		if ((rc = room(j, n, run - j->pos)))
 			return rc;
 		memcpy(j->buf + n, j->p + j->pos, run - j->pos);
 		n += run - j->pos;
 		j->pos = run;
 		if (j->pos >= j->len)
-			return perfan__jread_err(
-				j, PERFAN_ETRUNCATED, start,
-				"the string starting here is "
-				"not closed (the input ends at "
-				"%zu)",
-				j->len);
+			return ERR(j, PERFAN_ETRUNCATED, start,
+				   "the string starting here is "
+				   "not closed (the input ends at "
+				   "%llu)",
+				   (unsigned long long)(j->shift + j->len));
 		unsigned char c = (unsigned char)j->p[j->pos];
 		if (c == '"') {
 			j->pos++;
 			break;
 		}
 		if (c < 0x20)
-			return perfan__jread_err(j, PERFAN_EFORMAT, j->pos,
-						 "a control character (0x%02x) "
-						 "in a string",
-						 c);
+			return ERR(j, PERFAN_EFORMAT, j->pos,
+				   "a control character (0x%02x) "
+				   "in a string",
+				   c);
 		if (c >= 0x80) {
 			size_t u = utf8_len(j, j->pos);
 			if (u == (size_t)-1)
 				return at_end(j, "inside a UTF-8 sequence");
 			if (!u)
-				return perfan__jread_err(j, PERFAN_EFORMAT,
-							 j->pos,
-							 "not UTF-8 (byte "
-							 "0x%02x)",
-							 c);
+				return ERR(j, PERFAN_EFORMAT, j->pos,
+					   "not UTF-8 (byte "
+					   "0x%02x)",
+					   c);
 			if ((rc = room(j, n, u)))
 				return rc;
 			memcpy(j->buf + n, j->p + j->pos, u);
@@ -328,7 +435,7 @@ static int read_string(struct perfan__jread *j, size_t *len)
 		}
 		/* a backslash */
 		size_t esc = j->pos;
-		if (j->len - esc < 2)
+		if (!has(j, esc + 1))
 			return at_end(j, "inside an escape");
 		char e = j->p[esc + 1], out;
 		switch (e) {
@@ -345,9 +452,8 @@ static int read_string(struct perfan__jread *j, size_t *len)
 				return rc;
 			continue;
 		default:
-			return perfan__jread_err(j, PERFAN_EFORMAT, esc,
-						 "\\%s is not an escape",
-						 shown(e, b));
+			return ERR(j, PERFAN_EFORMAT, esc,
+				   "\\%s is not an escape", shown(e, b));
 		}
 		if ((rc = room(j, n, 1)))
 			return rc;
@@ -379,17 +485,17 @@ static int next_item(struct perfan__jread *j, char close, const char *inside,
 	}
 	if (!j->first[j->depth]) {
 		if (c != ',')
-			return perfan__jread_err(j, PERFAN_EFORMAT, j->pos,
-						 "%s where ',' or '%c' should "
-						 "follow %s",
-						 shown(c, b), close, what);
+			return ERR(j, PERFAN_EFORMAT, j->pos,
+				   "%s where ',' or '%c' should "
+				   "follow %s",
+				   shown(c, b), close, what);
 		j->pos++;
 		skip_ws(j);
 		if (j->pos >= j->len)
 			return at_end(j, "after a ','");
 		if (j->p[j->pos] == close)
-			return perfan__jread_err(j, PERFAN_EFORMAT, j->pos,
-						 "'%c' after a ','", close);
+			return ERR(j, PERFAN_EFORMAT, j->pos,
+				   "'%c' after a ','", close);
 	}
 	j->first[j->depth] = 0;
 	return 1;
@@ -404,19 +510,19 @@ int perfan__jread_member(struct perfan__jread *j, const char **key,
 	if (rc <= 0)
 		return rc;
 	if (j->p[j->pos] != '"')
-		return perfan__jread_err(j, PERFAN_EFORMAT, j->pos,
-					 "%s where a member's key (a string) "
-					 "should be",
-					 shown(j->p[j->pos], b));
+		return ERR(j, PERFAN_EFORMAT, j->pos,
+			   "%s where a member's key (a string) "
+			   "should be",
+			   shown(j->p[j->pos], b));
 	if ((rc = read_string(j, &n)))
 		return rc;
 	skip_ws(j);
 	if (j->pos >= j->len)
 		return at_end(j, "after a key");
 	if (j->p[j->pos] != ':')
-		return perfan__jread_err(j, PERFAN_EFORMAT, j->pos,
-					 "%s where ':' should follow the key",
-					 shown(j->p[j->pos], b));
+		return ERR(j, PERFAN_EFORMAT, j->pos,
+			   "%s where ':' should follow the key",
+			   shown(j->p[j->pos], b));
 	j->pos++;
 	*key = j->buf;
 	if (klen)
@@ -447,18 +553,18 @@ int perfan__jread_string(struct perfan__jread *j, const char *what,
 static int digits(struct perfan__jread *j, size_t start)
 {
 	size_t from = j->pos;
-	while (j->pos < j->len && j->p[j->pos] >= '0' && j->p[j->pos] <= '9')
+	while (has(j, j->pos) && j->p[j->pos] >= '0' && j->p[j->pos] <= '9')
 		j->pos++;
 	if (j->pos > from)
 		return 0;
 	if (j->pos >= j->len)
-		return perfan__jread_err(j, PERFAN_ETRUNCATED, start,
-					 "the number starting here is cut by "
-					 "the input's end");
-	return perfan__jread_err(j, PERFAN_EFORMAT, j->pos,
-				 "a digit should be here in the number "
-				 "starting at %zu",
-				 start);
+		return ERR(j, PERFAN_ETRUNCATED, start,
+			   "the number starting here is cut by "
+			   "the input's end");
+	return ERR(j, PERFAN_EFORMAT, j->pos,
+		   "a digit should be here in the number "
+		   "starting at %llu",
+		   (unsigned long long)(j->shift + start));
 }
 
 /* Check the number at j->pos and step over it: its text from *START. */
@@ -471,27 +577,26 @@ static int scan_number(struct perfan__jread *j, const char *what,
 	size_t start = *startp = j->pos;
 	if (j->p[j->pos] == '-')
 		j->pos++;
-	if (j->pos < j->len && j->p[j->pos] == '0')
+	if (has(j, j->pos) && j->p[j->pos] == '0')
 		j->pos++;
 	else if ((rc = digits(j, start)))
 		return rc;
-	if (j->pos < j->len && j->p[j->pos] == '.') {
+	if (has(j, j->pos) && j->p[j->pos] == '.') {
 		j->pos++;
 		if ((rc = digits(j, start)))
 			return rc;
 	}
-	if (j->pos < j->len && (j->p[j->pos] == 'e' || j->p[j->pos] == 'E')) {
+	if (has(j, j->pos) && (j->p[j->pos] == 'e' || j->p[j->pos] == 'E')) {
 		j->pos++;
-		if (j->pos < j->len &&
+		if (has(j, j->pos) &&
 		    (j->p[j->pos] == '+' || j->p[j->pos] == '-'))
 			j->pos++;
 		if ((rc = digits(j, start)))
 			return rc;
 	}
-	if (j->pos < j->len && strchr("0123456789.eE+-", j->p[j->pos]) &&
+	if (has(j, j->pos) && strchr("0123456789.eE+-", j->p[j->pos]) &&
 	    j->p[j->pos])
-		return perfan__jread_err(j, PERFAN_EFORMAT, start,
-					 "a malformed number");
+		return ERR(j, PERFAN_EFORMAT, start, "a malformed number");
 	return 0;
 }
 
@@ -505,7 +610,7 @@ int perfan__jread_number_text(struct perfan__jread *j, const char *what,
 	*s = j->p + start;
 	*len = j->pos - start;
 	if (off)
-		*off = start;
+		*off = j->shift + start;
 	return 0;
 }
 
@@ -522,26 +627,28 @@ int perfan__jread_number(struct perfan__jread *j, const char *what, double *v)
 	j->buf[n] = '\0';
 	*v = strtod(j->buf, NULL);
 	if (!isfinite(*v))
-		return perfan__jread_err(j, PERFAN_EFORMAT, start,
-					 "the number %s is out of range",
-					 n < 40 ? j->buf : "here");
+		return ERR(j, PERFAN_EFORMAT, start,
+			   "the number %s is out of range",
+			   n < 40 ? j->buf : "here");
 	return 0;
 }
 
 /* The literal WORD at j->pos. */
 static int literal(struct perfan__jread *j, const char *word)
 {
-	size_t n = strlen(word), left = j->len - j->pos;
+	size_t n = strlen(word);
+	has(j, j->pos + n - 1);
+	size_t left = j->len - j->pos;
 	if (memcmp(j->p + j->pos, word, left < n ? left : n))
-		return perfan__jread_err(j, PERFAN_EFORMAT, j->pos,
-					 "neither true, false nor null");
+		return ERR(j, PERFAN_EFORMAT, j->pos,
+			   "neither true, false nor null");
 	if (left < n)
 		return at_end(j, "inside true, false or null");
 	j->pos += n;
-	if (j->pos < j->len && ((j->p[j->pos] >= 'a' && j->p[j->pos] <= 'z') ||
-				(j->p[j->pos] >= '0' && j->p[j->pos] <= '9')))
-		return perfan__jread_err(j, PERFAN_EFORMAT, j->pos - n,
-					 "neither true, false nor null");
+	if (has(j, j->pos) && ((j->p[j->pos] >= 'a' && j->p[j->pos] <= 'z') ||
+			       (j->p[j->pos] >= '0' && j->p[j->pos] <= '9')))
+		return ERR(j, PERFAN_EFORMAT, j->pos - n,
+			   "neither true, false nor null");
 	return 0;
 }
 
@@ -554,10 +661,26 @@ int perfan__jread_bool(struct perfan__jread *j, const char *what, int *v)
 	return literal(j, *v ? "true" : "false");
 }
 
+/* A number checked as perfan__jread_number checks it, without converting
+ * the plain ones: no exponent and fewer than 300 digits is in range. */
+static int skip_number(struct perfan__jread *j)
+{
+	size_t start;
+	double d;
+	int rc = scan_number(j, NULL, &start);
+	if (rc)
+		return rc;
+	size_t n = j->pos - start;
+	if (n < 300 && !memchr(j->p + start, 'e', n) &&
+	    !memchr(j->p + start, 'E', n))
+		return 0;
+	j->pos = start;
+	return perfan__jread_number(j, NULL, &d);
+}
+
 int perfan__jread_skip(struct perfan__jread *j)
 {
 	const char *s;
-	double d;
 	int rc, k = perfan__jread_peek(j, NULL);
 	switch (k) {
 	case PERFAN__JREAD_OBJECT:
@@ -576,7 +699,7 @@ int perfan__jread_skip(struct perfan__jread *j)
 		return rc;
 	case PERFAN__JREAD_STRING:
 		return perfan__jread_string(j, NULL, &s, NULL);
-	case PERFAN__JREAD_NUMBER: return perfan__jread_number(j, NULL, &d);
+	case PERFAN__JREAD_NUMBER: return skip_number(j);
 	case PERFAN__JREAD_BOOL: return perfan__jread_bool(j, NULL, &rc);
 	case PERFAN__JREAD_NULL: return literal(j, "null");
 	default: return k;
@@ -610,10 +733,10 @@ int perfan__jread_end(struct perfan__jread *j)
 	char b[8];
 	skip_ws(j);
 	if (j->pos < j->len)
-		return perfan__jread_err(j, PERFAN_EFORMAT, j->pos,
-					 "%s after the end of the JSON value",
-					 shown(j->p[j->pos], b));
-	return 0;
+		return ERR(j, PERFAN_EFORMAT, j->pos,
+			   "%s after the end of the JSON value",
+			   shown(j->p[j->pos], b));
+	return j->fill_rc;
 }
 
 int perfan__jread_check(const void *p, size_t len, const char *name,

@@ -1,10 +1,13 @@
 /* util/json_read.h: a strict JSON (RFC 8259) pull reader over bytes in
- * memory, for the JSON inputs (speedscope): the caller walks the document
- * as it expects it, the reader checks every byte on the way (strings,
- * escapes, UTF-8, numbers, nesting up to a depth limit) and skips what the
- * caller does not want, checking it as well. Nothing is allocated but one
- * string buffer, at most as long as the input. Errors are
- * "NAME: offset N (line L): what". */
+ * memory or over a stream read in pieces, for the JSON inputs (speedscope,
+ * Kineto traces): the caller walks the document as it expects it, the
+ * reader checks every byte on the way (strings, escapes, UTF-8, numbers,
+ * nesting up to a depth limit) and skips what the caller does not want,
+ * checking it as well. Nothing is allocated but one string buffer, at most
+ * as long as the longest string, and for a stream a window of its bytes,
+ * as long as the longest value that is not an object or array. Errors are
+ * "NAME: offset N (line L): what" (a stream's line: while the place is in
+ * the window). */
 #ifndef PERFAN_UTIL_JSON_READ_H
 #define PERFAN_UTIL_JSON_READ_H
 
@@ -23,9 +26,15 @@ enum perfan__jread_kind {
 	PERFAN__JREAD_NULL,
 };
 
+/* A stream's next bytes: up to CAP into DST, *GOT of them, fewer than CAP
+ * only at its end; 0, or an error code with the last error set (the
+ * reader then fails with it). */
+typedef int (*perfan__jread_fill)(void *ctx, char *dst, size_t cap,
+				  size_t *got);
+
 struct perfan__jread {
-	const char *p;
-	size_t len, pos;
+	const char *p;    /* the bytes in memory, or the stream's window */
+	size_t len, pos;  /* in p */
 	const char *name; /* the input, in messages */
 	int depth, max_depth;
 	/* per open container: 1 until its first member was read */
@@ -38,6 +47,14 @@ struct perfan__jread {
 	 * (NULL: none) after the place. */
 	uint64_t base_off, base_line;
 	const char *prefix;
+	/* a stream: p is win, holding its bytes from SHIFT on */
+	perfan__jread_fill fill;
+	void *fill_ctx;
+	char *win;
+	size_t wcap, window; /* window: its first size (0: 256 KiB) */
+	uint64_t shift;
+	uint64_t nl; /* newlines before pos */
+	int eof, fill_rc, bom;
 };
 
 /* A place in the document where a value starts, to read it later (a key
@@ -53,9 +70,16 @@ struct perfan__jread_mark {
  * that bound). A UTF-8 byte order mark at the start is skipped. */
 void perfan__jread_init(struct perfan__jread *j, const void *p, size_t len,
 			const char *name, int max_depth);
+/* Read the stream FILL gives (called with CTX), as perfan__jread_init
+ * reads bytes in memory; perfan__jread_mark, seek, fork and check are for
+ * bytes in memory only. Offsets in messages and those the reader gives
+ * count from the stream's first byte. */
+void perfan__jread_init_stream(struct perfan__jread *j, perfan__jread_fill fill,
+			       void *ctx, const char *name, int max_depth);
 void perfan__jread_fini(struct perfan__jread *j);
 
-/* The error CODE with the message "NAME: offset OFF (line L): ...". */
+/* The error CODE with the message "NAME: offset OFF (line L): ..."; a
+ * stream's own error instead, when reading it failed. */
 int perfan__jread_err(const struct perfan__jread *j, int code, size_t off,
 		      const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -89,9 +113,9 @@ int perfan__jread_number(struct perfan__jread *j, const char *what, double *v);
 int perfan__jread_bool(struct perfan__jread *j, const char *what, int *v);
 
 /* The next value, a number, as its text in the input (checked as
- * perfan__jread_number checks it; *S borrowed for the reader's life, not
- * NUL-terminated, *LEN bytes, at offset *OFF when OFF is not NULL): for
- * values a double cannot hold exactly (perfan__decimal_scaled). */
+ * perfan__jread_number checks it; *S borrowed until the reader reads on,
+ * not NUL-terminated, *LEN bytes, at offset *OFF when OFF is not NULL):
+ * for values a double cannot hold exactly (perfan__decimal_scaled). */
 int perfan__jread_number_text(struct perfan__jread *j, const char *what,
 			      const char **s, size_t *len, size_t *off);
 

@@ -3,7 +3,9 @@
  * that strings are decoded, numbers converted), and the reader's promises
  * are checked: only a format or truncation error, with a message naming
  * the input and an offset within it; a decoded string never longer than
- * the input; the walk and perfan__jread_check agree. */
+ * the input; the walk and perfan__jread_check agree; the same bytes read
+ * as a stream through a small window (grown, moved on between values)
+ * give the same result and message (perhaps without its line). */
 #include <perfan/perfan.h>
 
 #include <stdint.h>
@@ -11,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mem_fill.h"
 #include "util/json_read.h"
 
 static void fuzz_json_fail(const char *what)
@@ -70,17 +73,49 @@ static void fuzz_json_check_error(int rc, size_t size)
 		fuzz_json_fail("an offset past the input's end");
 }
 
+/* The walk of the input as a stream through a first window of WINDOW
+ * bytes: the result RC and message MSG the walk in memory gave. */
+static void fuzz_json_stream(const uint8_t *data, size_t size, size_t window,
+			     int rc, const char *msg)
+{
+	struct perfan__jread j;
+	struct mem_fill m = {data, size, 0};
+	char want[1024], got[1024];
+	perfan__jread_init_stream(&j, mem_fill, &m, "fuzz-input", 0);
+	j.window = window;
+	int src = fuzz_json_walk(&j, size);
+	if (!src)
+		src = perfan__jread_end(&j);
+	perfan__jread_fini(&j);
+	if (src != rc)
+		fuzz_json_fail("a stream read otherwise than memory");
+	if (!rc)
+		return;
+	snprintf(want, sizeof(want), "%s", msg);
+	snprintf(got, sizeof(got), "%s", perfan_error_last());
+	if (strcmp(want, got) &&
+	    (strstr(got, " (line ") || strcmp(mem_fill_no_line(want), got))) {
+		fprintf(stderr, "memory: %s\nstream: %s\n", msg, got);
+		fuzz_json_fail("a stream's message differs from memory's");
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct perfan__jread j;
 	int rc, rc2;
+	char msg[1024] = "";
 	perfan__jread_init(&j, data, size, "fuzz-input", 0);
 	rc = fuzz_json_walk(&j, size);
 	if (!rc)
 		rc = perfan__jread_end(&j);
 	perfan__jread_fini(&j);
-	if (rc)
+	if (rc) {
 		fuzz_json_check_error(rc, size);
+		snprintf(msg, sizeof(msg), "%s", perfan_error_last());
+	}
+	fuzz_json_stream(data, size, 1 + size % 7, rc, msg);
+	fuzz_json_stream(data, size, 0, rc, msg);
 	rc2 = perfan__jread_check(data, size, "fuzz-input", 0);
 	if ((rc == 0) != (rc2 == 0))
 		fuzz_json_fail("the walk and the check disagree");

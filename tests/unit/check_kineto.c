@@ -3,7 +3,9 @@
  * small real trace (../shared/peer-data/kineto) read in memory, every cut
  * of a small gzip trace and copies of it with bits flipped read through the
  * registry: a trace or a clear error naming the input and an offset, never
- * a crash. */
+ * a crash; every peer trace and every prefix read as a stream (the file
+ * through the registry, gzip inflated as it comes; the text through a
+ * small window) gives what the whole text in memory gives. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +14,8 @@
 
 #include <perfan/perfan.h>
 
+#include "../fuzz/fuzz_kineto.c"
+#include "sources/input_all.h"
 #include "sources/kineto_internal.h"
 #include "testutil.h"
 #include "util/decimal.h"
@@ -115,9 +119,58 @@ START_TEST(test_prefixes)
 			clear_error(rc, "cut.json", what);
 		}
 		perfan_trace_free(t);
+		/* the fuzz target's promises: a stream reads the same */
+		LLVMFuzzerTestOneInput((const uint8_t *)b, n);
 		free(b);
 	}
 	free(all);
+}
+END_TEST
+
+static const char *const peer[] = {
+	"kineto/hta-amd-mi250-rocm6.2.json.gz",
+	"kineto/hta-call_stack-backward_thread.json",
+	"kineto/hta-cpu_only.pt.trace.json.gz",
+	"kineto/hta-critical-alexnet-a100.json.gz",
+	"kineto/hta-critical-simple_add-a100.HTA-OUTPUT.json.gz",
+	"kineto/hta-critical-simple_add-a100.json.gz",
+	"kineto/hta-df_index_resolver-v100-2022.json.gz",
+	"kineto/hta-event_sync-a100.json.gz",
+	"kineto/hta-event_sync_multi_stream-a100.json.gz",
+	"kineto/hta-nccl-a100-2024.json.gz",
+	"kineto/hta-ns_resolution-v100-2024.pt.trace.json.gz",
+	"kineto/hta-triton-driver-api.json.gz",
+	"kineto/tb-resnet50-workers0-v100-2021.pt.trace.json.gz",
+};
+
+/* A peer trace read through the registry (a stream, inflated as it comes)
+ * equals its whole text read in memory; and the fuzz target's promises on
+ * that text (a stream through a small window reads the same). */
+START_TEST(test_stream_equals_memory)
+{
+	TU_REQUIRE_PEERDATA(peer[_i]);
+	const char *path = tu_peerdata(peer[_i]);
+	perfan_source *s = NULL;
+	perfan_trace *a = NULL, *b = NULL;
+	char *text;
+	size_t len;
+	ck_assert_int_eq(perfan_source_open(&s, path, NULL), 0);
+	ck_assert_int_eq(perfan__input_all(s, UINT64_MAX, &text, &len), 0);
+	perfan_source_free(s);
+	ck_assert_int_eq(perfan_source_open(&s, path, NULL), 0);
+	ck_assert_msg(perfan_source_caps(s) & PERFAN_SOURCE_TRACE, "%s", path);
+	ck_assert_msg(perfan_source_trace(s, &a) == 0, "%s: %s", path,
+		      perfan_error_last());
+	perfan_source_free(s);
+	ck_assert_msg(perfan__kineto_parse(text, len, path, &b) == 0, "%s: %s",
+		      path, perfan_error_last());
+	ck_assert_msg(perfan_trace_info(a)->nr_events > 0, "%s", path);
+	ck_assert_msg(same_trace(a, b), "%s: the stream read another trace",
+		      path);
+	perfan_trace_free(a);
+	perfan_trace_free(b);
+	LLVMFuzzerTestOneInput((const uint8_t *)text, len);
+	free(text);
 }
 END_TEST
 
@@ -190,6 +243,8 @@ static Suite *kineto_suite(void)
 	tcase_add_test(tc, test_decimal);
 	tcase_add_test(tc, test_prefixes);
 	tcase_add_test(tc, test_gzip_cuts_and_flips);
+	tcase_add_loop_test(tc, test_stream_equals_memory, 0,
+			    (int)(sizeof(peer) / sizeof(peer[0])));
 	suite_add_tcase(s, tc);
 	return s;
 }
