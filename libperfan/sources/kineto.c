@@ -64,32 +64,38 @@ static uint64_t place(int64_t pid, int64_t tid)
 	return (uint64_t)pid * 0x9e3779b97f4a7c15ull ^ (uint64_t)tid;
 }
 
+/* A literal and its length. */
+#define LIT(s) s, sizeof(s) - 1
+
 static const struct {
 	const char *cat;
+	size_t n;
 	enum perfan_trace_kind kind;
 	int old; /* a 2021 name */
 } cats[] = {
-	{"cpu_op", PERFAN_TRACE_CPU_OP, 0},
-	{"Operator", PERFAN_TRACE_CPU_OP, 1},
-	{"user_annotation", PERFAN_TRACE_USER_ANNOTATION, 0},
-	{"python_function", PERFAN_TRACE_PYTHON_FUNCTION, 0},
-	{"cuda_runtime", PERFAN_TRACE_RUNTIME, 0},
-	{"Runtime", PERFAN_TRACE_RUNTIME, 1},
-	{"cuda_driver", PERFAN_TRACE_DRIVER, 0},
-	{"kernel", PERFAN_TRACE_KERNEL, 0},
-	{"Kernel", PERFAN_TRACE_KERNEL, 1},
-	{"gpu_memcpy", PERFAN_TRACE_MEMCPY, 0},
-	{"Memcpy", PERFAN_TRACE_MEMCPY, 1},
-	{"gpu_memset", PERFAN_TRACE_MEMSET, 0},
-	{"Memset", PERFAN_TRACE_MEMSET, 1},
-	{"cuda_sync", PERFAN_TRACE_SYNC, 0},
-	{"gpu_user_annotation", PERFAN_TRACE_GPU_ANNOTATION, 0},
+	{LIT("cpu_op"), PERFAN_TRACE_CPU_OP, 0},
+	{LIT("Operator"), PERFAN_TRACE_CPU_OP, 1},
+	{LIT("user_annotation"), PERFAN_TRACE_USER_ANNOTATION, 0},
+	{LIT("python_function"), PERFAN_TRACE_PYTHON_FUNCTION, 0},
+	{LIT("cuda_runtime"), PERFAN_TRACE_RUNTIME, 0},
+	{LIT("Runtime"), PERFAN_TRACE_RUNTIME, 1},
+	{LIT("cuda_driver"), PERFAN_TRACE_DRIVER, 0},
+	{LIT("kernel"), PERFAN_TRACE_KERNEL, 0},
+	{LIT("Kernel"), PERFAN_TRACE_KERNEL, 1},
+	{LIT("gpu_memcpy"), PERFAN_TRACE_MEMCPY, 0},
+	{LIT("Memcpy"), PERFAN_TRACE_MEMCPY, 1},
+	{LIT("gpu_memset"), PERFAN_TRACE_MEMSET, 0},
+	{LIT("Memset"), PERFAN_TRACE_MEMSET, 1},
+	{LIT("cuda_sync"), PERFAN_TRACE_SYNC, 0},
+	{LIT("gpu_user_annotation"), PERFAN_TRACE_GPU_ANNOTATION, 0},
 };
 
-static enum perfan_trace_kind kind_of(struct kin *x, const char *cat)
+static enum perfan_trace_kind kind_of(struct kin *x,
+				      const struct perfan__kin_str *cat)
 {
-	for (size_t i = 0; cat && i < sizeof(cats) / sizeof(cats[0]); i++)
-		if (!strcmp(cat, cats[i].cat)) {
+	for (size_t i = 0; cat->have && i < sizeof(cats) / sizeof(cats[0]); i++)
+		if (cat->n == cats[i].n &&
+		    !memcmp(cat->s, cats[i].cat, cat->n)) {
 			x->old |= cats[i].old;
 			return cats[i].kind;
 		}
@@ -104,27 +110,28 @@ static int on_gpu(enum perfan_trace_kind k)
 }
 
 /* The sync a cuda_sync_kind or a runtime call's name says. */
-static uint32_t sync_of(const char *s)
+static uint32_t sync_of(const struct perfan__kin_str *s)
 {
 	static const struct {
 		const char *name;
+		size_t n;
 		enum perfan_trace_sync sync;
 	} syncs[] = {
-		{"Event Sync", PERFAN_TRACE_SYNC_EVENT},
-		{"Stream Sync", PERFAN_TRACE_SYNC_STREAM},
-		{"Context Sync", PERFAN_TRACE_SYNC_CONTEXT},
-		{"Stream Wait Event", PERFAN_TRACE_SYNC_WAIT},
-		{"cudaEventSynchronize", PERFAN_TRACE_SYNC_EVENT},
-		{"cudaStreamSynchronize", PERFAN_TRACE_SYNC_STREAM},
-		{"cudaDeviceSynchronize", PERFAN_TRACE_SYNC_CONTEXT},
-		{"cudaStreamWaitEvent", PERFAN_TRACE_SYNC_WAIT},
-		{"hipEventSynchronize", PERFAN_TRACE_SYNC_EVENT},
-		{"hipStreamSynchronize", PERFAN_TRACE_SYNC_STREAM},
-		{"hipDeviceSynchronize", PERFAN_TRACE_SYNC_CONTEXT},
-		{"hipStreamWaitEvent", PERFAN_TRACE_SYNC_WAIT},
+		{LIT("Event Sync"), PERFAN_TRACE_SYNC_EVENT},
+		{LIT("Stream Sync"), PERFAN_TRACE_SYNC_STREAM},
+		{LIT("Context Sync"), PERFAN_TRACE_SYNC_CONTEXT},
+		{LIT("Stream Wait Event"), PERFAN_TRACE_SYNC_WAIT},
+		{LIT("cudaEventSynchronize"), PERFAN_TRACE_SYNC_EVENT},
+		{LIT("cudaStreamSynchronize"), PERFAN_TRACE_SYNC_STREAM},
+		{LIT("cudaDeviceSynchronize"), PERFAN_TRACE_SYNC_CONTEXT},
+		{LIT("cudaStreamWaitEvent"), PERFAN_TRACE_SYNC_WAIT},
+		{LIT("hipEventSynchronize"), PERFAN_TRACE_SYNC_EVENT},
+		{LIT("hipStreamSynchronize"), PERFAN_TRACE_SYNC_STREAM},
+		{LIT("hipDeviceSynchronize"), PERFAN_TRACE_SYNC_CONTEXT},
+		{LIT("hipStreamWaitEvent"), PERFAN_TRACE_SYNC_WAIT},
 	};
-	for (size_t i = 0; s && i < sizeof(syncs) / sizeof(syncs[0]); i++)
-		if (!strcmp(s, syncs[i].name))
+	for (size_t i = 0; s->have && i < sizeof(syncs) / sizeof(syncs[0]); i++)
+		if (s->n == syncs[i].n && !memcmp(s->s, syncs[i].name, s->n))
 			return syncs[i].sync;
 	return PERFAN_TRACE_SYNC_NONE;
 }
@@ -204,7 +211,7 @@ static int span(struct kin *x)
 					 "a complete event (\"X\") without ts");
 	struct perfan_trace_event ev;
 	perfan__trace_event_init(&ev);
-	enum perfan_trace_kind k = kind_of(x, e->cat.have ? e->cat.s : NULL);
+	enum perfan_trace_kind k = kind_of(x, &e->cat);
 	ev.kind = k;
 	ev.ts = e->ts;
 	ev.dur = e->dur;
@@ -227,10 +234,9 @@ static int span(struct kin *x)
 	ev.wait_stream = e->arg[KIN_WAIT_STREAM];
 	ev.event_record = e->arg[KIN_EVENT_RECORD];
 	if (k == PERFAN_TRACE_SYNC)
-		ev.sync =
-			sync_of(e->sync_kind.have ? e->sync_kind.s : e->name.s);
+		ev.sync = sync_of(e->sync_kind.have ? &e->sync_kind : &e->name);
 	else if (k == PERFAN_TRACE_RUNTIME)
-		ev.sync = sync_of(e->name.s);
+		ev.sync = sync_of(&e->name);
 	int32_t dev = -1;
 	int64_t stream = -1;
 	if (on_gpu(k)) {

@@ -76,17 +76,28 @@ int perfan__kin_us(struct perfan__jread *j, const char *what, int64_t *ns,
 	return 0;
 }
 
-static const char *const arg_keys[KIN_NARGS] = {
-	[KIN_DEVICE] = "device",
-	[KIN_STREAM] = "stream",
-	[KIN_CORRELATION] = "correlation",
-	[KIN_EXTERNAL] = "External id",
-	[KIN_PYTHON_ID] = "Python id",
-	[KIN_PYTHON_PARENT] = "Python parent id",
-	[KIN_SEQ] = "Sequence number",
-	[KIN_BYTES] = "bytes",
-	[KIN_WAIT_STREAM] = "wait_on_stream",
-	[KIN_EVENT_RECORD] = "wait_on_cuda_event_record_corr_id",
+/* Whether the key K of KLEN bytes is the literal L. */
+#define KEY_IS(k, klen, l)                                                     \
+	((klen) == sizeof(l) - 1 && !memcmp((k), (l), (klen)))
+
+#define ARG(l)                                                                 \
+	{                                                                      \
+		l, sizeof(l) - 1                                               \
+	}
+static const struct {
+	const char *s;
+	size_t n;
+} arg_keys[KIN_NARGS] = {
+	[KIN_DEVICE] = ARG("device"),
+	[KIN_STREAM] = ARG("stream"),
+	[KIN_CORRELATION] = ARG("correlation"),
+	[KIN_EXTERNAL] = ARG("External id"),
+	[KIN_PYTHON_ID] = ARG("Python id"),
+	[KIN_PYTHON_PARENT] = ARG("Python parent id"),
+	[KIN_SEQ] = ARG("Sequence number"),
+	[KIN_BYTES] = ARG("bytes"),
+	[KIN_WAIT_STREAM] = ARG("wait_on_stream"),
+	[KIN_EVENT_RECORD] = ARG("wait_on_cuda_event_record_corr_id"),
 };
 
 static int args(struct perfan__jread *j, struct perfan__kin_ev *e)
@@ -96,23 +107,24 @@ static int args(struct perfan__jread *j, struct perfan__kin_ev *e)
 	int rc = perfan__jread_object(j, "the event's args, an object");
 	while (!rc && (rc = perfan__jread_member(j, &key, &klen)) == 1) {
 		int a = 0;
-		while (a < KIN_NARGS && strcmp(key, arg_keys[a]))
+		while (a < KIN_NARGS && (klen != arg_keys[a].n ||
+					 memcmp(key, arg_keys[a].s, klen)))
 			a++;
-		if (a == KIN_NARGS && !strcmp(key, "external id"))
+		if (a == KIN_NARGS && KEY_IS(key, klen, "external id"))
 			a = KIN_EXTERNAL;
 		if (a < KIN_NARGS) {
 			struct perfan__kin_id v;
-			if ((rc = id(j, arg_keys[a], &v)))
+			if ((rc = id(j, arg_keys[a].s, &v)))
 				return rc;
 			e->arg[a] = v.have ? v.v : -1;
 			e->have[a] = v.have;
-		} else if (!strcmp(key, "Call stack")) {
+		} else if (KEY_IS(key, klen, "Call stack")) {
 			rc = str(j, "the Call stack, a string", &e->call_stack);
-		} else if (!strcmp(key, "cuda_sync_kind")) {
+		} else if (KEY_IS(key, klen, "cuda_sync_kind")) {
 			rc = str(j, "cuda_sync_kind, a string", &e->sync_kind);
-		} else if (!strcmp(key, "name") && e->ph == 'M') {
+		} else if (KEY_IS(key, klen, "name") && e->ph == 'M') {
 			rc = str(j, "the metadata's name, a string", &e->mname);
-		} else if (!strcmp(key, "name") &&
+		} else if (KEY_IS(key, klen, "name") &&
 			   perfan__jread_peek(j, NULL) ==
 				   PERFAN__JREAD_STRING) {
 			rc = str(j, NULL, &e->mname); /* ph may come later */
@@ -147,37 +159,37 @@ int perfan__kin_event(struct perfan__jread *j, struct perfan__kin_ev *e)
 		return rc;
 	rc = perfan__jread_object(j, "an event, an object");
 	while (!rc && (rc = perfan__jread_member(j, &key, &klen)) == 1) {
-		if (!strcmp(key, "ph")) {
+		if (KEY_IS(key, klen, "ph")) {
 			const char *s = NULL;
 			size_t n = 0;
 			rc = perfan__jread_string(j, "the phase, a string", &s,
 						  &n);
 			e->ph = !rc && n ? s[0] : 0;
-		} else if (!strcmp(key, "name")) {
+		} else if (KEY_IS(key, klen, "name")) {
 			if (perfan__jread_peek(j, NULL) == PERFAN__JREAD_STRING)
 				rc = str(j, NULL, &e->name);
 			else
 				rc = perfan__jread_skip(j);
-		} else if (!strcmp(key, "cat")) {
+		} else if (KEY_IS(key, klen, "cat")) {
 			rc = str(j, "the category, a string", &e->cat);
-		} else if (!strcmp(key, "pid")) {
+		} else if (KEY_IS(key, klen, "pid")) {
 			rc = id(j, "pid", &e->pid);
-		} else if (!strcmp(key, "tid")) {
+		} else if (KEY_IS(key, klen, "tid")) {
 			rc = id(j, "tid", &e->tid);
-		} else if (!strcmp(key, "id")) {
+		} else if (KEY_IS(key, klen, "id")) {
 			rc = id(j, "the flow's id", &e->id);
-		} else if (!strcmp(key, "ts")) {
+		} else if (KEY_IS(key, klen, "ts")) {
 			rc = perfan__kin_us(j, "ts, a number,", &e->ts,
 					    &e->ts_off);
 			e->have_ts = 1;
-		} else if (!strcmp(key, "dur")) {
+		} else if (KEY_IS(key, klen, "dur")) {
 			size_t off;
 			rc = perfan__kin_us(j, "dur, a number,", &e->dur, &off);
 			e->have_dur = 1;
 			if (!rc && e->dur < 0)
 				rc = perfan__jread_err(j, PERFAN_EFORMAT, off,
 						       "a negative duration");
-		} else if (!strcmp(key, "args")) {
+		} else if (KEY_IS(key, klen, "args")) {
 			rc = args(j, e);
 		} else {
 			rc = perfan__jread_skip(j);

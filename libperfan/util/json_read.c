@@ -54,9 +54,9 @@ void perfan__jread_fini(struct perfan__jread *j)
  * value outgrows it (skip_ws moves the window on between values). */
 static __attribute__((noinline)) int fill_to(struct perfan__jread *j, size_t at)
 {
-	while (at >= j->len) {
+	while (at >= j->len || j->bom) {
 		if (!j->fill || j->eof || j->fill_rc)
-			return 0;
+			return at < j->len;
 		if (j->len == j->wcap) {
 			size_t cap = j->wcap     ? 2 * j->wcap
 				     : j->window ? j->window
@@ -77,13 +77,10 @@ static __attribute__((noinline)) int fill_to(struct perfan__jread *j, size_t at)
 		}
 		j->len += got;
 		j->eof = got < want;
-		if (j->bom && j->len >= 3) {
-			j->bom = 0;
-			if (!j->shift && !j->pos &&
-			    !memcmp(j->p, "\xef\xbb\xbf", 3))
+		if (j->bom && (j->len >= 3 || j->eof)) {
+			j->bom = 0; /* a UTF-8 byte order mark first: skipped */
+			if (j->len >= 3 && !memcmp(j->p, "\xef\xbb\xbf", 3))
 				j->pos = 3;
-		} else if (j->bom && j->eof) {
-			j->bom = 0;
 		}
 	}
 	return 1;
@@ -99,7 +96,7 @@ static inline int has(struct perfan__jread *j, size_t at)
  * the window. */
 static void move_on(struct perfan__jread *j)
 {
-	if (!j->fill || j->pos < j->wcap / 2)
+	if (!j->fill || !j->pos || j->pos < j->wcap / 2)
 		return;
 	memmove(j->win, j->win + j->pos, j->len - j->pos);
 	j->shift += j->pos;
@@ -111,6 +108,8 @@ static void move_on(struct perfan__jread *j)
 static uint64_t newlines(const struct perfan__jread *j, size_t a, size_t b)
 {
 	uint64_t n = 0;
+	if (a >= b)
+		return 0;
 	for (const char *q = j->p + a, *e = j->p + b;
 	     q < e && (q = memchr(q, '\n', (size_t)(e - q))); q++)
 		n++;
@@ -567,6 +566,13 @@ static int digits(struct perfan__jread *j, size_t start)
 		   (unsigned long long)(j->shift + start));
 }
 
+/* Whether C may be part of a number's text. */
+static int number_byte(char c)
+{
+	return (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' ||
+	       c == '+' || c == '-';
+}
+
 /* Check the number at j->pos and step over it: its text from *START. */
 static int scan_number(struct perfan__jread *j, const char *what,
 		       size_t *startp)
@@ -594,8 +600,7 @@ static int scan_number(struct perfan__jread *j, const char *what,
 		if ((rc = digits(j, start)))
 			return rc;
 	}
-	if (has(j, j->pos) && strchr("0123456789.eE+-", j->p[j->pos]) &&
-	    j->p[j->pos])
+	if (has(j, j->pos) && number_byte(j->p[j->pos]))
 		return ERR(j, PERFAN_EFORMAT, start, "a malformed number");
 	return 0;
 }

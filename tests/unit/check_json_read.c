@@ -153,6 +153,30 @@ START_TEST(test_rejected)
 }
 END_TEST
 
+/* A byte order mark, and the starts of one, read as a stream through first
+ * windows of 1 to 5 bytes: as in memory. */
+START_TEST(test_stream_bom)
+{
+	static const char *const docs[] = {"\xef\xbb\xbf [1]", "\xef\xbb\xbf",
+					   "\xef\xbb", "\xef", "\xef\xbb\xbf!"};
+	for (size_t d = 0; d < sizeof(docs) / sizeof(docs[0]); d++) {
+		const uint8_t *t = (const uint8_t *)docs[d];
+		size_t n = strlen(docs[d]);
+		struct perfan__jread j;
+		perfan__jread_init(&j, t, n, "fuzz-input", 0);
+		int rc = fuzz_json_walk(&j, n);
+		if (!rc)
+			rc = perfan__jread_end(&j);
+		perfan__jread_fini(&j);
+		ck_assert_int_eq(rc == 0, d == 0);
+		char msg[1024];
+		snprintf(msg, sizeof(msg), "%s", perfan_error_last());
+		for (size_t w = 1; w <= 5; w++)
+			fuzz_json_stream(t, n, w, rc, msg);
+	}
+}
+END_TEST
+
 /* The depth bound: as deep as allowed reads, one more does not. */
 START_TEST(test_depth)
 {
@@ -268,6 +292,7 @@ static Suite *json_read_suite(void)
 	tcase_add_loop_test(tc, test_rejected, 0,
 			    (int)(sizeof(bad) / sizeof(bad[0])));
 	tcase_add_test(tc, test_depth);
+	tcase_add_test(tc, test_stream_bom);
 	tcase_add_test(tc, test_mark_fork);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("robust");
