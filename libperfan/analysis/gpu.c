@@ -49,6 +49,7 @@ void perfan_gpu_free(perfan_gpu *g)
 	free(g->work);
 	free(g->syncs);
 	free(g->roots);
+	perfan__htab_free(&g->frames);
 	free(g->ts);
 	free(g->end);
 	free(g->keep);

@@ -4,6 +4,7 @@
  * each moment (its python_function chain where the trace has one, else
  * the cpu_op's `Call stack`, else the nesting of its ops); the rest of the
  * gap to the launch call's own stack. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,36 +41,41 @@ static size_t count_le(const perfan_gpu *g, uint32_t t, int64_t tm)
 	return lo;
 }
 
-/* The innermost span of thread T holding moment TM, or GPU_NONE: the
- * last to start before it, or the first of its enclosing spans to end
- * after it. */
-static uint32_t innermost(const perfan_gpu *g, uint32_t t, int64_t tm)
+/* The innermost span of thread T holding moment TM, of which K spans
+ * start at or before TM (count_le), or GPU_NONE: the last to start before
+ * it, or the first of its enclosing spans to end after it. */
+static uint32_t innermost(const perfan_gpu *g, uint32_t t, size_t k, int64_t tm)
 {
-	size_t k = count_le(g, t, tm);
 	uint32_t x = k ? g->by_thread[t][k - 1] : GPU_NONE;
 	while (x != GPU_NONE && g->end[x] <= tm)
 		x = g->parent[x];
 	return x;
 }
 
-/* The start of the first span of thread T after TM, or INT64_MAX. */
-static int64_t next_start(const perfan_gpu *g, uint32_t t, int64_t tm)
-{
-	size_t k = count_le(g, t, tm);
-	return k < g->nr_by_thread[t] ? g->ts[g->by_thread[t][k]] : INT64_MAX;
-}
-
 static int push(struct chg *c, const char *name, size_t len, uint32_t kind)
 {
+	if (perfan__grow((void **)&c->f, &c->cap, c->n + 1, sizeof(*c->f)))
+		return perfan__nomem("gpu");
+	/* a name the trace holds (interned, or an entry of an interned Call
+	 * stack, which ends where its pointer says): its frame found by the
+	 * pointer and kind before by its text */
+	uint64_t key = (uint64_t)(uintptr_t)name ^ ((uint64_t)kind << 58);
+	uint64_t *id = perfan__htab_get(&c->g->frames, key);
+	if (id) {
+		c->f[c->n++] = (perfan_frame_id)*id;
+		return 0;
+	}
 	char buf[4096];
 	if (len >= sizeof(buf))
 		len = sizeof(buf) - 1;
 	memcpy(buf, name, len);
 	buf[len] = 0;
-	if (perfan__grow((void **)&c->f, &c->cap, c->n + 1, sizeof(*c->f)))
-		return perfan__nomem("gpu");
-	return perfan_profile_frame(c->g->profile, &c->f[c->n++], buf, NULL,
-				    NULL, 0, kind);
+	int rc = perfan_profile_frame(c->g->profile, &c->f[c->n], buf, NULL,
+				      NULL, 0, kind);
+	if (!rc && perfan__htab_put(&c->g->frames, key, c->f[c->n]))
+		rc = perfan__nomem("gpu");
+	c->n++;
+	return rc;
 }
 
 static int root(struct chg *c)
@@ -183,9 +189,16 @@ int perfan__gpu_charge(perfan_gpu *g, const struct perfan_gpu_gap *gap,
 	int64_t launch = g->ts[next->launch];
 	int64_t b = launch < gap->end ? launch : gap->end;
 	int rc = 0;
+	const uint32_t *v = g->by_thread[c.thread];
+	size_t nv = g->nr_by_thread[c.thread];
+	size_t k = gap->start < b ? count_le(g, c.thread, gap->start) : 0;
 	for (int64_t t = gap->start; t < b && !rc;) {
-		uint32_t x = innermost(g, c.thread, t);
-		int64_t e = next_start(g, c.thread, t);
+		/* K: the spans that start at or before T, T moving on */
+		while (k < nv && g->ts[v[k]] <= t)
+			k++;
+		uint32_t x = innermost(g, c.thread, k, t);
+		/* the start of the first span after T, or none */
+		int64_t e = k < nv ? g->ts[v[k]] : INT64_MAX;
 		if (x != GPU_NONE && g->end[x] < e)
 			e = g->end[x];
 		if (e > b)

@@ -64,6 +64,8 @@ struct perfan_gpu {
 	perfan_profile *profile;
 	size_t col; /* its "gpu idle" column */
 	perfan_frame_id *roots;
+	/* gpu_charge.c: frames by the trace's name pointer and kind */
+	struct perfan__htab frames;
 	/* owned by the steps */
 	struct perfan_gpu_stream **step_streams;
 	struct perfan_gpu_gap **step_gaps;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "analysis/gpu_internal.h"
+#include "util/keysort.h"
 
 static int cmp_span(const void *a, const void *b)
 {
@@ -34,7 +35,7 @@ size_t perfan__gpu_merge(struct gpu_span *s, size_t n, int64_t lo, int64_t hi,
 			continue;
 		s[k++] = v;
 	}
-	qsort(s, k, sizeof(*s), cmp_span);
+	perfan__sort_unless_sorted(s, k, sizeof(*s), cmp_span);
 	size_t m = 0;
 	int64_t sum = 0, maxend = 0;
 	for (size_t i = 0; i < k; i++) {

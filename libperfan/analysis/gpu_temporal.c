@@ -8,6 +8,7 @@
 #include "analysis/gpu_internal.h"
 #include "util/grow.h"
 #include "util/htab.h"
+#include "util/keysort.h"
 #include "util/log.h"
 
 /* A kept event of a CPU thread with a stream argument. */
@@ -159,6 +160,41 @@ static int on_stream(const struct perfan_trace_event *e)
 		e->kind == PERFAN_TRACE_MEMSET || e->kind == PERFAN_TRACE_SYNC);
 }
 
+/* The kept events of the launches' correlations (SET) in input order:
+ * the work on a stream in *W, the CPU events (not on a stream) in *C. */
+static int of_launches(const perfan_gpu *g, const struct perfan__htab *set,
+		       struct perfan__keyed **w, size_t *nw,
+		       struct perfan__keyed **c, size_t *nc)
+{
+	const struct perfan_trace_info *ti = g->ti;
+	size_t capw = 0, capc = 0;
+	*w = *c = NULL;
+	*nw = *nc = 0;
+	for (size_t i = 0; i < ti->nr_events; i++) {
+		const struct perfan_trace_event *e = &ti->events[i];
+		if (!g->keep[i] || e->correlation < 0 ||
+		    !perfan__htab_get(set, (uint64_t)e->correlation))
+			continue;
+		struct perfan__keyed k = {e->index, (uint32_t)i};
+		if (on_stream(e)) {
+			if (g->o.one_device && e->device != g->o.device)
+				continue;
+			if (perfan__grow((void **)w, &capw, *nw + 1,
+					 sizeof(**w)))
+				return perfan__nomem("gpu");
+			(*w)[(*nw)++] = k;
+		} else if (e->stream < 0) {
+			if (perfan__grow((void **)c, &capc, *nc + 1,
+					 sizeof(**c)))
+				return perfan__nomem("gpu");
+			(*c)[(*nc)++] = k;
+		}
+	}
+	if (perfan__keysort(*w, *nw) || perfan__keysort(*c, *nc))
+		return perfan__nomem("gpu");
+	return 0;
+}
+
 /* The rows: each CPU event (not on a stream) of a launch's correlation,
  * in input order, with each piece of work on a stream of that
  * correlation, in input order: HTA's inner merge. */
@@ -166,47 +202,36 @@ static int launch_rows(perfan_gpu *g)
 {
 	const struct perfan_trace_info *ti = g->ti;
 	struct perfan__htab set = {0}, first = {0};
-	size_t ne = ti->nr_events, nrows = 0, cap = 0;
-	uint32_t *order = malloc((ne ? ne : 1) * sizeof(*order));
-	uint32_t *next = malloc((ne ? ne : 1) * sizeof(*next));
-	int rc = order && next ? 0 : perfan__nomem("gpu");
-	/* events in input order */
-	for (size_t i = 0; i < ne && !rc; i++)
-		order[ti->events[i].index < ne ? ti->events[i].index : i] =
-			(uint32_t)i;
-	for (size_t i = 0; i < ne && !rc; i++) {
+	struct perfan__keyed *w = NULL, *c = NULL;
+	uint32_t *next = NULL;
+	size_t nw = 0, nc = 0, nrows = 0, cap = 0;
+	int rc = 0;
+	for (size_t i = 0; i < ti->nr_events && !rc; i++) {
 		const struct perfan_trace_event *e = &ti->events[i];
-		if (g->keep[i] && is_launch_name(e->name) &&
-		    e->correlation >= 0 &&
+		if (g->keep[i] && e->correlation >= 0 &&
+		    is_launch_name(e->name) &&
 		    perfan__htab_put(&set, (uint64_t)e->correlation, 1))
 			rc = perfan__nomem("gpu");
 	}
+	if (!rc)
+		rc = of_launches(g, &set, &w, &nw, &c, &nc);
+	if (!rc && !(next = malloc((nw ? nw : 1) * sizeof(*next))))
+		rc = perfan__nomem("gpu");
 	/* the work of each correlation, chained in input order */
-	for (size_t k = ne; k-- > 0 && !rc;) {
-		uint32_t i = order[k];
-		const struct perfan_trace_event *e = &ti->events[i];
-		next[i] = GPU_NONE;
-		if (!g->keep[i] || !on_stream(e) ||
-		    (g->o.one_device && e->device != g->o.device) ||
-		    !perfan__htab_get(&set, (uint64_t)e->correlation))
-			continue;
-		uint64_t *f =
-			perfan__htab_get(&first, (uint64_t)e->correlation);
-		next[i] = f ? (uint32_t)*f : GPU_NONE;
-		if (perfan__htab_put(&first, (uint64_t)e->correlation, i))
+	for (size_t k = nw; k-- > 0 && !rc;) {
+		int64_t corr = ti->events[w[k].at].correlation;
+		uint64_t *f = perfan__htab_get(&first, (uint64_t)corr);
+		next[k] = f ? (uint32_t)*f : GPU_NONE;
+		if (perfan__htab_put(&first, (uint64_t)corr, k))
 			rc = perfan__nomem("gpu");
 	}
-	for (size_t k = 0; k < ne && !rc; k++) {
-		uint32_t i = order[k];
-		const struct perfan_trace_event *c = &ti->events[i];
-		if (!g->keep[i] || on_stream(c) || c->stream >= 0 ||
-		    c->correlation < 0 ||
-		    !perfan__htab_get(&set, (uint64_t)c->correlation))
-			continue;
-		uint64_t *f =
-			perfan__htab_get(&first, (uint64_t)c->correlation);
-		for (uint32_t j = f ? (uint32_t)*f : GPU_NONE; j != GPU_NONE;
-		     j = next[j]) {
+	for (size_t k = 0; k < nc && !rc; k++) {
+		uint32_t i = c[k].at;
+		int64_t corr = ti->events[i].correlation;
+		uint64_t *f = perfan__htab_get(&first, (uint64_t)corr);
+		for (uint32_t q = f ? (uint32_t)*f : GPU_NONE;
+		     q != GPU_NONE && !rc; q = next[q]) {
+			uint32_t j = w[q].at;
 			for (unsigned m = 0; m < g->keep[j]; m++) {
 				if (nrows == cap &&
 				    perfan__grow((void **)&g->launches, &cap,
@@ -218,14 +243,14 @@ static int launch_rows(perfan_gpu *g)
 				int64_t d = g->ts[j] - g->end[i];
 				g->launches[nrows++] =
 					(struct perfan_gpu_launch){
-						c->correlation,
-						g->end[i] - g->ts[i],
+						corr, g->end[i] - g->ts[i],
 						g->end[j] - g->ts[j],
 						d > 0 ? d : 0};
 			}
 		}
 	}
-	free(order);
+	free(w);
+	free(c);
 	free(next);
 	perfan__htab_free(&set);
 	perfan__htab_free(&first);

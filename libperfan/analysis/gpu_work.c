@@ -7,6 +7,7 @@
 
 #include "analysis/gpu_internal.h"
 #include "util/htab.h"
+#include "util/keysort.h"
 #include "util/log.h"
 
 static int starts(const char *s, const char *p)
@@ -166,7 +167,8 @@ int perfan__gpu_work(perfan_gpu *g)
 	}
 	perfan__htab_free(&h);
 	if (!rc) {
-		qsort(g->work, g->nr_work, sizeof(*g->work), cmp_work);
+		perfan__sort_unless_sorted(g->work, g->nr_work,
+					   sizeof(*g->work), cmp_work);
 		rc = syncs(g);
 	}
 	return rc;

@@ -88,3 +88,14 @@ void perfan__keysort_apply(void *a, size_t size, struct perfan__keyed *v,
 	}
 	free(big);
 }
+
+void perfan__sort_unless_sorted(void *base, size_t n, size_t size,
+				int (*cmp)(const void *, const void *))
+{
+	const char *p = base;
+	size_t i = 1;
+	while (i < n && cmp(p + (i - 1) * size, p + i * size) <= 0)
+		i++;
+	if (i < n)
+		qsort(base, n, size, cmp);
+}

@@ -109,11 +109,35 @@ START_TEST(test_stable_as_qsort)
 }
 END_TEST
 
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+START_TEST(test_sort_unless_sorted)
+{
+	int v[200];
+	for (int i = 0; i < 200; i++)
+		v[i] = i / 2;
+	perfan__sort_unless_sorted(v, 200, sizeof(*v), cmp_int);
+	for (int i = 0; i < 200; i++)
+		ck_assert_int_eq(v[i], i / 2);
+	for (int i = 0; i < 200; i++)
+		v[i] = (i * 37) % 200;
+	v[0] = 150; /* sorted after the first: still sorted whole */
+	perfan__sort_unless_sorted(v, 200, sizeof(*v), cmp_int);
+	for (int i = 1; i < 200; i++)
+		ck_assert_int_le(v[i - 1], v[i]);
+}
+END_TEST
+
 static Suite *keysort_suite(void)
 {
 	Suite *s = suite_create("keysort");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, test_stable_as_qsort);
+	tcase_add_test(tc, test_sort_unless_sorted);
 	suite_add_tcase(s, tc);
 	return s;
 }
