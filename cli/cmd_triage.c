@@ -31,6 +31,15 @@ static const char head[] =
 	"self-contained HTML page (with -o FILE, or on stdout) that works\n"
 	"offline, with the interactive flame graphs of on-CPU and off-CPU\n"
 	"time; --text prints the same findings for a terminal.\n"
+	"\n"
+	"FILE may be a GPU profiler's trace (torch.profiler's JSON or\n"
+	".json.gz, the autograd profiler's, an Nsight Systems SQLite\n"
+	"export): the page then has, per step and GPU, the verdict perfan\n"
+	"gpu gives (CPU-bound: the GPU was idle N % of the step, M % of it\n"
+	"waiting for the host, mostly in FUNCTION; or GPU-, sync- or\n"
+	"communication-bound), the GPU's busy and idle time, the CPU\n"
+	"stacks that starved it, and the CPU ops with the most self time;\n"
+	"what applies only to a perf recording is left out.\n"
 	"\n";
 
 struct opts {

@@ -16,6 +16,7 @@
 #include <perfan/common.h>
 #include <perfan/diff.h>
 #include <perfan/filter.h>
+#include <perfan/gpu.h>
 #include <perfan/profile.h>
 #include <perfan/report.h>
 #include <perfan/threadnames.h>
@@ -94,6 +95,17 @@ struct perfan_triage_in {
 	 * wait's leaf). */
 	int per_thread;
 	int kernel_detail;
+	/* Since 0.2. The input is a GPU profiler's trace (perfan/trace.h):
+	 * GPU is its analysis (perfan_gpu_new: per step and device the
+	 * verdict, GPU busy and idle time, and perfan_gpu_profile's CPU
+	 * stacks the GPU's idle time is charged to), PLATEAUS and CPU its
+	 * CPU time (perfan_trace_profile's PERFAN_TRACE_CPU_TIME column
+	 * COLUMN): the CPU ops by self time. The page is the trace's: a GPU
+	 * section, the CPU ops with their flame graph, the CPU verdict and
+	 * the change only when given; what applies only to a perf recording
+	 * (on CPU or waiting, the Amdahl bounds, blocking sites, what to
+	 * record next) is left out. NULL: a recording. */
+	const perfan_gpu *gpu;
 };
 
 struct perfan_triage_opts {

@@ -248,7 +248,7 @@ int perfan_triage_new(perfan_triage **out, const struct perfan_triage_in *in,
 		rc = gather_changes(t);
 	if (!rc)
 		rc = gather_sites(t, t->o.max_sites ? t->o.max_sites : 10);
-	if (!rc)
+	if (!rc && !t->in.gpu) /* what to record: a perf recording's */
 		rc = perfan__triage_next(t);
 	if (rc) {
 		t->o.release = NULL; /* the caller's still */

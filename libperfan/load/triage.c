@@ -1,7 +1,9 @@
 /* load/triage.c: perfan_load_triage, the first look at one recording made
  * from its inputs: the on-CPU view and its plateaus, the off-CPU view read
  * again from the same input when the recording has switches, a perf stat
- * verdict, the change since runs before; the triage owns them. */
+ * verdict, the change since runs before; of a GPU profiler's trace, its
+ * CPU time's plateaus and its GPU analysis instead of the views of a perf
+ * recording; the triage owns them. */
 #include "load/internal.h"
 
 #include <errno.h>
@@ -12,6 +14,7 @@
 #include <perfan/classify.h>
 #include <perfan/diff.h>
 #include <perfan/gil.h>
+#include <perfan/gpu.h>
 #include <perfan/python.h>
 #include <perfan/report.h>
 #include <perfan/stat.h>
@@ -51,6 +54,7 @@ struct inputs {
 	 * root per command) or both a root per thread (bycpu, wait) */
 	int per_thread;
 	perfan_profile *wait_merged;
+	perfan_gpu *gpu; /* a trace's GPU analysis */
 };
 
 static void release(void *payload)
@@ -78,6 +82,7 @@ static void release(void *payload)
 	perfan_load_free(in->bycpu);
 	perfan_load_free(in->cpu);
 	perfan_profile_free(in->wait_merged);
+	perfan_gpu_free(in->gpu);
 	free(in);
 }
 
@@ -398,6 +403,7 @@ static int triage(perfan_triage **out, struct inputs *in, const char *name)
 	ti.bound_comm = in->bound_comm;
 	ti.bound_total = in->bound_total;
 	ti.bound_threads = in->bound_threads;
+	ti.gpu = in->gpu;
 	int rc = load_graphs(in, &ti, &in->cpu->o, name);
 	if (rc)
 		return rc;
@@ -436,10 +442,15 @@ int perfan_load_triage(perfan_triage **out, const char *path,
 	}
 	if (!rc)
 		rc = perfan_report_new(&in->plateaus, in->cpu->p, &ro);
-	if (!rc)
+	/* a GPU profiler's trace: its GPU analysis, as perfan gpu's; the
+	 * views of a perf recording do not apply */
+	const perfan_trace *trace = rc ? NULL : perfan_load_trace(in->cpu);
+	if (trace)
+		rc = perfan_gpu_new(&in->gpu, trace, NULL);
+	if (!rc && !trace)
 		rc = load_bound(in, &lo, cpu_column(in->cpu, path),
 				in->cpu->info.name ? in->cpu->info.name : path);
-	if (!rc)
+	if (!rc && !trace)
 		rc = load_wait(in, &lo, to.all_threads);
 	if (!rc && to.stat)
 		rc = load_stat(in, to.stat);

@@ -3,11 +3,11 @@
  * HTA breaks it down, and the CPU stacks the GPU's idle time is charged
  * to. */
 #include <stdio.h>
-#include <stdlib.h>
 
 #include <perfan/gpu.h>
 #include <perfan/text.h>
 
+#include "render/gpu_stacks.h"
 #include "render/gpu_text.h"
 
 static double ms(int64_t ns)
@@ -25,7 +25,8 @@ static const char *fn(const char *f)
 	return f ? f : "(no CPU stack recorded)";
 }
 
-static void verdict(FILE *fp, const struct perfan_gpu_step *s, int64_t kw)
+void perfan__gpu_verdict_text(FILE *fp, const struct perfan_gpu_step *s,
+			      int64_t kw)
 {
 	int64_t wall = s->end - s->start;
 	const char *name = perfan_gpu_verdict_name(s->verdict);
@@ -77,11 +78,10 @@ static void verdict(FILE *fp, const struct perfan_gpu_step *s, int64_t kw)
 		break;
 	default: fputs("no GPU work in the step", fp);
 	}
-	fputc('\n', fp);
 }
 
-static void idle_classes(FILE *fp, const int64_t *idle, const uint64_t *n,
-			 int64_t total)
+void perfan__gpu_idle_text(FILE *fp, const int64_t *idle, const uint64_t *n,
+			   int64_t total)
 {
 	for (uint32_t c = 0; c < PERFAN_GPU_NIDLE; c++)
 		fprintf(fp, "%s%s %.3f ms (%.1f %%, %llu gaps)", c ? ", " : "",
@@ -98,7 +98,8 @@ static void step(FILE *fp, const struct perfan_gpu_step *s, int64_t kw)
 	else
 		fputs("The whole trace", fp);
 	fprintf(fp, " on GPU %d: ", (int)s->device);
-	verdict(fp, s, kw);
+	perfan__gpu_verdict_text(fp, s, kw);
+	fputc('\n', fp);
 	fprintf(fp,
 		"  wall %.3f ms; GPU busy %.3f ms (%.1f %%): compute %.3f ms "
 		"(%.1f %%), communication %.3f ms (%.1f %%), copies and sets "
@@ -109,7 +110,7 @@ static void step(FILE *fp, const struct perfan_gpu_step *s, int64_t kw)
 		pct(s->memory, wall), ms(s->sync));
 	fprintf(fp, "  idle %.3f ms (%.1f %%): ", ms(s->idle),
 		pct(s->idle, wall));
-	idle_classes(fp, s->idle_by, s->nr_gaps, s->idle);
+	perfan__gpu_idle_text(fp, s->idle_by, s->nr_gaps, s->idle);
 	fputc('\n', fp);
 	for (size_t i = 0; i < s->nr_longest; i++) {
 		const struct perfan_gpu_gap *g = &s->longest[i];
@@ -153,7 +154,7 @@ static void step(FILE *fp, const struct perfan_gpu_step *s, int64_t kw)
 			"gaps: ",
 			(long long)st->stream, (unsigned long long)st->nr_work,
 			ms(st->busy));
-		idle_classes(fp, st->idle, st->nr_gaps, idle);
+		perfan__gpu_idle_text(fp, st->idle, st->nr_gaps, idle);
 		fputc('\n', fp);
 	}
 }
@@ -176,7 +177,7 @@ static void whole(FILE *fp, const struct perfan_gpu_result *r)
 		fprintf(fp,
 			"  GPU %d stream %lld idle %.3f ms: ", (int)st->device,
 			(long long)st->stream, ms(idle));
-		idle_classes(fp, st->idle, st->nr_gaps, idle);
+		perfan__gpu_idle_text(fp, st->idle, st->nr_gaps, idle);
 		fputc('\n', fp);
 	}
 	fprintf(fp,
@@ -186,54 +187,16 @@ static void whole(FILE *fp, const struct perfan_gpu_result *r)
 }
 
 /* The costliest stacks of P's column 0, leaf first. */
-struct row {
-	perfan_node_id n;
-	uint64_t w;
-};
-
-static int cmp_row(const void *a, const void *b)
-{
-	const struct row *x = a, *y = b;
-	if (x->w != y->w)
-		return x->w < y->w ? 1 : -1;
-	return x->n > y->n ? 1 : x->n < y->n ? -1 : 0;
-}
-
 static void stacks(FILE *fp, const perfan_profile *p)
 {
 	uint64_t total = perfan_profile_total(p, 0);
-	size_t nn = perfan_profile_nr_nodes(p), k = 0;
 	if (!total)
 		return;
-	struct row *v = malloc(nn * sizeof(*v));
-	if (!v)
-		return;
-	for (perfan_node_id n = 1; n < nn; n++) {
-		uint64_t w = perfan_profile_node_self(p, n, 0);
-		if (w)
-			v[k++] = (struct row){n, w};
-	}
-	qsort(v, k, sizeof(*v), cmp_row);
 	fprintf(fp,
 		"\nGPU idle time by CPU stack (host and sync waits of the "
 		"steps, %.3f ms; -o FILE.svg draws them):\n",
 		ms((int64_t)total));
-	for (size_t i = 0; i < k && i < 10; i++) {
-		fprintf(fp, "  %9.3f ms %5.1f %%  ", ms((int64_t)v[i].w),
-			pct((int64_t)v[i].w, (int64_t)total));
-		int d = 0;
-		for (perfan_node_id n = v[i].n; n != PERFAN_ROOT_NODE && d < 4;
-		     n = perfan_profile_node_parent(p, n), d++) {
-			if (d)
-				fputs(" <- ", fp);
-			perfan_text_escape(
-				fp, perfan_profile_frame_get(
-					    p, perfan_profile_node_frame(p, n))
-					    ->name);
-		}
-		fputc('\n', fp);
-	}
-	free(v);
+	perfan__gpu_stack_rows(fp, p, 10);
 }
 
 void perfan__gpu_text(const perfan_gpu *g, FILE *fp)

@@ -22,6 +22,7 @@
 #include "render/thread_rows.h"
 #include "render/timeline.h"
 #include "render/triage.h"
+#include "render/triage_graph.h"
 #include "render/triage_summary.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -350,64 +351,6 @@ static void plateaus(const struct perfan_triage *t, FILE *fp)
 	fputs(".</p></section>\n", fp);
 }
 
-/* An SVG document kept in a script element: "</script" and "<!--"
- * escaped, as the page's script undoes. */
-static void svg_data(FILE *fp, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '<' && i + 1 < n &&
-		    ((s[i + 1] == '/' && i + 8 <= n &&
-		      !strncasecmp(s + i + 2, "script", 6)) ||
-		     (s[i + 1] == '!' && i + 4 <= n &&
-		      !strncmp(s + i + 2, "--", 2)))) {
-			fputs(s[i + 1] == '/' ? "<\\/" : "<\\!", fp);
-			i++;
-			continue;
-		}
-		fputc(s[i], fp);
-	}
-}
-
-#define FIT_PX 12.0 /* of the graph's 1200 px: 1 % of its weight */
-
-/* The flame graph of P's COLUMN, drawn as perfan flamegraph draws it
- * (its default title: its mode, event, roots and T's filters), in the
- * frame ID. */
-static int graph(FILE *fp, const struct perfan_triage *t,
-		 const perfan_profile *p, size_t column, const char *id)
-{
-	struct perfan_flamegraph_opts o = PERFAN_FG_OPTS_INIT;
-	o.column = column;
-	o.filter = t->in.filter;
-	o.names = t->in.names;
-	/* towers narrower than 1 % cut: no empty band above thin spikes
-	 * (perfan flamegraph draws them whole) */
-	o.fit_width = FIT_PX;
-	char title[512];
-	perfan__fg_title(title, sizeof(title), p, &o);
-	o.title = title;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&buf, &len);
-	if (!mem)
-		return perfan__nomem("triage");
-	int rc = perfan_flamegraph_write(p, mem, &o);
-	if (fclose(mem) && !rc)
-		rc = perfan__nomem("triage");
-	if (!rc) {
-		fprintf(fp, "<iframe class=\"fg\" id=\"%s\" title=\"", id);
-		put(fp, title);
-		fprintf(fp,
-			"\"></iframe>\n<script type=\"image/svg+xml\" "
-			"data-frame=\"%s\">",
-			id);
-		svg_data(fp, buf, len);
-		fputs("</script>\n", fp);
-	}
-	free(buf);
-	return rc;
-}
-
 /* The off-CPU profile's column of off-CPU time, else of wall time, by
  * its kind. */
 static size_t wait_column(const perfan_profile *p)
@@ -441,11 +384,12 @@ static int graphs(const struct perfan_triage *t, FILE *fp)
 	const perfan_profile *wait = t->in.wait_graph ? t->in.wait_graph
 						      : t->in.wait;
 	if (cpu && t->nplateaus)
-		rc = graph(fp, t, cpu, col, "fg-cpu");
+		rc = perfan__triage_graph(fp, t, cpu, col, "fg-cpu");
 	else
 		missing(fp, t, "on-CPU samples", PERFAN_TRIAGE_ON_CPU);
 	if (!rc && wait && t->in.threads)
-		rc = graph(fp, t, wait, wait_column(wait), "fg-wait");
+		rc = perfan__triage_graph(fp, t, wait, wait_column(wait),
+					  "fg-wait");
 	else if (!rc)
 		missing(fp, t, "off-CPU time with stacks",
 			PERFAN_TRIAGE_WAITING);
@@ -677,16 +621,26 @@ int perfan__triage_write_html(const struct perfan_triage *t, FILE *fp)
 		style);
 	put(fp, t->in.name);
 	fputs("</h1>\n", fp);
-	summary(t, fp);
-	threads(t, fp);
-	plateaus(t, fp);
-	int rc = graphs(t, fp);
-	if (!rc)
-		rc = timeline(t, fp);
-	sites(t, fp);
-	verdict(t, fp);
-	changes(t, fp);
-	next(t, fp);
+	int rc = 0;
+	if (t->in.gpu) {
+		/* a trace: what applies only to a perf recording left out */
+		rc = perfan__triage_trace_html(t, fp);
+		if (t->in.classify)
+			verdict(t, fp);
+		if (t->in.diff)
+			changes(t, fp);
+	} else {
+		summary(t, fp);
+		threads(t, fp);
+		plateaus(t, fp);
+		rc = graphs(t, fp);
+		if (!rc)
+			rc = timeline(t, fp);
+		sites(t, fp);
+		verdict(t, fp);
+		changes(t, fp);
+		next(t, fp);
+	}
 	fprintf(fp, "<script>%s</script>\n", script);
 	if (t->in.timeline)
 		fprintf(fp, "<script>%s\nperfanTriageRange('tl');</script>\n",

@@ -227,6 +227,17 @@ static void changes(const struct perfan_triage *t, FILE *fp)
 int perfan__triage_write_text(const struct perfan_triage *t, FILE *fp)
 {
 	fprintf(fp, "perfan triage of %s\n", t->in.name ? t->in.name : "?");
+	if (t->in.gpu) {
+		/* a trace: what applies only to a perf recording left out */
+		perfan__triage_trace_text(t, fp);
+		if (t->in.classify)
+			verdict(t, fp);
+		if (t->in.diff)
+			changes(t, fp);
+		return ferror(fp)
+			       ? perfan__err(PERFAN_EIO, "triage: write error")
+			       : 0;
+	}
 	summary(t, fp);
 	threads(t, fp);
 	plateaus(t, fp);
