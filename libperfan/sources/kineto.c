@@ -16,10 +16,13 @@
 #include "util/grow.h"
 #include "util/htab.h"
 #include "util/log.h"
+#include "util/read_ahead.h"
 
 #define KIN_DEPTH 64
 /* The largest JSON text read (inflated): 8 GiB. */
 #define KIN_MAX ((uint64_t)8 << 30)
+/* Inflated ahead in pieces of this size. */
+#define KIN_PIECE (256 * 1024)
 
 /* A flow's end ("s" on the launch, "f" on the GPU work): the event at its
  * thread and time takes its id as correlation when it has none. */
@@ -490,16 +493,27 @@ int perfan__kineto_stream(perfan__jread_fill fill, void *ctx, const char *name,
 	return read_trace(&x, out);
 }
 
-/* The input read as it comes, gzip inflated on the way: only a window of
- * its text is held. */
+/* The input read as it comes, gzip inflated on the way (on a second
+ * thread when the options allow two): only a window of its text is
+ * held. */
 static int trace(perfan_source *s, perfan_trace **out)
 {
 	struct perfan__text_in *in;
+	struct perfan__ahead *ahead = NULL;
 	*out = NULL;
 	int rc = perfan__text_open(s, KIN_MAX, &in);
 	if (rc)
 		return rc;
-	rc = perfan__kineto_stream(perfan__text_read, in, s->name, 0, out);
+	if (s->o.threads >= 2 && perfan__text_gzip(in) &&
+	    perfan__ahead_start(perfan__text_read, in, KIN_PIECE, &ahead))
+		ahead = NULL; /* no thread: inflated here */
+	if (ahead)
+		rc = perfan__kineto_stream(perfan__ahead_read, ahead, s->name,
+					   0, out);
+	else
+		rc = perfan__kineto_stream(perfan__text_read, in, s->name, 0,
+					   out);
+	perfan__ahead_stop(ahead);
 	perfan__text_close(in);
 	return rc;
 }

@@ -169,6 +169,11 @@ int perfan__text_read(void *in, char *dst, size_t cap, size_t *got)
 	return rc;
 }
 
+int perfan__text_gzip(const struct perfan__text_in *t)
+{
+	return t->gzip;
+}
+
 void perfan__text_close(struct perfan__text_in *t)
 {
 	if (!t)

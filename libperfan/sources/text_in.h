@@ -32,6 +32,9 @@ int perfan__text_open(perfan_source *s, uint64_t max,
  * pull reader's fill (IN a struct perfan__text_in). */
 int perfan__text_read(void *in, char *dst, size_t cap, size_t *got);
 
+/* Whether IN inflates gzip. */
+int perfan__text_gzip(const struct perfan__text_in *in);
+
 void perfan__text_close(struct perfan__text_in *in);
 
 #endif

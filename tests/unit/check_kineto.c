@@ -157,26 +157,36 @@ START_TEST(test_stream_equals_memory)
 	ck_assert_int_eq(perfan_source_open(&s, path, NULL), 0);
 	ck_assert_int_eq(perfan__input_all(s, UINT64_MAX, &text, &len), 0);
 	perfan_source_free(s);
-	ck_assert_int_eq(perfan_source_open(&s, path, NULL), 0);
-	ck_assert_msg(perfan_source_caps(s) & PERFAN_SOURCE_TRACE, "%s", path);
-	ck_assert_msg(perfan_source_trace(s, &a) == 0, "%s: %s", path,
-		      perfan_error_last());
-	perfan_source_free(s);
 	ck_assert_msg(perfan__kineto_parse(text, len, path, &b) == 0, "%s: %s",
 		      path, perfan_error_last());
-	ck_assert_msg(perfan_trace_info(a)->nr_events > 0, "%s", path);
-	ck_assert_msg(same_trace(a, b), "%s: the stream read another trace",
-		      path);
-	perfan_trace_free(a);
+	/* one thread, and gzip inflated ahead on a second */
+	for (int threads = 0; threads <= 2; threads += 2) {
+		struct perfan_source_opts o = {.sz = sizeof(o),
+					       .threads = threads};
+		ck_assert_int_eq(perfan_source_open(&s, path, &o), 0);
+		ck_assert_msg(perfan_source_caps(s) & PERFAN_SOURCE_TRACE, "%s",
+			      path);
+		ck_assert_msg(perfan_source_trace(s, &a) == 0, "%s: %s", path,
+			      perfan_error_last());
+		perfan_source_free(s);
+		ck_assert_msg(perfan_trace_info(a)->nr_events > 0, "%s", path);
+		ck_assert_msg(same_trace(a, b),
+			      "%s: the stream read another trace (threads %d)",
+			      path, threads);
+		perfan_trace_free(a);
+	}
 	perfan_trace_free(b);
 	LLVMFuzzerTestOneInput((const uint8_t *)text, len);
 	free(text);
 }
 END_TEST
 
-/* B's N bytes as a file, read through the registry as a trace. */
-static int read_file(const char *dir, const void *b, size_t n, perfan_trace **t)
+/* B's N bytes as a file, read through the registry as a trace (gzip
+ * inflated on THREADS - 1 threads of its own, at most 1). */
+static int read_file_on(const char *dir, const void *b, size_t n, int threads,
+			perfan_trace **t)
 {
+	struct perfan_source_opts o = {.sz = sizeof(o), .threads = threads};
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/t.json.gz", dir);
 	FILE *fp = fopen(path, "wb");
@@ -185,13 +195,33 @@ static int read_file(const char *dir, const void *b, size_t n, perfan_trace **t)
 	fclose(fp);
 	perfan_source *s = NULL;
 	*t = NULL;
-	int rc = perfan_source_open(&s, path, NULL);
+	int rc = perfan_source_open(&s, path, &o);
 	if (!rc)
 		rc = perfan_source_caps(s) & PERFAN_SOURCE_TRACE
 			     ? perfan_source_trace(s, t)
 			     : PERFAN_EFORMAT;
 	perfan_source_free(s);
 	unlink(path);
+	return rc;
+}
+
+/* Read on one thread and with gzip inflated ahead: the same trace or the
+ * same error, which is returned. */
+static int read_file(const char *dir, const void *b, size_t n, perfan_trace **t)
+{
+	perfan_trace *u = NULL;
+	char msg[1024];
+	int rc = read_file_on(dir, b, n, 0, t);
+	snprintf(msg, sizeof(msg), "%s", perfan_error_last());
+	int rc2 = read_file_on(dir, b, n, 2, &u);
+	ck_assert_msg(rc == rc2, "cut at %zu: %d, ahead %d", n, rc, rc2);
+	if (rc)
+		ck_assert_msg(!strcmp(msg, perfan_error_last()),
+			      "cut at %zu: '%s', ahead '%s'", n, msg,
+			      perfan_error_last());
+	else
+		ck_assert_msg(same_trace(*t, u), "cut at %zu", n);
+	perfan_trace_free(u);
 	return rc;
 }
 
