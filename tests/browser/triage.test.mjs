@@ -5,7 +5,8 @@
 // search (the Search prompt, the Matched line), and no script fails. On
 // a 1280x1000 screen the first 1,000 pixels hold the summary ("In short"),
 // the thread table (10 rows at most, the rest folded, opened by a click)
-// and the plateau table, and the summary's figures are the tables'.
+// and the plateau table, and the summary's figures are the tables'. The
+// page of a GPU profiler's trace: its sections and flame graphs.
 // Screenshots in PERFAN_ARTIFACTS.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -133,6 +134,43 @@ async function testMissing(ctx, dir) {
 	check('slow-service: the on-CPU flame graph is drawn', (await graph(page, 'fg-cpu')) !== null);
 	eq('slow-service: no off-CPU flame graph', await page.$('iframe#fg-wait'), null);
 	await page.screenshot({ path: path.join(ARTIFACTS, 'triage-slow-service.png'), fullPage: true });
+	await page.close();
+}
+
+// A GPU profiler's trace (the planted one of testdata/torch_planted): the
+// trace's sections alone, its verdict (load_batch starved the GPU, torch's
+// profiler frames left out), both flame graphs drawn, nothing fetched.
+async function testTrace(ctx, dir) {
+	const file = triage(dir, 'trace', [path.join(TD, 'torch_planted', 'profiler_frames.json')]);
+	const outside = [];
+	const page = await ctx.newPage();
+	page.on('request', (r) => {
+		if (!/^(file|blob|data):/.test(r.url()))
+			outside.push(r.url());
+	});
+	await page.goto(pathToFileURL(file).href);
+	const ss = await sections(page);
+	eq('trace: the sections, in order', ss.map((s) => s.id), ['summary', 'gpu', 'plateaus']);
+	const verdict = await page.$eval('table.gpu tr:nth-child(2) td:last-child', (e) => e.textContent);
+	check('trace: the verdict names load_batch',
+		/^CPU-bound: .* mostly in train\.py\(20\): load_batch$/.test(verdict), verdict);
+	for (const [id, name] of [['fg-gpu-idle', 'train.py(20): load_batch'],
+		['fg-cpu', 'aten::linear']]) {
+		const f = await graph(page, id);
+		if (!check(`trace: flame graph ${id} drawn`, f !== null))
+			continue;
+		const names = await f.$$eval('#frames > g', (gs) => gs.map((g) =>
+			(g.querySelector('title') || {}).textContent || ''));
+		check(`trace: ${id}: frames`, names.length > 1, names.length);
+		if (id === 'fg-gpu-idle')
+			check(`trace: ${id} has ${name} and no profiler frame`,
+				names.some((n) => n.includes(name)) &&
+				!names.some((n) => /torch\/(profiler\/|autograd\/profiler)/.test(n)),
+				JSON.stringify(names));
+	}
+	fs.mkdirSync(ARTIFACTS, { recursive: true });
+	await page.screenshot({ path: path.join(ARTIFACTS, 'triage-trace.png'), fullPage: true });
+	eq('trace: no request outside the file', outside, []);
 	await page.close();
 }
 
@@ -352,7 +390,7 @@ async function main() {
 		const ctx = await browser.newContext({ viewport: { width: 1300, height: 900 }, offline: true });
 		ctx.setDefaultTimeout(10000);
 		watch(ctx, errors, dialogs);
-		for (const t of [testOffcpu, testMissing, testServer]) {
+		for (const t of [testOffcpu, testMissing, testServer, testTrace]) {
 			try {
 				await t(ctx, dir, dialogs);
 			} catch (e) {
