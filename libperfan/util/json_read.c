@@ -162,18 +162,41 @@ static const char *shown(int c, char out[8])
 #define ERR(j, code, at, ...)                                                  \
 	perfan__jread_err((j), (code), (j)->shift + (at), __VA_ARGS__)
 
+/* Bytes by class: white space (1, a newline 2), those a string's plain
+ * run stops at (4: '"', '\\', control characters, and UTF-8 past
+ * ASCII). */
+#define WS 1
+#define NL 2
+#define STOP 4
+static const unsigned char byte_class[256] = {
+	[0x00 ... 0x08] = STOP,
+	['\t'] = WS | STOP,
+	['\n'] = WS | NL | STOP,
+	[0x0b ... 0x0c] = STOP,
+	['\r'] = WS | STOP,
+	[0x0e ... 0x1f] = STOP,
+	[' '] = WS,
+	['"'] = STOP,
+	['\\'] = STOP,
+	[0x80 ... 0xff] = STOP,
+};
+
 static void skip_ws(struct perfan__jread *j)
 {
 	move_on(j);
 	do {
-		while (j->pos < j->len) {
-			char c = j->p[j->pos];
-			if (c == '\n')
-				j->nl++;
-			else if (c != ' ' && c != '\t' && c != '\r')
-				return;
-			j->pos++;
+		const unsigned char *p = (const unsigned char *)j->p;
+		size_t pos = j->pos, len = j->len;
+		while (pos < len) {
+			unsigned char c = byte_class[p[pos]];
+			if (!(c & WS))
+				break;
+			j->nl += c >> 1 & 1;
+			pos++;
 		}
+		j->pos = pos;
+		if (pos < len)
+			return;
 	} while (fill_to(j, j->pos));
 }
 
@@ -387,13 +410,9 @@ static int read_string(struct perfan__jread *j, size_t *len)
 		/* the run of bytes that need no decoding, copied at once */
 		size_t run = j->pos;
 		do {
-			while (run < j->len) {
-				unsigned char c = (unsigned char)j->p[run];
-				if (c == '"' || c == '\\' || c < 0x20 ||
-				    c >= 0x80)
-					break;
+			while (run < j->len &&
+			       !(byte_class[(unsigned char)j->p[run]] & STOP))
 				run++;
-			}
 		} while (run == j->len && fill_to(j, run));
 		if ((rc = room(j, n, run - j->pos)))
 			return rc;
