@@ -63,31 +63,31 @@ struct perfan_trace_thread {
  * baseTimeNanoseconds), so two events compare exactly. Ids not recorded
  * are -1. Strings are owned by the trace. */
 struct perfan_trace_event {
-	int64_t ts, dur;  /* start and duration, ns */
-	uint32_t kind;    /* enum perfan_trace_kind */
-	uint32_t thread;  /* index into perfan_trace_threads */
-	const char *name; /* interned: equal names are one pointer */
+	int64_t ts, dur;        /* start and duration, ns */
+	const char *name;       /* interned: equal names are one pointer */
+	const char *call_stack; /* the `Call stack` argument, or NULL */
 	/* the launch (runtime/driver call) and the GPU work it launched
 	 * share it; Kineto's `correlation`, or an ac2g/async_cpu_to_gpu flow's
 	 * id resolved by the reader */
 	int64_t correlation;
-	int64_t external_id;    /* `External id`: a cpu_op and its launches */
-	int64_t python_id;      /* python_function's `Python id` */
-	int64_t python_parent;  /* its `Python parent id` */
-	int64_t seq;            /* `Sequence number` (autograd) */
-	const char *call_stack; /* the `Call stack` argument, or NULL */
+	int64_t external_id;   /* `External id`: a cpu_op and its launches */
+	int64_t python_id;     /* python_function's `Python id` */
+	int64_t python_parent; /* its `Python parent id` */
+	int64_t seq;           /* `Sequence number` (autograd) */
 	/* GPU work and syncs */
-	int32_t device;       /* -1 on the CPU */
 	int64_t stream;       /* the stream; on the CPU -1, or the stream
 				 argument a CPU event carries */
 	uint64_t bytes;       /* copies and sets: bytes moved, else 0 */
-	uint32_t sync;        /* enum perfan_trace_sync, for PERFAN_TRACE_SYNC
-				 and the runtime calls that synchronise */
 	int64_t wait_stream;  /* Stream Wait Event: the stream waited on */
 	int64_t event_record; /* an event sync's
 				 `wait_on_cuda_event_record_corr_id` */
+	uint32_t thread;      /* index into perfan_trace_threads */
 	uint32_t index;       /* its place among the events kept, in the
 				 input's order (0-based): for ties */
+	int32_t device;       /* -1 on the CPU */
+	uint16_t kind;        /* enum perfan_trace_kind */
+	uint16_t sync;        /* enum perfan_trace_sync, for PERFAN_TRACE_SYNC
+				 and the runtime calls that synchronise */
 };
 
 /* The whole trace: events sorted by ts, then by input order. */

@@ -22,7 +22,7 @@
 /* The largest JSON text read (inflated): 8 GiB. */
 #define KIN_MAX ((uint64_t)8 << 30)
 /* Inflated ahead in pieces of this size. */
-#define KIN_PIECE (256 * 1024)
+#define KIN_PIECE (64 * 1024)
 
 /* A flow's end ("s" on the launch, "f" on the GPU work): the event at its
  * thread and time takes its id as correlation when it has none. */
