@@ -2,6 +2,9 @@
 #include "util/json_read.h"
 
 #include <math.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,23 +184,94 @@ static const unsigned char byte_class[256] = {
 	[0x80 ... 0xff] = STOP,
 };
 
-static void skip_ws(struct perfan__jread *j)
+/* The end of the white space at P from POS (before LEN), the newlines in
+ * it added to *NL: 16 bytes a step where SSE2 is. */
+static size_t ws_run(const unsigned char *p, size_t pos, size_t len,
+		     uint64_t *nl)
+{
+	/* most runs are a byte or two (after ':' and ','): those bytewise */
+	for (int k = 0; k < 2 && pos < len; k++, pos++) {
+		unsigned char c = byte_class[p[pos]];
+		if (!(c & WS))
+			return pos;
+		*nl += c >> 1 & 1;
+	}
+#ifdef __SSE2__
+	const __m128i sp = _mm_set1_epi8(' '), lf = _mm_set1_epi8('\n'),
+		      tab = _mm_set1_epi8('\t'), cr = _mm_set1_epi8('\r');
+	while (len - pos >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(p + pos));
+		__m128i n = _mm_cmpeq_epi8(v, lf);
+		__m128i w = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, sp), n),
+					 _mm_or_si128(_mm_cmpeq_epi8(v, tab),
+						      _mm_cmpeq_epi8(v, cr)));
+		unsigned other = ~(unsigned)_mm_movemask_epi8(w) & 0xffff;
+		unsigned lines = (unsigned)_mm_movemask_epi8(n);
+		if (other)
+			lines &= (other & -other) - 1; /* before the first */
+		for (; lines; lines &= lines - 1)      /* a newline or two */
+			(*nl)++;
+		if (other)
+			return pos + (unsigned)__builtin_ctz(other);
+		pos += 16;
+	}
+#endif
+	for (; pos < len; pos++) {
+		unsigned char c = byte_class[p[pos]];
+		if (!(c & WS))
+			break;
+		*nl += c >> 1 & 1;
+	}
+	return pos;
+}
+
+/* The end of the bytes of a string at P from POS (before LEN) that need
+ * no decoding: up to a '"', a backslash, a control character or UTF-8
+ * past ASCII. */
+static size_t plain_run(const unsigned char *p, size_t pos, size_t len)
+{
+#ifdef __SSE2__
+	const __m128i q = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'),
+		      ctl = _mm_set1_epi8(0x20);
+	while (len - pos >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(p + pos));
+		/* signed: bytes past 0x7f are below 0x20 too */
+		__m128i stop = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, q),
+							 _mm_cmpeq_epi8(v, bs)),
+					    _mm_cmplt_epi8(v, ctl));
+		unsigned m = (unsigned)_mm_movemask_epi8(stop);
+		if (m)
+			return pos + (unsigned)__builtin_ctz(m);
+		pos += 16;
+	}
+#endif
+	while (pos < len && !(byte_class[p[pos]] & STOP))
+		pos++;
+	return pos;
+}
+
+static void skip_ws_on(struct perfan__jread *j)
 {
 	move_on(j);
 	do {
 		const unsigned char *p = (const unsigned char *)j->p;
 		size_t pos = j->pos, len = j->len;
-		while (pos < len) {
-			unsigned char c = byte_class[p[pos]];
-			if (!(c & WS))
-				break;
-			j->nl += c >> 1 & 1;
-			pos++;
-		}
+		pos = ws_run(p, pos, len, &j->nl);
 		j->pos = pos;
 		if (pos < len)
 			return;
 	} while (fill_to(j, j->pos));
+}
+
+/* Past white space; most often there is none, and a stream's window need
+ * not move on: that said at once. */
+static inline void skip_ws(struct perfan__jread *j)
+{
+	size_t pos = j->pos;
+	if (pos < j->len && !(byte_class[(unsigned char)j->p[pos]] & WS) &&
+	    (!j->fill || pos < j->wcap / 2))
+		return;
+	skip_ws_on(j);
 }
 
 static int at_end(const struct perfan__jread *j, const char *what)
@@ -410,9 +484,8 @@ static int read_string(struct perfan__jread *j, size_t *len)
 		/* the run of bytes that need no decoding, copied at once */
 		size_t run = j->pos;
 		do {
-			while (run < j->len &&
-			       !(byte_class[(unsigned char)j->p[run]] & STOP))
-				run++;
+			run = plain_run((const unsigned char *)j->p, run,
+					j->len);
 		} while (run == j->len && fill_to(j, run));
 		if ((rc = room(j, n, run - j->pos)))
 			return rc;
