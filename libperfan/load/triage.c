@@ -79,10 +79,10 @@ static void release(void *payload)
 	perfan_report_free(in->plateaus);
 	perfan_load_free(in->wait);
 	perfan_report_free(in->bound_rows);
+	perfan_gpu_free(in->gpu); /* before the trace it reads, in cpu */
 	perfan_load_free(in->bycpu);
 	perfan_load_free(in->cpu);
 	perfan_profile_free(in->wait_merged);
-	perfan_gpu_free(in->gpu);
 	free(in);
 }
 
