@@ -82,8 +82,10 @@ const struct cli_opt cli_threads_table[] = {
 	     "ahead on it (reading, time order, decoding) while\n"
 	     "this one resolves; a folded file read pruned (a\n"
 	     "flame graph) is read and its frames interned on\n"
-	     "it while this one prunes; 1: one thread. The\n"
-	     "output is the same. Default: the CPUs online"),
+	     "it while this one prunes; a .json.gz trace is\n"
+	     "inflated on it while this one parses; 1: one\n"
+	     "thread. The output is the same. Default: the CPUs\n"
+	     "online"),
 	CLI_END,
 };
 

@@ -88,6 +88,7 @@ static const struct cli_opt options[] = {
 	CLI_FLAG("key-averages", keyavg,
 		 "print torch's key_averages() table instead: per\n"
 		 "op, self CPU, CPU total, self CUDA, CUDA total"),
+	CLI_TABLE(cli_threads_table, load),
 	CLI_OUTPUT(out),
 	CLI_END,
 };

@@ -4,7 +4,9 @@
 # --json` equals what Python's json and gzip modules read from the same file
 # (tests/tools/kineto_oracle.py: events per kind, GPU streams, threads and
 # their names, devices, the first start and last end in exact ns, GPU work
-# linked to its launch, events skipped); a copy without the kernels'
+# linked to its launch, events skipped); perfan gpu's analysis the same
+# with the gzip inflated on a second thread and on one; a copy without the
+# kernels'
 # correlation args links them through the ac2g flows; traces cut short and
 # damaged copies give a result or a clear error, never a crash or a hang.
 # Skipped (77) without ../shared.
@@ -56,6 +58,12 @@ for f in "$D"/*.json "$D"/*.json.gz; do
 	"$BIN" header "$f" >"$tmp/h.txt" &&
 		grep -qx '# format: torch.profiler' "$tmp/h.txt" ||
 		fail "$f: the text header does not name the format"
+	# inflated on a second thread or on this one: the same analysis
+	checks=$((checks + 1))
+	"$BIN" gpu --json --threads 1 "$f" >"$tmp/g1" 2>&1
+	"$BIN" gpu --json --threads 2 "$f" >"$tmp/g2" 2>&1
+	cmp -s "$tmp/g1" "$tmp/g2" ||
+		fail "$f: perfan gpu on one thread and on two differ"
 done
 [ "$n" -ge 13 ] || fail "only $n traces in $D"
 
