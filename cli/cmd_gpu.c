@@ -10,6 +10,7 @@
 #include "analysis.h"
 #include "args.h"
 #include "cli.h"
+#include "gpu_opt.h"
 
 #define CMD "gpu"
 
@@ -45,18 +46,6 @@ struct opts {
 	const char *out;
 };
 
-static const char *set_device(void *go, const char *arg)
-{
-	struct perfan_gpu_opts *o = go;
-	char *end;
-	long n = strtol(arg, &end, 10);
-	if (end == arg || *end || n < 0 || n > INT32_MAX)
-		return "is not a GPU's index (0, 1, ...)";
-	o->one_device = 1;
-	o->device = (int32_t)n;
-	return NULL;
-}
-
 static const char *set_kernel_wait(void *ns, const char *arg)
 {
 	char *end;
@@ -71,7 +60,7 @@ static const struct cli_opt options[] = {
 	CLI_STRING("step", "REGEX", go.step,
 		   "the steps: annotations this extended regular\n"
 		   "expression matches (default ^ProfilerStep#[0-9]+)"),
-	CLI_CALL("device", "N", go, set_device, "only GPU N"),
+	CLI_CALL("device", "N", go, cli_gpu_device, "only GPU N"),
 	CLI_FLAG("hta-compat", go.hta_compat,
 		 "as HTA: times rounded to us (start up, end\n"
 		 "down), the last ProfilerStep left out, a 30 us\n"

@@ -11,6 +11,7 @@
 
 #include "args.h"
 #include "cli.h"
+#include "gpu_opt.h"
 #include "runs.h"
 
 #define CMD "triage"
@@ -44,6 +45,7 @@ static const char head[] =
 
 struct opts {
 	struct perfan_load_triage_opts to;
+	struct perfan_gpu_opts go;
 	struct perfan_load_opts load;
 	const char *out;
 	int text;
@@ -79,6 +81,11 @@ static const struct cli_opt options[] = {
 		 "both flame graphs with a root per thread, named\n"
 		 "as the thread table names it (default: both with\n"
 		 "threads merged)"),
+	CLI_STRING("step", "REGEX", go.step,
+		   "a trace: the steps, annotations this extended\n"
+		   "regular expression matches (default\n"
+		   "^ProfilerStep#[0-9]+), as perfan gpu takes them"),
+	CLI_CALL("device", "N", go, cli_gpu_device, "a trace: only GPU N"),
 	CLI_FLAG("text", text,
 		 "print the findings for a terminal instead of\n"
 		 "the HTML page"),
@@ -122,8 +129,10 @@ static int run(int argc, char **argv, struct cli_list *before,
 	       struct cli_list *after)
 {
 	struct opts o = {.to = PERFAN_OPTS_INIT(struct perfan_load_triage_opts),
+			 .go = PERFAN_OPTS_INIT(struct perfan_gpu_opts),
 			 .before = before,
 			 .after = after};
+	o.to.gpu = &o.go;
 	cli_args_init(&o.load, CMD);
 	int status = cli_opt_parse(argc, argv, options, &o, head, CMD, 0);
 	const char *path = optind < argc ? argv[optind]

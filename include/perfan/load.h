@@ -441,6 +441,9 @@ struct perfan_load_triage_opts {
 	 * thread table names it; 0: both with threads merged (a root per
 	 * command). */
 	int per_thread;
+	/* Since 0.2. A GPU profiler's trace: the options of its GPU analysis
+	 * (the steps, one device; NULL: perfan_gpu_new's defaults). */
+	const struct perfan_gpu_opts *gpu;
 };
 
 /* The triage (perfan/triage.h) of the recording PATH read with OPTS
@@ -453,7 +456,9 @@ struct perfan_load_triage_opts {
  * before; *OUT owns them all (perfan_triage_free). Returns 0,
  * PERFAN_LOAD_ADVISED when a read's errors went to the advice callback,
  * or a negative error (perfan_error_last says why); *OUT is NULL unless
- * 0. */
+ * 0. Of a GPU profiler's trace (perfan_load_trace): its CPU time's
+ * plateaus and its GPU analysis (perfan_gpu_new with TOPTS' gpu) instead
+ * of the views of a perf recording. */
 struct perfan_triage;
 PERFAN_API int perfan_load_triage(struct perfan_triage **out, const char *path,
 				  const struct perfan_load_opts *opts,

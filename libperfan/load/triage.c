@@ -446,7 +446,7 @@ int perfan_load_triage(perfan_triage **out, const char *path,
 	 * views of a perf recording do not apply */
 	const perfan_trace *trace = rc ? NULL : perfan_load_trace(in->cpu);
 	if (trace)
-		rc = perfan_gpu_new(&in->gpu, trace, NULL);
+		rc = perfan_gpu_new(&in->gpu, trace, to.gpu);
 	if (!rc && !trace)
 		rc = load_bound(in, &lo, cpu_column(in->cpu, path),
 				in->cpu->info.name ? in->cpu->info.name : path);

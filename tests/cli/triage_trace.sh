@@ -191,4 +191,18 @@ for t in hta-ns_resolution-v100-2024.pt.trace.json.gz \
 	check "$peer/$t"
 done
 check_html "$peer/hta-ns_resolution-v100-2024.pt.trace.json.gz"
+# --step and --device reach the GPU analysis as perfan gpu's do
+v100=$peer/hta-ns_resolution-v100-2024.pt.trace.json.gz
+for args in "--step ProfilerStep#10[24]" "--device 0" "--device 1"; do
+	# shellcheck disable=SC2086
+	"$PERFAN_BIN" triage --text $args "$v100" 2>/dev/null |
+		sed -n 's/^  \([^[ ].* on GPU [0-9]*: .*\)$/\1/p' >"$tmp/steps.triage"
+	# shellcheck disable=SC2086
+	"$PERFAN_BIN" gpu $args "$v100" 2>/dev/null | grep -E '^\S.* on GPU [0-9]+: ' >"$tmp/steps.gpu" || true
+	if ! diff "$tmp/steps.gpu" "$tmp/steps.triage" >&2; then
+		echo "FAIL: triage $args: not perfan gpu $args's steps" >&2
+		exit 1
+	fi
+done
+[ "$(wc -l <"$tmp/steps.gpu")" = 0 ] || { echo "FAIL: --device 1 has steps" >&2; exit 1; }
 echo ok
