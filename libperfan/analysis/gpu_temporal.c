@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "analysis/gpu_internal.h"
-#include "util/grow.h"
 #include "util/htab.h"
 #include "util/keysort.h"
 #include "util/log.h"
@@ -160,6 +159,20 @@ static int on_stream(const struct perfan_trace_event *e)
 		e->kind == PERFAN_TRACE_MEMSET || e->kind == PERFAN_TRACE_SYNC);
 }
 
+/* Event I of a launch's correlation (SET), kept: 1 work on a stream, 2 a
+ * CPU event (not on a stream), else 0. */
+static int of_launch(const perfan_gpu *g, const struct perfan__htab *set,
+		     size_t i)
+{
+	const struct perfan_trace_event *e = &g->ti->events[i];
+	if (!g->keep[i] || e->correlation < 0 ||
+	    !perfan__htab_get(set, (uint64_t)e->correlation))
+		return 0;
+	if (on_stream(e))
+		return g->o.one_device && e->device != g->o.device ? 0 : 1;
+	return e->stream < 0 ? 2 : 0;
+}
+
 /* The kept events of the launches' correlations (SET) in input order:
  * the work on a stream in *W, the CPU events (not on a stream) in *C. */
 static int of_launches(const perfan_gpu *g, const struct perfan__htab *set,
@@ -167,27 +180,19 @@ static int of_launches(const perfan_gpu *g, const struct perfan__htab *set,
 		       struct perfan__keyed **c, size_t *nc)
 {
 	const struct perfan_trace_info *ti = g->ti;
-	size_t capw = 0, capc = 0;
-	*w = *c = NULL;
+	size_t n[3] = {0, 0, 0};
+	for (size_t i = 0; i < ti->nr_events; i++)
+		n[of_launch(g, set, i)]++;
+	*w = malloc((n[1] ? n[1] : 1) * sizeof(**w));
+	*c = malloc((n[2] ? n[2] : 1) * sizeof(**c));
+	if (!*w || !*c)
+		return perfan__nomem("gpu");
 	*nw = *nc = 0;
 	for (size_t i = 0; i < ti->nr_events; i++) {
-		const struct perfan_trace_event *e = &ti->events[i];
-		if (!g->keep[i] || e->correlation < 0 ||
-		    !perfan__htab_get(set, (uint64_t)e->correlation))
-			continue;
-		struct perfan__keyed k = {e->index, (uint32_t)i};
-		if (on_stream(e)) {
-			if (g->o.one_device && e->device != g->o.device)
-				continue;
-			if (perfan__grow((void **)w, &capw, *nw + 1,
-					 sizeof(**w)))
-				return perfan__nomem("gpu");
-			(*w)[(*nw)++] = k;
-		} else if (e->stream < 0) {
-			if (perfan__grow((void **)c, &capc, *nc + 1,
-					 sizeof(**c)))
-				return perfan__nomem("gpu");
-			(*c)[(*nc)++] = k;
+		struct perfan__keyed k = {ti->events[i].index, (uint32_t)i};
+		switch (of_launch(g, set, i)) {
+		case 1: (*w)[(*nw)++] = k; break;
+		case 2: (*c)[(*nc)++] = k; break;
 		}
 	}
 	if (perfan__keysort(*w, *nw) || perfan__keysort(*c, *nc))
@@ -204,7 +209,7 @@ static int launch_rows(perfan_gpu *g)
 	struct perfan__htab set = {0}, first = {0};
 	struct perfan__keyed *w = NULL, *c = NULL;
 	uint32_t *next = NULL;
-	size_t nw = 0, nc = 0, nrows = 0, cap = 0;
+	size_t nw = 0, nc = 0, nrows = 0;
 	int rc = 0;
 	for (size_t i = 0; i < ti->nr_events && !rc; i++) {
 		const struct perfan_trace_event *e = &ti->events[i];
@@ -215,6 +220,7 @@ static int launch_rows(perfan_gpu *g)
 	}
 	if (!rc)
 		rc = of_launches(g, &set, &w, &nw, &c, &nc);
+	perfan__htab_free(&set);
 	if (!rc && !(next = malloc((nw ? nw : 1) * sizeof(*next))))
 		rc = perfan__nomem("gpu");
 	/* the work of each correlation, chained in input order */
@@ -225,37 +231,42 @@ static int launch_rows(perfan_gpu *g)
 		if (perfan__htab_put(&first, (uint64_t)corr, k))
 			rc = perfan__nomem("gpu");
 	}
-	for (size_t k = 0; k < nc && !rc; k++) {
-		uint32_t i = c[k].at;
-		int64_t corr = ti->events[i].correlation;
-		uint64_t *f = perfan__htab_get(&first, (uint64_t)corr);
-		for (uint32_t q = f ? (uint32_t)*f : GPU_NONE;
-		     q != GPU_NONE && !rc; q = next[q]) {
-			uint32_t j = w[q].at;
-			for (unsigned m = 0; m < g->keep[j]; m++) {
-				if (nrows == cap &&
-				    perfan__grow((void **)&g->launches, &cap,
-						 nrows + 1,
-						 sizeof(*g->launches))) {
-					rc = perfan__nomem("gpu");
-					break;
-				}
+	/* two rounds: the rows counted, then written */
+	for (int fill = 0; fill < 2 && !rc; fill++) {
+		if (fill && !(g->launches = malloc((nrows ? nrows : 1) *
+						   sizeof(*g->launches)))) {
+			rc = perfan__nomem("gpu");
+			break;
+		}
+		nrows = 0;
+		for (size_t k = 0; k < nc; k++) {
+			uint32_t i = c[k].at;
+			int64_t corr = ti->events[i].correlation;
+			uint64_t *f = perfan__htab_get(&first, (uint64_t)corr);
+			for (uint32_t q = f ? (uint32_t)*f : GPU_NONE;
+			     q != GPU_NONE; q = next[q]) {
+				uint32_t j = w[q].at;
 				int64_t d = g->ts[j] - g->end[i];
-				g->launches[nrows++] =
-					(struct perfan_gpu_launch){
-						corr, g->end[i] - g->ts[i],
-						g->end[j] - g->ts[j],
-						d > 0 ? d : 0};
+				for (unsigned m = 0; m < g->keep[j];
+				     m++, nrows++)
+					if (fill)
+						g->launches[nrows] =
+							(struct perfan_gpu_launch){
+								corr,
+								g->end[i] -
+									g->ts[i],
+								g->end[j] -
+									g->ts[j],
+								d > 0 ? d : 0};
 			}
 		}
 	}
 	free(w);
 	free(c);
 	free(next);
-	perfan__htab_free(&set);
 	perfan__htab_free(&first);
 	g->res.launches = g->launches;
-	g->res.nr_launches = nrows;
+	g->res.nr_launches = rc ? 0 : nrows;
 	return rc;
 }
 

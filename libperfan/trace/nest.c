@@ -23,80 +23,101 @@ static int cmp_key(const void *a, const void *b)
 	return x->ev < y->ev ? -1 : x->ev > y->ev;
 }
 
-/* Spans that start together on a thread, K[0..N) (in input order), the
- * longer first: few, mostly. */
-static void order_ties(struct key *k, size_t n)
+/* Event EV's place in the nesting's order. */
+static struct key key_of(const struct perfan_trace_info *ti, uint32_t ev)
 {
-	if (n > 32) {
+	const struct perfan_trace_event *e = &ti->events[ev];
+	return (struct key){e->ts, e->dur > 0 ? e->dur : 0, e->thread, ev};
+}
+
+/* The spans that start together on a thread, O[0..N) (their .ev in input
+ * order), the longer first: few, mostly. Returns 0 or PERFAN_ENOMEM. */
+static int order_ties(const struct perfan_trace_info *ti,
+		      struct perfan__nest *o, size_t n)
+{
+	struct key few[32];
+	struct key *k = n <= 32 ? few : malloc(n * sizeof(*k));
+	if (!k)
+		return PERFAN_ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		k[i] = key_of(ti, o[i].ev);
+	if (k != few) {
 		qsort(k, n, sizeof(*k), cmp_key);
-		return;
+	} else {
+		for (size_t i = 1; i < n; i++) {
+			struct key x = k[i];
+			size_t j = i;
+			for (; j && cmp_key(&k[j - 1], &x) > 0; j--)
+				k[j] = k[j - 1];
+			k[j] = x;
+		}
 	}
-	for (size_t i = 1; i < n; i++) {
-		struct key x = k[i];
-		size_t j = i;
-		for (; j && cmp_key(&k[j - 1], &x) > 0; j--)
-			k[j] = k[j - 1];
-		k[j] = x;
-	}
+	for (size_t i = 0; i < n; i++)
+		o[i].ev = k[i].ev;
+	if (k != few)
+		free(k);
+	return 0;
 }
 
 int perfan__trace_nest(const perfan_trace *t, int cpu_only,
 		       struct perfan__nest **out, size_t *n)
 {
 	const struct perfan_trace_info *ti = perfan_trace_info(t);
+	const struct perfan_trace_event *ev = ti->events;
 	size_t m = 0, cap = ti->nr_events ? ti->nr_events : 1;
 	*out = NULL;
 	*n = 0;
-	struct key *k = malloc(cap * sizeof(*k));
 	struct perfan__nest *o = malloc(cap * sizeof(*o));
 	size_t *at = calloc(ti->nr_threads + 1, sizeof(*at));
-	if (!k || !o || !at) {
-		free(k);
+	if (!o || !at) {
 		free(o);
 		free(at);
 		return PERFAN_ENOMEM;
 	}
-	/* the order of cmp_key: the events are by time, then input order,
-	 * so each thread's are in place once put together by thread, but
-	 * for the spans that start together */
-	for (size_t i = 0; i < ti->nr_events; i++) {
-		const struct perfan_trace_event *e = &ti->events[i];
-		if (!cpu_only || ti->threads[e->thread].device < 0)
-			at[e->thread + 1]++;
-	}
+	/* the order of cmp_key, the events' (.ev) in O: the events are by
+	 * time, then input order, so each thread's are in place once put
+	 * together by thread, but for the spans that start together */
+	for (size_t i = 0; i < ti->nr_events; i++)
+		if (!cpu_only || ti->threads[ev[i].thread].device < 0)
+			at[ev[i].thread + 1]++;
 	for (size_t th = 0; th < ti->nr_threads; th++)
 		at[th + 1] += at[th];
 	for (size_t i = 0; i < ti->nr_events; i++) {
-		const struct perfan_trace_event *e = &ti->events[i];
-		if (cpu_only && ti->threads[e->thread].device >= 0)
+		if (cpu_only && ti->threads[ev[i].thread].device >= 0)
 			continue;
-		k[at[e->thread]++] = (struct key){
-			e->ts, e->dur > 0 ? e->dur : 0, e->thread, (uint32_t)i};
+		o[at[ev[i].thread]++].ev = (uint32_t)i;
 		m++;
 	}
 	free(at);
-	for (size_t i = 0, j; i < m; i = j) {
-		for (j = i + 1;
-		     j < m && k[j].thread == k[i].thread && k[j].ts == k[i].ts;
+	int rc = 0;
+	for (size_t i = 0, j; i < m && !rc; i = j) {
+		const struct perfan_trace_event *e = &ev[o[i].ev];
+		for (j = i + 1; j < m && ev[o[j].ev].thread == e->thread &&
+				ev[o[j].ev].ts == e->ts;
 		     j++)
 			;
 		if (j - i > 1)
-			order_ties(k + i, j - i);
+			rc = order_ties(ti, o + i, j - i);
+	}
+	if (rc) {
+		free(o);
+		return rc;
 	}
 	/* the innermost open span, its parents through .parent */
 	uint32_t top = PERFAN__NEST_TOP;
 	for (size_t i = 0; i < m; i++) {
-		if (i && k[i].thread != k[i - 1].thread)
+		const struct perfan_trace_event *e = &ev[o[i].ev];
+		if (i && e->thread != ev[o[i - 1].ev].thread)
 			top = PERFAN__NEST_TOP;
-		while (top != PERFAN__NEST_TOP && k[i].ts >= o[top].end)
+		while (top != PERFAN__NEST_TOP && e->ts >= o[top].end)
 			top = o[top].parent;
-		int64_t end = k[i].ts + k[i].len;
+		int64_t end = e->ts + (e->dur > 0 ? e->dur : 0);
 		if (top != PERFAN__NEST_TOP && end > o[top].end)
 			end = o[top].end;
-		o[i] = (struct perfan__nest){k[i].ev, top, end};
+		o[i].parent = top;
+		o[i].end = end;
 		top = (uint32_t)i;
 	}
-	free(k);
 	*out = o;
 	*n = m;
 	return 0;
