@@ -34,19 +34,14 @@ static int str(struct perfan__jread *j, const char *what,
 static int id(struct perfan__jread *j, const char *what,
 	      struct perfan__kin_id *out)
 {
-	size_t off, n;
+	size_t n;
 	const char *s;
 	out->have = 0;
-	int k = perfan__jread_peek(j, &off);
+	int k = perfan__jread_peek(j, NULL);
 	if (k == PERFAN__JREAD_NUMBER) {
-		int rc = perfan__jread_number_text(j, what, &s, &n, NULL);
-		if (rc)
-			return rc;
-		if (perfan__decimal_scaled(s, n, 0, &out->v))
-			return perfan__jread_err(j, PERFAN_EFORMAT, off,
-						 "%s is out of range", what);
-		out->have = 1;
-		return 0;
+		int rc = perfan__jread_scaled(j, what, 0, &out->v, NULL);
+		out->have = !rc;
+		return rc;
 	}
 	if (k != PERFAN__JREAD_STRING)
 		return perfan__jread_skip(j);
@@ -64,16 +59,7 @@ static int id(struct perfan__jread *j, const char *what,
 int perfan__kin_us(struct perfan__jread *j, const char *what, int64_t *ns,
 		   size_t *off)
 {
-	const char *s;
-	size_t n;
-	int rc = perfan__jread_number_text(j, what, &s, &n, off);
-	if (rc)
-		return rc;
-	if (perfan__decimal_scaled(s, n, 3, ns))
-		return perfan__jread_err(j, PERFAN_EFORMAT, *off,
-					 "%s %.*s is out of range", what,
-					 (int)(n < 40 ? n : 40), s);
-	return 0;
+	return perfan__jread_scaled(j, what, 3, ns, off);
 }
 
 /* Whether the key K of KLEN bytes is the literal L. */

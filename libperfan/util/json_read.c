@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/decimal.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/hex.h"
@@ -708,6 +709,67 @@ int perfan__jread_number_text(struct perfan__jread *j, const char *what,
 	*len = j->pos - start;
 	if (off)
 		*off = j->shift + start;
+	return 0;
+}
+
+/* A plain number at j->pos read at once when the window holds it whole:
+ * digits (no leading zero), perhaps a fraction of at most SHIFT digits,
+ * at most 19 digits once scaled, then a byte no number has. 1 with *V and
+ * the reader past it, else 0 and the reader where it was. */
+static int plain_scaled(struct perfan__jread *j, int shift, int64_t *v)
+{
+	const unsigned char *p = (const unsigned char *)j->p + j->pos;
+	if (j->len - j->pos < 32)
+		return 0;
+	size_t i = p[0] == '-';
+	uint64_t x = 0;
+	int digits = 0, frac = 0;
+	if (p[i] == '0' && p[i + 1] >= '0' && p[i + 1] <= '9')
+		return 0;
+	for (; p[i] >= '0' && p[i] <= '9' && digits < 19; i++, digits++)
+		x = x * 10 + (uint64_t)(p[i] - '0');
+	if (!digits)
+		return 0;
+	if (p[i] == '.') {
+		i++;
+		for (;
+		     p[i] >= '0' && p[i] <= '9' && frac < shift && digits < 19;
+		     i++, digits++, frac++)
+			x = x * 10 + (uint64_t)(p[i] - '0');
+		if (!frac)
+			return 0;
+	}
+	if (number_byte((char)p[i]) || digits + shift - frac > 19)
+		return 0;
+	for (int k = frac; k < shift; k++)
+		x *= 10;
+	if (x > (uint64_t)INT64_MAX)
+		return 0;
+	*v = p[0] == '-' ? -(int64_t)x : (int64_t)x;
+	j->pos += i;
+	return 1;
+}
+
+int perfan__jread_scaled(struct perfan__jread *j, const char *what, int shift,
+			 int64_t *v, size_t *off)
+{
+	const char *s;
+	size_t n;
+	int rc = expect(j, PERFAN__JREAD_NUMBER, what);
+	if (rc)
+		return rc;
+	if (off)
+		*off = j->shift + j->pos;
+	if (shift >= 0 && plain_scaled(j, shift, v))
+		return 0;
+	if ((rc = perfan__jread_number_text(j, what, &s, &n, NULL)))
+		return rc;
+	if (perfan__decimal_scaled(s, n, shift, v))
+		return perfan__jread_err(j, PERFAN_EFORMAT,
+					 j->shift + j->pos - n,
+					 "%s %.*s is out of range",
+					 what ? what : "the number",
+					 (int)(n < 40 ? n : 40), s);
 	return 0;
 }
 

@@ -119,6 +119,13 @@ int perfan__jread_bool(struct perfan__jread *j, const char *what, int *v);
 int perfan__jread_number_text(struct perfan__jread *j, const char *what,
 			      const char **s, size_t *len, size_t *off);
 
+/* The next value, a number, times 10^SHIFT exactly, rounded half away
+ * from zero (perfan__decimal_scaled), in *V, at offset *OFF when OFF is
+ * not NULL: 0, or an error naming WHAT (PERFAN_EFORMAT "WHAT N is out of
+ * range" for one an int64_t cannot hold so scaled). */
+int perfan__jread_scaled(struct perfan__jread *j, const char *what, int shift,
+			 int64_t *v, size_t *off);
+
 /* Read and check the next value, whatever it is, and drop it. */
 int perfan__jread_skip(struct perfan__jread *j);
 
