@@ -35,13 +35,13 @@ PERFAN_ARTIFACTS=${PERFAN_ARTIFACTS:-$PWD/build/test-artifacts}
 mkdir -p "$PERFAN_ARTIFACTS"
 export PERFAN_BIN PERFAN_TESTDATA PERFAN_ARTIFACTS PERFAN_CHROMIUM=$CHROMIUM
 
-# at most five minutes, whatever hangs (an ASan build on a busy machine
-# took over one: the tests run perfan a dozen times)
+# at most ten minutes, whatever hangs (an ASan build on a busy machine
+# took over five for the triage page: the tests run perfan a dozen times)
 rc=0
-timeout -k 5 300 node "$HERE/$test" || rc=$?
+timeout -k 5 600 node "$HERE/$test" || rc=$?
 case $rc in
 0) echo "ok: $what; screenshots in $PERFAN_ARTIFACTS" ;;
-124 | 137) err "the browser test did not finish within 300 s" ;;
+124 | 137) err "the browser test did not finish within 600 s" ;;
 *) err "the browser test failed (exit $rc)" ;;
 esac
 exit "$fail"
