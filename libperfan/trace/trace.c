@@ -9,6 +9,7 @@
 #include "util/grow.h"
 #include "util/hash.h"
 #include "util/keysort.h"
+#include "util/maparr.h"
 
 struct device_name {
 	int32_t device;
@@ -28,8 +29,9 @@ struct perfan_trace {
 	struct perfan_trace_thread *threads;
 	size_t nthreads, capthreads;
 	uint32_t last_thread; /* the last one looked up, tried first */
-	struct perfan_trace_event *events;
-	size_t nevents, capevents;
+	struct perfan_trace_event *events; /* in evmap */
+	size_t nevents;
+	struct perfan__maparr evmap;
 	struct device_name *devices;
 	size_t ndevices, capdevices;
 	struct process_name *procs;
@@ -53,7 +55,7 @@ void perfan_trace_free(perfan_trace *t)
 	free(t->strs);
 	perfan__idtab_free(&t->str_tab);
 	free(t->threads);
-	free(t->events);
+	perfan__maparr_free(&t->evmap);
 	free(t->devices);
 	free(t->procs);
 	free(t);
@@ -204,9 +206,10 @@ void perfan__trace_event_init(struct perfan_trace_event *e)
 int perfan__trace_add(perfan_trace *t, const struct perfan_trace_event *e)
 {
 	if (t->nevents >= UINT32_MAX ||
-	    perfan__grow((void **)&t->events, &t->capevents, t->nevents + 1,
-			 sizeof(*t->events)) < 0)
+	    perfan__maparr_grow(&t->evmap,
+				(t->nevents + 1) * sizeof(*t->events)) < 0)
 		return PERFAN_ENOMEM;
+	t->events = t->evmap.p;
 	t->events[t->nevents] = *e;
 	t->events[t->nevents].index = (uint32_t)t->nevents;
 	t->nevents++;

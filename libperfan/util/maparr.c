@@ -1,0 +1,46 @@
+/* util/maparr.c: a growable array in a mapping of its own
+ * (util/maparr.h). */
+#define _GNU_SOURCE /* mremap */
+#include "util/maparr.h"
+
+#include <stdint.h>
+#include <sys/mman.h>
+
+#include <perfan/common.h>
+
+#define FIRST ((size_t)1 << 20)
+/* From this size on, huge pages asked for (transparent huge pages in
+ * "madvise" mode): a first touch faults once per 2 MiB, not per 4 KiB. */
+#define HUGE_FROM ((size_t)8 << 20)
+
+int perfan__maparr_grow(struct perfan__maparr *a, size_t need)
+{
+	if (need <= a->bytes)
+		return 0;
+	size_t n = a->bytes ? a->bytes : FIRST;
+	while (n < need) {
+		if (n > SIZE_MAX / 2)
+			return PERFAN_ENOMEM;
+		n *= 2;
+	}
+	void *p = a->p ? mremap(a->p, a->bytes, n, MREMAP_MAYMOVE)
+		       : mmap(NULL, n, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return PERFAN_ENOMEM;
+#ifdef MADV_HUGEPAGE
+	if (n >= HUGE_FROM)
+		madvise(p, n, MADV_HUGEPAGE); /* a hint: refused is fine */
+#endif
+	a->p = p;
+	a->bytes = n;
+	return 0;
+}
+
+void perfan__maparr_free(struct perfan__maparr *a)
+{
+	if (a->p)
+		munmap(a->p, a->bytes);
+	a->p = NULL;
+	a->bytes = 0;
+}

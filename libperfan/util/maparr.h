@@ -1,0 +1,22 @@
+/* util/maparr.h: a growable array in a mapping of its own, for the
+ * largest arrays (a trace's events): grown by mremap, which moves no byte
+ * and touches no page, where realloc copies the array into fresh pages;
+ * backed by huge pages once large, where the kernel gives them on
+ * request. */
+#ifndef PERFAN_UTIL_MAPARR_H
+#define PERFAN_UTIL_MAPARR_H
+
+#include <stddef.h>
+
+struct perfan__maparr {
+	void *p;      /* NULL until grown */
+	size_t bytes; /* mapped */
+};
+
+/* Room for NEED bytes at a->p (the bytes there kept, perhaps moved):
+ * 0, or PERFAN_ENOMEM with *A as it was. */
+int perfan__maparr_grow(struct perfan__maparr *a, size_t need);
+
+void perfan__maparr_free(struct perfan__maparr *a);
+
+#endif
