@@ -80,7 +80,6 @@ static void fuzz_json_stream(const uint8_t *data, size_t size, size_t window,
 {
 	struct perfan__jread j;
 	struct mem_fill m = {data, size, 0};
-	char want[1024], got[1024];
 	perfan__jread_init_stream(&j, mem_fill, &m, "fuzz-input", 0);
 	j.window = window;
 	int src = fuzz_json_walk(&j, size);
@@ -91,13 +90,8 @@ static void fuzz_json_stream(const uint8_t *data, size_t size, size_t window,
 		fuzz_json_fail("a stream read otherwise than memory");
 	if (!rc)
 		return;
-	snprintf(want, sizeof(want), "%s", msg);
-	snprintf(got, sizeof(got), "%s", perfan_error_last());
-	if (strcmp(want, got) &&
-	    (strstr(got, " (line ") || strcmp(mem_fill_no_line(want), got))) {
-		fprintf(stderr, "memory: %s\nstream: %s\n", msg, got);
+	if (!mem_fill_same_message(msg, perfan_error_last()))
 		fuzz_json_fail("a stream's message differs from memory's");
-	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -96,7 +96,6 @@ static void stream(const uint8_t *data, size_t size, size_t window,
 {
 	struct mem_fill m = {data, size, 0};
 	perfan_trace *u = NULL;
-	char want[1024], got[1024];
 	int src = perfan__kineto_stream(mem_fill, &m, "fuzz-input", window, &u);
 	if (src != rc)
 		fuzz_kineto_fail("a stream read otherwise than memory");
@@ -106,13 +105,8 @@ static void stream(const uint8_t *data, size_t size, size_t window,
 		perfan_trace_free(u);
 		return;
 	}
-	snprintf(want, sizeof(want), "%s", msg);
-	snprintf(got, sizeof(got), "%s", perfan_error_last());
-	if (strcmp(want, got) &&
-	    (strstr(got, " (line ") || strcmp(mem_fill_no_line(want), got))) {
-		fprintf(stderr, "memory: %s\nstream: %s\n", msg, got);
+	if (!mem_fill_same_message(msg, perfan_error_last()))
 		fuzz_kineto_fail("a stream's message differs from memory's");
-	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
