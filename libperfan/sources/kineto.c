@@ -507,11 +507,9 @@ static int trace(perfan_source *s, perfan_trace **out)
 	if (s->o.threads >= 2 && perfan__text_gzip(in) &&
 	    perfan__ahead_start(perfan__text_read, in, KIN_PIECE, &ahead))
 		ahead = NULL; /* no thread: inflated here */
-	if (ahead)
-		rc = perfan__kineto_stream(perfan__ahead_read, ahead, s->name,
-					   0, out);
-	else
-		rc = perfan__kineto_stream(perfan__text_read, in, s->name, 0,
+	rc = ahead ? perfan__kineto_stream(perfan__ahead_read, ahead, s->name,
+					   0, out)
+		   : perfan__kineto_stream(perfan__text_read, in, s->name, 0,
 					   out);
 	perfan__ahead_stop(ahead);
 	perfan__text_close(in);

@@ -48,10 +48,7 @@ static int value(const char *d, long nd, long pow, int neg, int64_t *out)
 	return 0;
 }
 
-/* The common case, digits with perhaps a fraction of at most SHIFT digits,
- * 19 digits at most once scaled: 1 with *OUT set, else 0 (the general
- * reading decides). */
-static int plain(const char *s, size_t n, int shift, int64_t *out)
+size_t perfan__decimal_plain(const char *s, size_t n, int shift, int64_t *out)
 {
 	size_t i = n && s[0] == '-';
 	uint64_t v = 0;
@@ -66,7 +63,7 @@ static int plain(const char *s, size_t n, int shift, int64_t *out)
 		} else if (c == '.' && frac < 0 && digits) {
 			frac = 0;
 		} else {
-			return 0;
+			break;
 		}
 	}
 	int scale = shift - (frac > 0 ? frac : 0);
@@ -76,14 +73,17 @@ static int plain(const char *s, size_t n, int shift, int64_t *out)
 		v *= 10;
 	if (v > (uint64_t)INT64_MAX)
 		return 0;
-	*out = n && s[0] == '-' ? -(int64_t)v : (int64_t)v;
-	return 1;
+	*out = s[0] == '-' ? -(int64_t)v : (int64_t)v;
+	return i;
 }
 
 int perfan__decimal_scaled(const char *s, size_t n, int shift, int64_t *out)
 {
-	if (shift >= 0 && plain(s, n, shift, out))
+	int64_t v;
+	if (shift >= 0 && n && perfan__decimal_plain(s, n, shift, &v) == n) {
+		*out = v;
 		return 0;
+	}
 	char d[ROOM];         /* the significant digits, the first not 0 */
 	long nd = 0, pow = 0; /* the value: d times 10^pow */
 	size_t i = 0;

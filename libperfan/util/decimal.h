@@ -13,4 +13,11 @@
  * fit an int64_t. */
 int perfan__decimal_scaled(const char *s, size_t n, int shift, int64_t *out);
 
+/* The common case at the start of the N bytes at S: digits, perhaps a
+ * '.' and at most SHIFT digits, 19 digits at most once scaled by 10^SHIFT
+ * (SHIFT >= 0), up to the first byte that is none of those. Its length,
+ * with the exact value in *OUT; 0 when the start is not such a number
+ * (perfan__decimal_scaled decides then). Leading zeros are not judged. */
+size_t perfan__decimal_plain(const char *s, size_t n, int shift, int64_t *out);
+
 #endif

@@ -718,35 +718,14 @@ int perfan__jread_number_text(struct perfan__jread *j, const char *what,
  * the reader past it, else 0 and the reader where it was. */
 static int plain_scaled(struct perfan__jread *j, int shift, int64_t *v)
 {
-	const unsigned char *p = (const unsigned char *)j->p + j->pos;
+	const char *p = j->p + j->pos;
 	if (j->len - j->pos < 32)
 		return 0;
-	size_t i = p[0] == '-';
-	uint64_t x = 0;
-	int digits = 0, frac = 0;
-	if (p[i] == '0' && p[i + 1] >= '0' && p[i + 1] <= '9')
+	size_t d = p[0] == '-', k = perfan__decimal_plain(p, 32, shift, v);
+	if (!k || number_byte(p[k]) ||
+	    (p[d] == '0' && p[d + 1] >= '0' && p[d + 1] <= '9'))
 		return 0;
-	for (; p[i] >= '0' && p[i] <= '9' && digits < 19; i++, digits++)
-		x = x * 10 + (uint64_t)(p[i] - '0');
-	if (!digits)
-		return 0;
-	if (p[i] == '.') {
-		i++;
-		for (;
-		     p[i] >= '0' && p[i] <= '9' && frac < shift && digits < 19;
-		     i++, digits++, frac++)
-			x = x * 10 + (uint64_t)(p[i] - '0');
-		if (!frac)
-			return 0;
-	}
-	if (number_byte((char)p[i]) || digits + shift - frac > 19)
-		return 0;
-	for (int k = frac; k < shift; k++)
-		x *= 10;
-	if (x > (uint64_t)INT64_MAX)
-		return 0;
-	*v = p[0] == '-' ? -(int64_t)x : (int64_t)x;
-	j->pos += i;
+	j->pos += k;
 	return 1;
 }
 
