@@ -79,12 +79,16 @@ perf_pid=$!
 while kill -0 "$perf_pid" 2>/dev/null; do
     size=$(stat -c %s "$OUT" 2>/dev/null || echo 0)
     if [ "$size" -ge "$target" ]; then
+        # stop the loop and perf at once: perf writes ~7 MB/s, and letting
+        # the loop's last round finish would overshoot small targets
         touch "$work/stop"
+        kill -INT "$perf_pid" 2>/dev/null || true
         break
     fi
-    sleep 0.5
+    sleep 0.1
 done
-wait "$perf_pid"
+# perf exits non-zero after the SIGINT above; its output is checked below
+wait "$perf_pid" || true
 end=$(date +%s.%N)
 
 size=$(stat -c %s "$OUT")

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # bench/resolve.sh: resolving stacks, perfan report against perf report on
 # the same recordings in the same run (issue 17's three inputs):
-#   (a) wide   a system-wide frame-pointer recording of >= 200 MB, a mixed
+#   (a) wide   a system-wide frame-pointer recording of >= 290 MB, a mixed
 #              workload (/tmp/perfan-bench/wide.data)
 #   (b) single a single-process-tree frame-pointer recording of >= 25 MB
 #              (/tmp/perfan-bench/small.data)
+#   (a10) wide10, (a30) wide30  the same at 10 MB and 30 MB (issue 38: the
+#              sizes most users record; /tmp/perfan-bench/wide10.data, wide30)
+#   (b10) single10  the same at 10 MB (/tmp/perfan-bench/small10.data)
 #   (c) dwarf  a --call-graph dwarf recording of >= 200 MB
 #              (/tmp/perfan-bench/dwarf.data), of the C workload
 #   (c2) pydwarf  the same of a Python workload (bench/py-dwarf-workload.py)
@@ -19,14 +22,15 @@
 # are printed, with perf's time over perfan's (the speed-up) and the
 # issue's target for that pair.
 #
-# Usage: bench/resolve.sh [all|wide|single|dwarf|pydwarf|PERF_DATA ...]
-#        (all: a, b, c, c2)
+# Usage: bench/resolve.sh [all|wide|wide10|wide30|single|single10|dwarf|pydwarf|PERF_DATA ...]
+#        (all: a10, a30, a, b10, b, c, c2)
 # Env:   RUNS=5  PERFAN=build/perfan  PERF=perf
 #        SKIP_CHILDREN=1  leave out perf report --stdio (children) where it
 #                         takes minutes (dwarf)
-# Targets (issue 17): perfan report >= 10x perf report --no-children on (a),
-# >= 5x on (b); >= 30x perf report (children) on (a), >= 150x on (c); peak
-# memory no higher than perf's.
+# Targets (issues 17 and 38): perfan report >= 10x perf report --no-children
+# on every system-wide recording (a10, a30, a), >= 6x on every single-process
+# one (b10, b); >= 30x perf report (children) on each of those, >= 150x on
+# (c); peak memory no higher than perf's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -93,9 +97,15 @@ bench_one() { # LABEL DATA NO_CHILDREN_TARGET CHILDREN_TARGET
 make_input() { # NAME -> path
 	case $1 in
 	wide) f=/tmp/perfan-bench/wide.data
-		[ -f "$f" ] || SYSTEM_WIDE=1 bench/make-large-recording.sh "$f" >&2 ;;
+		[ -f "$f" ] || SYSTEM_WIDE=1 TARGET_MB=290 \
+			bench/make-large-recording.sh "$f" >&2 ;;
+	wide10|wide30) f=/tmp/perfan-bench/$1.data
+		[ -f "$f" ] || SYSTEM_WIDE=1 TARGET_MB=${1#wide} \
+			bench/make-large-recording.sh "$f" >&2 ;;
 	single) f=/tmp/perfan-bench/small.data
 		[ -f "$f" ] || TARGET_MB=30 bench/make-large-recording.sh "$f" >&2 ;;
+	single10) f=/tmp/perfan-bench/small10.data
+		[ -f "$f" ] || TARGET_MB=10 bench/make-large-recording.sh "$f" >&2 ;;
 	dwarf) f=/tmp/perfan-bench/dwarf.data
 		[ -f "$f" ] || CALLGRAPH=dwarf bench/make-large-recording.sh "$f" >&2 ;;
 	pydwarf) f=/tmp/perfan-bench/pydwarf.data
@@ -111,12 +121,18 @@ make_input() { # NAME -> path
 [ $# -gt 0 ] || set -- all
 for arg in "$@"; do
 	case $arg in
-	all) bench_one "(a) wide" "$(make_input wide)" 10 30
-		bench_one "(b) single" "$(make_input single)" 5 ""
+	all) bench_one "(a10) wide10" "$(make_input wide10)" 10 30
+		bench_one "(a30) wide30" "$(make_input wide30)" 10 30
+		bench_one "(a) wide" "$(make_input wide)" 10 30
+		bench_one "(b10) single10" "$(make_input single10)" 6 30
+		bench_one "(b) single" "$(make_input single)" 6 30
 		bench_one "(c) dwarf" "$(make_input dwarf)" "" 150
 		bench_one "(c2) pydwarf" "$(make_input pydwarf)" "" 150 ;;
+	wide10) bench_one "(a10) wide10" "$(make_input wide10)" 10 30 ;;
+	wide30) bench_one "(a30) wide30" "$(make_input wide30)" 10 30 ;;
 	wide) bench_one "(a) wide" "$(make_input wide)" 10 30 ;;
-	single) bench_one "(b) single" "$(make_input single)" 5 "" ;;
+	single10) bench_one "(b10) single10" "$(make_input single10)" 6 30 ;;
+	single) bench_one "(b) single" "$(make_input single)" 6 30 ;;
 	dwarf) bench_one "(c) dwarf" "$(make_input dwarf)" "" 150 ;;
 	pydwarf) bench_one "(c2) pydwarf" "$(make_input pydwarf)" "" 150 ;;
 	*) bench_one "$arg" "$arg" "" "" ;;
