@@ -389,6 +389,67 @@ START_TEST(test_queue_overflow)
 }
 END_TEST
 
+struct window_log {
+	int warnings;
+	char last[1024];
+};
+
+static void keep_warning(enum perfan_log_level level, const char *msg,
+			 void *payload)
+{
+	struct window_log *w = payload;
+	if (level != PERFAN_LOG_WARN)
+		return;
+	w->warnings++;
+	tu_fmt(w->last, sizeof(w->last), "%s", msg);
+}
+
+/* A mapped file's records wait in the time-order window in place, and
+ * count in it all the same: a window smaller than the file's rounds says
+ * so once (its size, where it filled) and the oldest go out early, none
+ * lost; the default window holds every round of a real recording, without
+ * a word. testdata/sched: a perf.data read in place, its samples out of
+ * time order in the file. */
+START_TEST(test_window_in_place)
+{
+	const char *path = tu_testdata("sched/perf.data");
+	struct pass full, small;
+	struct window_log wl = {0};
+	struct perfan_perfdata_opts o =
+		PERFAN_OPTS_INIT(struct perfan_perfdata_opts);
+	const struct perfan_record *r;
+	perfan_perfdata *pd;
+	size_t n = 0;
+	int rc;
+
+	read_pass(path, 0, &full);
+	ck_assert_int_eq(full.warnings, 0);
+	ck_assert_uint_eq(full.backwards, 0);
+	read_pass_max(path, 0, 4096, &small);
+	ck_assert_int_eq(small.warnings, 1);
+	assert_same_records(path, &full, &small);
+
+	o.max_queue_bytes = 4096;
+	o.log = keep_warning;
+	o.log_payload = &wl;
+	ck_assert_msg(perfan_perfdata_open(&pd, path, &o) == 0, "%s",
+		      perfan_error_last());
+	ck_assert_msg(perfan_perfdata_info(pd)->file_size > 0,
+		      "%s: not read as a mapped file", path);
+	while ((rc = perfan_perfdata_next(pd, &r)) == 0)
+		n++;
+	ck_assert_int_eq(rc, PERFAN_ITEROVER);
+	perfan_perfdata_free(pd);
+	ck_assert_uint_eq(n, full.keys.n);
+	ck_assert_int_eq(wl.warnings, 1);
+	ck_assert_msg(strstr(wl.last, "time-order window (4096 bytes") &&
+			      strstr(wl.last, "larger than the window"),
+		      "warning: %s", wl.last);
+	free_pass(&full);
+	free_pass(&small);
+}
+END_TEST
+
 static Suite *order_suite(void)
 {
 	Suite *s = suite_create("order");
@@ -399,6 +460,7 @@ static Suite *order_suite(void)
 	tcase_add_test(tc, test_script_times);
 	tcase_add_test(tc, test_sorted);
 	tcase_add_test(tc, test_queue_overflow);
+	tcase_add_test(tc, test_window_in_place);
 	suite_add_tcase(s, tc);
 	return s;
 }

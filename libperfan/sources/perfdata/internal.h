@@ -31,7 +31,8 @@ struct perfan__queued {
 	struct perfan__chunk *chunk;
 	uint64_t offset;
 	uint64_t payload_size;
-	size_t need; /* bytes used in the chunk */
+	size_t need; /* bytes it holds in the window (in its chunk, or in
+		      * place in a mapped file) */
 	int from_compressed;
 };
 
@@ -53,7 +54,8 @@ struct perfan__order {
 	size_t rhead, rtail, rcap;
 	struct perfan__chunk *chunks; /* current chunk first */
 	struct perfan__chunk *free_chunks;
-	size_t queued_bytes;
+	size_t queued_bytes; /* of the records queued (the window holds) */
+	size_t round_bytes;  /* of the records queued since the last round */
 	uint64_t seq;
 	uint64_t max_time;          /* largest time queued so far */
 	uint64_t next_flush;        /* flush limit for the next round */
@@ -62,6 +64,10 @@ struct perfan__order {
 	int warned_overflow;
 	size_t chunk_size; /* of the next chunk: doubles to 1 MiB */
 };
+
+/* The time-order window's size in bytes of records, by default
+ * (perfan_perfdata_opts.max_queue_bytes). */
+#define PERFAN__ORDER_WINDOW ((size_t)256 << 20)
 
 /* zstd decompression state for COMPRESSED records. */
 struct perfan__decomp;

@@ -72,10 +72,12 @@ static int copy_raw(struct perfan_perfdata *pd, struct perfan__order *o,
 	q->payload_size = r->payload_size;
 	if (!r->from_compressed && pd->src.map && r->bytes >= pd->src.map &&
 	    r->bytes < pd->src.map + pd->src.map_len) {
-		/* a mapped file stays mapped: queue the record in place */
+		/* a mapped file stays mapped: queue the record in place (it
+		 * counts in the window all the same: its entry here is what
+		 * grows with a round) */
 		q->bytes = (uint8_t *)(uintptr_t)r->bytes;
 		q->chunk = NULL;
-		q->need = 0;
+		q->need = n;
 		return 0;
 	}
 	struct perfan__chunk *c = chunk_for(o, need);
@@ -169,8 +171,7 @@ static int sort_pending(struct perfan_perfdata *pd, struct perfan__order *o)
 }
 
 /* Deliver the sorted records up to time LIMIT; with SHED, only while more
- * than BYTES_ABOVE bytes of copies are queued (records read in place from
- * a mapped file count none). */
+ * than BYTES_ABOVE bytes of records are queued. */
 static int deliver_sorted(struct perfan_perfdata *pd, struct perfan__order *o,
 			  uint64_t limit, int shed, size_t bytes_above)
 {
@@ -228,6 +229,15 @@ void perfan__order_round(struct perfan_perfdata *pd)
 	struct perfan__order *o = &pd->order;
 	perfan__order_flush(pd, o->next_flush);
 	o->next_flush = o->max_time;
+	o->round_bytes = 0;
+}
+
+/* The window's size: what it holds at most before the oldest records go
+ * out early. */
+static size_t window_size(const struct perfan_perfdata *pd)
+{
+	return pd->opts.max_queue_bytes ? pd->opts.max_queue_bytes
+					: PERFAN__ORDER_WINDOW;
 }
 
 int perfan__order_push(struct perfan_perfdata *pd, const struct perfan__raw *r,
@@ -240,18 +250,28 @@ int perfan__order_push(struct perfan_perfdata *pd, const struct perfan__raw *r,
 	int rc = copy_raw(pd, o, r, time, &o->pend[o->npend]);
 	if (rc)
 		return rc;
-	o->queued_bytes += o->pend[o->npend++].need;
+	size_t need = o->pend[o->npend++].need;
+	o->queued_bytes += need;
+	o->round_bytes += need;
 	if (time > o->max_time)
 		o->max_time = time;
-	size_t max = pd->opts.max_queue_bytes ? pd->opts.max_queue_bytes
-					      : ((size_t)256 << 20);
+	size_t max = window_size(pd);
 	if (o->queued_bytes > max) {
+		/* the time-order window holds the records of the round being
+		 * read and of the one before it (perf's rule): a round larger
+		 * than it (or a file without rounds) cannot be put wholly in
+		 * order */
 		if (!o->warned_overflow)
 			perfan__log(
 				pd, PERFAN_LOG_WARN,
-				"%s: more than %zu bytes of records between "
-				"rounds; delivering the oldest early",
-				pd->name, max);
+				"%s: the time-order window (%zu bytes of "
+				"records) is full at offset %llu, %zu bytes "
+				"into a round (rounds of the file are larger "
+				"than the window): the oldest records go out "
+				"early, and later ones may come out of time "
+				"order",
+				pd->name, max, (unsigned long long)r->offset,
+				o->round_bytes);
 		o->warned_overflow = 1;
 		if (sort_pending(pd, o) ||
 		    deliver_sorted(pd, o, UINT64_MAX, 1, max / 2))
