@@ -7,6 +7,8 @@
 #include "sources/internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,40 +70,172 @@ static void feed_end(void *arg)
 	s->feed_fd = -1;
 }
 
+/* Bytes read ahead of the perf.data reader, at most: at a live `perf
+ * record -o -` of 20 kHz on every CPU (about 8 MB/s here), seconds of a
+ * reader busy elsewhere (loading a large DSO's symbols, kallsyms) before
+ * perf must wait, and perf loses records when it waits. Taken only when
+ * the reader falls behind: the pieces are made as needed. */
+#define FEED_AHEAD ((size_t)256 << 20)
+#define FEED_PIECE ((size_t)1 << 20)
+/* The size asked of the pipes (the kernel's default is 64 KiB; an
+ * unprivileged process may set up to /proc/sys/fs/pipe-max-size, 1 MiB by
+ * default): perf's writes while the feeding thread is not on a CPU. */
+#define FEED_PIPE_SIZE (1 << 20)
+
+struct feed_piece {
+	struct feed_piece *next;
+	size_t len, at; /* bytes in data; written on */
+	char data[];
+};
+
+/* The bytes read and not yet written on: a FIFO of pieces. */
+struct feed_queue {
+	struct feed_piece *head, *tail, *spare;
+	size_t bytes;
+};
+
+static void feed_queue_free(void *arg)
+{
+	struct feed_queue *q = arg;
+	while (q->head) {
+		struct feed_piece *n = q->head->next;
+		free(q->head);
+		q->head = n;
+	}
+	free(q->spare);
+	q->spare = NULL;
+	q->tail = NULL;
+}
+
+/* The piece to read into: the tail while it has room, else a new one
+ * (NULL: out of memory, or FEED_AHEAD bytes are waiting). */
+static struct feed_piece *feed_room(struct feed_queue *q)
+{
+	if (q->tail && q->tail->len < FEED_PIECE)
+		return q->tail;
+	if (q->bytes >= FEED_AHEAD)
+		return NULL;
+	struct feed_piece *p = q->spare;
+	q->spare = NULL;
+	if (!p && !(p = malloc(sizeof(*p) + FEED_PIECE)))
+		return NULL;
+	p->next = NULL;
+	p->len = p->at = 0;
+	if (q->tail)
+		q->tail->next = p;
+	else
+		q->head = p;
+	q->tail = p;
+	return p;
+}
+
+/* Write the head pieces on to FD (non-blocking) until it is full; 0, or
+ * -1 when the reader stopped. */
+static int feed_flush(struct feed_queue *q, int fd)
+{
+	while (q->head) {
+		struct feed_piece *p = q->head;
+		while (p->at < p->len) {
+			ssize_t w = write(fd, p->data + p->at, p->len - p->at);
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w < 0 && errno == EAGAIN)
+				return 0;
+			if (w <= 0)
+				return -1;
+			p->at += (size_t)w;
+			q->bytes -= (size_t)w;
+		}
+		if (p != q->tail) {
+			q->head = p->next;
+			free(q->spare);
+			q->spare = p;
+		} else {
+			p->len = p->at = 0; /* empty: read into it again */
+			return 0;
+		}
+	}
+	return 0;
+}
+
 /* The peeked bytes and the rest of the stream, into a pipe that the
- * perf.data reader takes as its stream. SIGPIPE is blocked in this thread
- * (a reader that stopped gives EPIPE here), never changed for the
- * process. */
+ * perf.data reader takes as its stream. The stream is read as soon as it
+ * has bytes, up to FEED_AHEAD of them ahead of the reader, so that a live
+ * writer (perf record -o -) never waits on a reader that is busy for a
+ * moment. SIGPIPE is blocked in this thread (a reader that stopped gives
+ * EPIPE here), never changed for the process. */
 static void *feed(void *arg)
 {
 	perfan_source *s = arg;
+	struct feed_queue q = {0};
 	pthread_cleanup_push(feed_end, s);
-	s->feed_buf = malloc(PERFAN__INPUT_PEEK);
-	size_t n = s->npeek;
-	const char *p = s->peek;
+	pthread_cleanup_push(feed_queue_free, &q);
+	int flags = fcntl(s->feed_fd, F_GETFL);
+	int eof = 0;
+	if (flags < 0 || fcntl(s->feed_fd, F_SETFL, flags | O_NONBLOCK) < 0)
+		goto done;
+	for (size_t n = 0; n < s->npeek;) {
+		struct feed_piece *p = feed_room(&q);
+		if (!p)
+			goto done; /* out of memory: the reader sees the end */
+		size_t k = s->npeek - n < FEED_PIECE - p->len
+				   ? s->npeek - n
+				   : FEED_PIECE - p->len;
+		memcpy(p->data + p->len, s->peek + n, k);
+		p->len += k;
+		q.bytes += k;
+		n += k;
+	}
 	for (;;) {
-		while (n) {
-			ssize_t w = write(s->feed_fd, p, n);
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0)
-				goto done; /* the reader stopped */
-			p += w;
-			n -= (size_t)w;
+		if (feed_flush(&q, s->feed_fd))
+			break; /* the reader stopped */
+		if (eof && !q.bytes)
+			break;
+		struct feed_piece *room = eof ? NULL : feed_room(&q);
+		struct pollfd pf[2] = {{.fd = s->feed_fd, .events = POLLOUT},
+				       {.fd = s->fd, .events = POLLIN}};
+		int np = room ? 2 : 1;
+		if (!q.bytes) {
+			pf[0].fd = -1; /* nothing to write: wait for input */
 		}
-		if (!s->feed_buf)
+		if (!room && !q.bytes)
+			break; /* out of memory with nothing queued */
+		if (poll(pf, (nfds_t)np, -1) < 0) {
+			if (errno == EINTR)
+				continue;
 			break;
-		ssize_t r = perfan__read_some(s->fd, s->feed_buf,
-					      PERFAN__INPUT_PEEK);
-		if (r <= 0)
-			break;
-		n = (size_t)r;
-		on_read(s, n);
-		p = s->feed_buf;
+		}
+		if (pf[0].revents & (POLLERR | POLLHUP | POLLNVAL))
+			break; /* the reader stopped */
+		if (room && (pf[1].revents & (POLLIN | POLLHUP | POLLERR))) {
+			ssize_t r = perfan__read_some(s->fd,
+						      room->data + room->len,
+						      FEED_PIECE - room->len);
+			if (r <= 0) {
+				eof = 1; /* an error reads as the end, as before */
+				continue;
+			}
+			on_read(s, (size_t)r);
+			room->len += (size_t)r;
+			q.bytes += (size_t)r;
+		}
 	}
 done:
 	pthread_cleanup_pop(1);
+	pthread_cleanup_pop(1);
 	return NULL;
+}
+
+/* A bigger pipe buffer for FD when it is a pipe (see FEED_PIPE_SIZE);
+ * nothing when it cannot be had. */
+static void pipe_grow(int fd)
+{
+#ifdef F_SETPIPE_SZ
+	if (fcntl(fd, F_GETPIPE_SZ) < FEED_PIPE_SIZE)
+		(void)fcntl(fd, F_SETPIPE_SZ, FEED_PIPE_SIZE);
+#else
+	(void)fd;
+#endif
 }
 
 /* Whether the peeked bytes of S begin a file-mode perf.data: its header
@@ -208,6 +342,8 @@ int perfan__input_perfdata(perfan_source *s, perfan_perfdata **pd,
 		return perfan__err(PERFAN_EIO, "pipe: %s", strerror(errno));
 	s->feed_fd = fds[1];
 	s->pipe_fd = fds[0];
+	pipe_grow(s->fd);
+	pipe_grow(fds[1]);
 	sigset_t block, old;
 	sigemptyset(&block);
 	sigaddset(&block, SIGPIPE);
