@@ -80,7 +80,8 @@ const struct cli_opt cli_threads_table[] = {
 	LOAD("threads", "N",
 	     "with N >= 2, a second thread: perf.data is read\n"
 	     "ahead on it (reading, time order, decoding) while\n"
-	     "this one resolves; a folded file read pruned (a\n"
+	     "this one resolves, and DWARF user stacks are\n"
+	     "unwound on a third; a folded file read pruned (a\n"
 	     "flame graph) is read and its frames interned on\n"
 	     "it while this one prunes; a .json.gz trace is\n"
 	     "inflated on it while this one parses; 1: one\n"

@@ -10,15 +10,18 @@
 #include <dwarf.h>
 #include <elf.h>
 #include <elfutils/libdw.h>
+#include <fcntl.h>
 #include <gelf.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "resolve/jit.h"
 #include "resolve/pytramp.h"
 #include "resolve/symbols.h"
 #include "resolve/unwind.h"
+#include "util/grow.h"
 
 /* perf_event.h's PERF_SAMPLE_REGS_ABI_64. */
 #define REGS_ABI_64 2
@@ -132,8 +135,11 @@ struct dso_cfi {
 	Dwarf_CFI *eh;  /* .eh_frame of the binary (dwarf_getcfi_elf) */
 	Dwarf *dw;      /* for .debug_frame: opened on the first miss */
 	Dwarf_CFI *dbg; /* dwarf_getcfi(dw), owned by dw */
-	struct perfan__elf *dbg_elf; /* the file holding .debug_frame */
+	Elf *dbg_elf;   /* the file holding .debug_frame */
 	int dbg_tried;
+	/* a worker's own handles of the DSO's files (libelf's are not to be
+	 * shared between threads): the binary's and the debug file's */
+	Elf *own[2];
 	const struct arch *arch;   /* from the ELF's e_machine */
 	struct perfan__htab rules; /* ELF address -> frame_rules * */
 	struct perfan__arena arena;
@@ -141,7 +147,10 @@ struct dso_cfi {
 
 struct unwind_state {
 	struct perfan__htab by_dso; /* struct perfan__dso * -> dso_cfi * */
-	const struct arch *arch;    /* the recording's, from its features */
+	/* DSOs added to by_dso since perfan__unwind_fresh last took them */
+	struct perfan__dso **fresh;
+	size_t nfresh, capfresh;
+	const struct arch *arch; /* the recording's, from its features */
 	int warned_arch;
 	struct perfan__pytramps *pytramps; /* CPython's trampolines */
 	struct perfan__map_cache maps;     /* perfan__proc_map's */
@@ -274,9 +283,8 @@ static const struct frame_rules *compile(struct perfan__arena *ar,
 
 /* ---- per-DSO CFI ---------------------------------------------------------- */
 
-static int has_section(struct perfan__elf *e, const char *want)
+static int has_section(Elf *elf, const char *want)
 {
-	Elf *elf = e->elf;
 	size_t shstrndx;
 	if (elf_getshdrstrndx(elf, &shstrndx))
 		return 0;
@@ -300,9 +308,66 @@ static void dso_cfi_free(struct dso_cfi *c)
 		dwarf_cfi_end(c->eh);
 	if (c->dw)
 		dwarf_end(c->dw);
+	for (int i = 0; i < 2; i++)
+		if (c->own[i])
+			elf_end(c->own[i]);
 	perfan__htab_free(&c->rules);
 	perfan__arena_free(&c->arena);
 	free(c);
+}
+
+/* A worker's own handle of E's file; NULL where it has none (an image in
+ * memory, a file gone). */
+static Elf *own_elf(const struct perfan__elf *e)
+{
+	if (!e || e->image || !e->path)
+		return NULL;
+	int fd = open(e->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && elf_kind(elf) != ELF_K_ELF) {
+		elf_end(elf);
+		elf = NULL;
+	}
+	if (elf) {
+		elf_cntl(elf, ELF_C_FDREAD);
+		elf_cntl(elf, ELF_C_FDDONE);
+	}
+	close(fd);
+	return elf;
+}
+
+/* The CFI of loaded DSO D, read through RT and DBG (D's binary and debug
+ * file: libelf handles of D->runtime and D->debug); NULL if it has none.
+ * OWN: RT and DBG become the result's. */
+static struct dso_cfi *cfi_new(const struct perfan__dso *d, Elf *rt, Elf *dbg,
+			       int own)
+{
+	struct perfan__elf *e = d->runtime ? d->runtime : d->debug;
+	struct dso_cfi *c = d->has_symtab && e ? calloc(1, sizeof(*c)) : NULL;
+	if (!c) {
+		for (int i = 0; own && i < 2; i++)
+			if (i ? dbg : rt)
+				elf_end(i ? dbg : rt);
+		return NULL;
+	}
+	if (own) {
+		c->own[0] = rt;
+		c->own[1] = dbg;
+	}
+	c->arch = arch_of_machine(e->e_machine);
+	if (rt)
+		c->eh = dwarf_getcfi_elf(rt);
+	if (dbg && has_section(dbg, ".debug_frame"))
+		c->dbg_elf = dbg;
+	else if (rt && has_section(rt, ".debug_frame"))
+		c->dbg_elf = rt;
+	if (!c->arch || (!c->eh && !c->dbg_elf)) {
+		dso_cfi_free(c);
+		return NULL;
+	}
+	return c;
 }
 
 /* The CFI of DSO, looked up once; NULL if it has none. */
@@ -313,25 +378,9 @@ static struct dso_cfi *dso_cfi(struct perfan__symctx *ctx,
 	if (v)
 		return (struct dso_cfi *)(uintptr_t)*v;
 
-	struct dso_cfi *c = NULL;
 	perfan__dso_load(ctx, d);
-	struct perfan__elf *e = d->runtime ? d->runtime : d->debug;
-	if (d->has_symtab && e) {
-		c = calloc(1, sizeof(*c));
-		if (!c)
-			return NULL;
-		c->arch = arch_of_machine(e->e_machine);
-		if (d->runtime)
-			c->eh = dwarf_getcfi_elf(d->runtime->elf);
-		if (d->debug && has_section(d->debug, ".debug_frame"))
-			c->dbg_elf = d->debug;
-		else if (d->runtime && has_section(d->runtime, ".debug_frame"))
-			c->dbg_elf = d->runtime;
-		if (!c->arch || (!c->eh && !c->dbg_elf)) {
-			dso_cfi_free(c);
-			c = NULL;
-		}
-	}
+	struct dso_cfi *c = cfi_new(d, d->runtime ? d->runtime->elf : NULL,
+				    d->debug ? d->debug->elf : NULL, 0);
 	if (!c)
 		perfan__symlog(ctx, PERFAN_LOG_DEBUG,
 			       "unwind: no CFI for %s: stacks end there",
@@ -340,6 +389,11 @@ static struct dso_cfi *dso_cfi(struct perfan__symctx *ctx,
 		dso_cfi_free(c);
 		return NULL;
 	}
+	/* loaded, and read no more than a worker may read: the workers may
+	 * have it now */
+	if (!perfan__grow((void **)&st->fresh, &st->capfresh, st->nfresh + 1,
+			  sizeof(*st->fresh)))
+		st->fresh[st->nfresh++] = d;
 	return c;
 }
 
@@ -358,8 +412,7 @@ static const struct frame_rules *rules_at(struct dso_cfi *c, uint64_t addr)
 	if (!df && c->dbg_elf) {
 		if (!c->dbg_tried) {
 			c->dbg_tried = 1;
-			c->dw = dwarf_begin_elf(c->dbg_elf->elf, DWARF_C_READ,
-						NULL);
+			c->dw = dwarf_begin_elf(c->dbg_elf, DWARF_C_READ, NULL);
 			c->dbg = c->dw ? dwarf_getcfi(c->dw) : NULL;
 		}
 		if (c->dbg && dwarf_cfi_addrframe(c->dbg, addr, &df))
@@ -742,21 +795,72 @@ static const struct arch *sample_arch(struct perfan__symctx *ctx,
 	return NULL;
 }
 
-size_t perfan__unwind_user(struct perfan__symctx *ctx, struct perfan__thread *t,
-			   const struct perfan_event *ev,
-			   const struct perfan_sample *s, uint64_t *ips,
-			   size_t max, int *truncated)
-{
-	(void)ev; /* the sample carries its own register mask */
-	*truncated = 1;
-	struct unwind_state *st = state(ctx);
-	const struct perfan_regs *ur = &s->user_regs;
-	if (!st || !max || ur->abi != REGS_ABI_64 || !ur->regs)
-		return 0;
-	const struct arch *a = sample_arch(ctx, st, t, s);
-	if (!a)
-		return 0;
+/* The DSOs a worker may read (perfan__unwind_worker_allow) and their CFI
+ * as it reads it, through its own libelf handles. */
+struct perfan__unwind_worker {
+	struct perfan__htab by_dso; /* dso * -> dso_cfi *, or NO_CFI */
+	struct perfan__map_cache maps;
+};
 
+/* by_dso's "allowed, CFI not read yet" and "no CFI" */
+#define CFI_ALLOWED ((uint64_t)1)
+#define NO_CFI ((uint64_t)2)
+
+/* Where a walk gets its maps and CFI: the caller's thread (CTX, ST, T:
+ * it loads what it needs) or a worker (W: it asks for the caller's thread
+ * where it would need more than it was given). */
+struct walk_env {
+	struct perfan__symctx *ctx;
+	struct unwind_state *st;
+	struct perfan__thread *t;
+	struct perfan__unwind_worker *w;
+	const struct perfan__proc *proc;
+	struct perfan__map_cache *maps;
+};
+
+/* The CFI of D on a worker; sets *LEAVE when the caller's thread must
+ * unwind (D not allowed yet, or its files cannot be opened again). */
+static struct dso_cfi *worker_cfi(struct perfan__unwind_worker *w,
+				  struct perfan__dso *d, int *leave)
+{
+	uint64_t *v = perfan__htab_get(&w->by_dso, (uintptr_t)d);
+	if (!v) {
+		*leave = 1;
+		return NULL;
+	}
+	if (*v == NO_CFI)
+		return NULL;
+	if (*v != CFI_ALLOWED)
+		return (struct dso_cfi *)(uintptr_t)*v;
+	/* the same files as the caller's thread reads, opened again */
+	Elf *rt = NULL, *dbg = NULL;
+	if ((d->runtime && !(rt = own_elf(d->runtime))) ||
+	    (d->debug && !(dbg = own_elf(d->debug)))) {
+		if (rt)
+			elf_end(rt);
+		*leave = 1;
+		return NULL;
+	}
+	struct dso_cfi *c = cfi_new(d, rt, dbg, 1); /* it owns RT and DBG */
+	*v = c ? (uintptr_t)c : NO_CFI;
+	return c;
+}
+
+static struct dso_cfi *env_cfi(const struct walk_env *env,
+			       struct perfan__dso *d, int *leave)
+{
+	return env->w ? worker_cfi(env->w, d, leave)
+		      : dso_cfi(env->ctx, env->st, d);
+}
+
+/* The user stack of S from the registers it recorded, for architecture A
+ * (see perfan__unwind_user). *LEAVE: a worker met what only the caller's
+ * thread can do. */
+static size_t walk(const struct walk_env *env, const struct arch *a,
+		   const struct perfan_sample *s, uint64_t *ips, size_t max,
+		   int *truncated, int *leave)
+{
+	const struct perfan_regs *ur = &s->user_regs;
 	/* The registers recorded, to DWARF numbers. */
 	struct regs r;
 	memset(&r, 0, sizeof(r));
@@ -796,12 +900,20 @@ size_t perfan__unwind_user(struct perfan__symctx *ctx, struct perfan__thread *t,
 		/* A return address is looked up inside the call. */
 		uint64_t at = activation ? r.pc : r.pc - 1;
 		const struct perfan__map *map =
-			perfan__proc_map(&st->maps, t->proc, at);
+			perfan__proc_map(env->maps, env->proc, at);
 		if (map != last) {
 			last = map;
-			c = map ? dso_cfi(ctx, st, map->dso) : NULL;
+			c = map ? env_cfi(env, map->dso, leave) : NULL;
+			if (*leave)
+				return 0;
 		}
 		if (!c && map && a->machine == EM_X86_64) {
+			if (env->w) { /* perf maps, jitdumps: not here */
+				*leave = 1;
+				return 0;
+			}
+			struct perfan__symctx *ctx = env->ctx;
+			struct perfan__thread *t = env->t;
 			/* a CPython perf trampoline: no unwind table, a
 			 * stack effect known from libpython's copy */
 			int64_t off;
@@ -809,7 +921,7 @@ size_t perfan__unwind_user(struct perfan__symctx *ctx, struct perfan__thread *t,
 			 * (else the arena's packing tells) */
 			const struct perfan__jitsym *js = perfan__jit_find(
 				ctx, t->proc, map->dso->pid, at, s->time, NULL);
-			if (perfan__pytramp_cfa(&st->pytramps, ctx, t, map,
+			if (perfan__pytramp_cfa(&env->st->pytramps, ctx, t, map,
 						r.pc, js ? js->start : 0, &off))
 				return n;
 			uint64_t cfa = r.v[a->sp] + (uint64_t)off, ra;
@@ -861,6 +973,89 @@ size_t perfan__unwind_user(struct perfan__symctx *ctx, struct perfan__thread *t,
 	}
 }
 
+size_t perfan__unwind_user(struct perfan__symctx *ctx, struct perfan__thread *t,
+			   const struct perfan_event *ev,
+			   const struct perfan_sample *s, uint64_t *ips,
+			   size_t max, int *truncated)
+{
+	(void)ev; /* the sample carries its own register mask */
+	*truncated = 1;
+	struct unwind_state *st = state(ctx);
+	const struct perfan_regs *ur = &s->user_regs;
+	if (!st || !max || ur->abi != REGS_ABI_64 || !ur->regs)
+		return 0;
+	const struct arch *a = sample_arch(ctx, st, t, s);
+	if (!a)
+		return 0;
+	struct walk_env env = {ctx, st, t, NULL, t->proc, &st->maps};
+	int leave = 0;
+	return walk(&env, a, s, ips, max, truncated, &leave);
+}
+
+const void *perfan__unwind_arch(struct perfan__symctx *ctx)
+{
+	const struct unwind_state *st = ctx->unwind;
+	return st ? st->arch : NULL;
+}
+
+size_t perfan__unwind_fresh(struct perfan__symctx *ctx,
+			    struct perfan__dso *const **out)
+{
+	struct unwind_state *st = ctx->unwind;
+	if (!st)
+		return 0;
+	size_t n = st->nfresh;
+	*out = st->fresh;
+	st->nfresh = 0;
+	return n;
+}
+
+int perfan__unwind_worker_new(struct perfan__unwind_worker **out)
+{
+	*out = calloc(1, sizeof(**out));
+	return *out ? 0 : PERFAN_ENOMEM;
+}
+
+int perfan__unwind_worker_allow(struct perfan__unwind_worker *w,
+				struct perfan__dso *d)
+{
+	if (perfan__htab_get(&w->by_dso, (uintptr_t)d))
+		return 0;
+	return perfan__htab_put(&w->by_dso, (uintptr_t)d, CFI_ALLOWED);
+}
+
+size_t perfan__unwind_worker_run(struct perfan__unwind_worker *w,
+				 const void *arch,
+				 const struct perfan__proc *proc,
+				 const struct perfan_sample *s, uint64_t *ips,
+				 size_t max, int *truncated, int *leave)
+{
+	*truncated = 1;
+	*leave = 0;
+	const struct perfan_regs *ur = &s->user_regs;
+	if (!max || ur->abi != REGS_ABI_64 || !ur->regs)
+		return 0;
+	if (!arch) {
+		*leave = 1;
+		return 0;
+	}
+	struct walk_env env = {NULL, NULL, NULL, w, proc, &w->maps};
+	return walk(&env, arch, s, ips, max, truncated, leave);
+}
+
+void perfan__unwind_worker_free(struct perfan__unwind_worker *w)
+{
+	if (!w)
+		return;
+	size_t pos = 0;
+	uint64_t key, val;
+	while (perfan__htab_next(&w->by_dso, &pos, &key, &val))
+		if (val != CFI_ALLOWED && val != NO_CFI)
+			dso_cfi_free((struct dso_cfi *)(uintptr_t)val);
+	perfan__htab_free(&w->by_dso);
+	free(w);
+}
+
 void perfan__unwind_free(struct perfan__symctx *ctx)
 {
 	struct unwind_state *st = ctx->unwind;
@@ -871,6 +1066,7 @@ void perfan__unwind_free(struct perfan__symctx *ctx)
 	while (perfan__htab_next(&st->by_dso, &pos, &key, &val))
 		dso_cfi_free((struct dso_cfi *)(uintptr_t)val);
 	perfan__htab_free(&st->by_dso);
+	free(st->fresh);
 	perfan__pytramps_free(st->pytramps);
 	free(st);
 	ctx->unwind = NULL;

@@ -10,6 +10,8 @@
 
 #include <perfan/records.h>
 
+struct perfan__dso;
+struct perfan__proc;
 struct perfan__symctx;
 struct perfan__thread;
 
@@ -29,6 +31,34 @@ size_t perfan__unwind_user(struct perfan__symctx *ctx, struct perfan__thread *t,
 			   const struct perfan_event *ev,
 			   const struct perfan_sample *s, uint64_t *ips,
 			   size_t max, int *truncated);
+
+/* The recording's architecture as perfan__unwind_user found it (for
+ * perfan__unwind_worker_run), or NULL while it is not known. */
+const void *perfan__unwind_arch(struct perfan__symctx *ctx);
+/* The DSOs perfan__unwind_user loaded and looked up the CFI of since the
+ * last call, into *OUT (valid until the next perfan__unwind_user): a
+ * worker may read them from now on (perfan__unwind_worker_allow). */
+size_t perfan__unwind_fresh(struct perfan__symctx *ctx,
+			    struct perfan__dso *const **out);
+
+/* A worker's unwinder: perfan__unwind_user on another thread, reading
+ * only what the caller's thread no longer changes: the maps it is given
+ * (P->maps and P->old_maps) and the DSOs allowed, whose CFI it reads
+ * through its own libelf handles. */
+struct perfan__unwind_worker;
+int perfan__unwind_worker_new(struct perfan__unwind_worker **out);
+/* D was loaded (perfan__unwind_fresh): the worker may read it. */
+int perfan__unwind_worker_allow(struct perfan__unwind_worker *w,
+				struct perfan__dso *d);
+/* perfan__unwind_user of S for architecture ARCH (perfan__unwind_arch) in
+ * the maps of P; the same addresses, or *LEAVE set to 1 where the caller's
+ * thread must unwind S itself (a DSO not allowed, a frame without CFI that
+ * perf maps or jitdumps may explain). */
+size_t perfan__unwind_worker_run(struct perfan__unwind_worker *w,
+				 const void *arch, const struct perfan__proc *p,
+				 const struct perfan_sample *s, uint64_t *ips,
+				 size_t max, int *truncated, int *leave);
+void perfan__unwind_worker_free(struct perfan__unwind_worker *w);
 
 /* Free whatever perfan__unwind_user left in CTX->unwind. */
 void perfan__unwind_free(struct perfan__symctx *ctx);

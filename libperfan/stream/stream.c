@@ -16,6 +16,7 @@
 #include "resolve/unwind.h"
 #include "sources/perfdata/tracing.h"
 #include "stream/stream_memo.h"
+#include "stream/unwind_ahead.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/log.h"
@@ -77,6 +78,8 @@ struct perfan_stream {
 	uint64_t *ips;
 	size_t capips, unw_at, unw_n;
 	int unwound, unw_trunc;
+	/* the samples read ahead, unwound on a worker (NULL: none yet) */
+	struct perfan__ahead *ahead;
 	/* The frame added last: user space, an address nothing maps. */
 	int last_user, last_nomap;
 	uint64_t time; /* of the sample (UINT64_MAX: none), for JIT code */
@@ -647,8 +650,12 @@ static int unwind(struct perfan_stream *r, struct perfan__thread *t,
 	}
 	r->unw_trunc = 0;
 	r->unw_at = at;
+	if (perfan__ahead_take(r->ahead, t, rec, r->ips + at, max, &r->unw_n,
+			       &r->unw_trunc))
+		return 0;
 	r->unw_n = perfan__unwind_user(&r->ctx, t, rec->event, &rec->u.sample,
 				       r->ips + at, max, &r->unw_trunc);
+	perfan__ahead_publish(r->ahead, &r->ctx);
 	return 0;
 }
 
@@ -1120,6 +1127,7 @@ void perfan_stream_free(perfan_stream *r)
 	if (!r)
 		return;
 	struct perfan__symctx *ctx = &r->ctx;
+	perfan__ahead_free(r->ahead); /* first: it reads what follows */
 	perfan__memo_free(&r->memo);
 	perfan__unwind_free(ctx);
 	perfan__jit_free(ctx);
@@ -1198,10 +1206,14 @@ int perfan_stream_next(perfan_stream *r, const struct perfan_stream_event **ev)
 			o->progress(perfan_perfdata_offset(pd),
 				    o->progress_payload);
 		const struct perfan_record *rec = NULL;
-		int err = perfan_perfdata_next(pd, &rec);
-		if (err)
+		int err = perfan__ahead_step(&r->ahead, &r->ctx, pd);
+		if (!err)
+			err = perfan_perfdata_next(pd, &rec);
+		if (err) {
 			/* ITEROVER, or the reader named the file and offset */
+			perfan__ahead_drain(r->ahead);
 			return r->err = err;
+		}
 		/* on_record sets every field an event of its type has */
 		err = on_record(r, rec);
 		if (err == 1) {
@@ -1220,8 +1232,10 @@ int perfan_stream_next(perfan_stream *r, const struct perfan_stream_event **ev)
 			perfan__err_append(" (record at offset %llu of %s)",
 					   (unsigned long long)rec->offset,
 					   perfan_perfdata_name(pd));
-		if (err)
+		if (err) {
+			perfan__ahead_drain(r->ahead);
 			return r->err = err;
+		}
 	}
 }
 

@@ -4,6 +4,7 @@
  * caller's thread takes them in the same order, with the reader's warnings
  * at the places they were met and its error after the records before it,
  * so that what a caller sees is what one thread gives. */
+#include "sources/perfdata/ahead.h"
 #include "sources/perfdata/internal.h"
 
 #include <pthread.h>
@@ -323,6 +324,17 @@ int perfan__pipe_next(struct perfan_perfdata *pd,
 		p->cur = b;
 		p->idx = p->logidx = 0;
 	}
+}
+
+size_t perfan__perfdata_ahead(const perfan_perfdata *pd,
+			      const struct perfan_record **recs)
+{
+	const struct perfan__pipe *p = pd->pipe;
+	const struct batch *b = p ? p->cur : NULL;
+	if (!b || p->idx >= b->n)
+		return 0;
+	*recs = &b->recs[p->idx];
+	return b->n - p->idx;
 }
 
 uint64_t perfan__pipe_offset(const struct perfan_perfdata *pd)

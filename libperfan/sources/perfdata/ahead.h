@@ -1,0 +1,20 @@
+/* sources/perfdata/ahead.h: the records a reader thread decoded ahead that
+ * the caller has not taken yet (pipeline.c), for work a consumer starts on
+ * them early. */
+#ifndef PERFAN_PERFDATA_AHEAD_H
+#define PERFAN_PERFDATA_AHEAD_H
+
+#include <stddef.h>
+
+#include <perfan/perfdata.h>
+#include <perfan/records.h>
+
+/* The records after the one perfan_perfdata_next gave last that are
+ * decoded and kept in the same batch, into *RECS: valid while the count
+ * returned is not 0 and until the perfan_perfdata_next after the last of
+ * them. 0 when nothing is read ahead (one thread, a stream) or the batch
+ * is done: the next perfan_perfdata_next reuses its memory. */
+size_t perfan__perfdata_ahead(const perfan_perfdata *pd,
+			      const struct perfan_record **recs);
+
+#endif
