@@ -1,11 +1,11 @@
-/* resolve/disasm_capstone.c: the capstone decoder (x86-64, aarch64); the
- * only file that includes capstone. */
-#include <capstone/capstone.h>
+/* resolve/disasm_capstone.c: the capstone decoder (x86-64, aarch64),
+ * through the functions resolve/capstone_load.c looks up. */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "resolve/capstone_load.h"
 #include "resolve/disasm.h"
 #include "util/error.h"
 #include "util/log.h"
@@ -14,6 +14,7 @@
 #define EM_AARCH64_ 183
 
 struct cst {
+	const struct perfan__cs *cs;
 	csh h;
 	cs_insn *insn;
 	uint16_t machine;
@@ -36,23 +37,27 @@ static int cst_open(void **state, uint16_t e_machine, unsigned flags)
 				   "no disassembler for ELF machine %u",
 				   (unsigned)e_machine);
 	}
+	const struct perfan__cs *cs = perfan__capstone();
+	if (!cs)
+		return PERFAN_EUNSUPPORTED;
 	struct cst *c = calloc(1, sizeof(*c));
 	if (!c)
 		return perfan__nomem(NULL);
-	cs_err e = cs_open(arch, mode, &c->h);
+	c->cs = cs;
+	cs_err e = cs->open(arch, mode, &c->h);
 	if (e != CS_ERR_OK) {
 		free(c);
 		return perfan__err(PERFAN_EUNSUPPORTED, "capstone: %s",
-				   cs_strerror(e));
+				   cs->strerror(e));
 	}
-	cs_option(c->h, CS_OPT_DETAIL, CS_OPT_ON);
+	cs->option(c->h, CS_OPT_DETAIL, CS_OPT_ON);
 	if (arch == CS_ARCH_X86)
-		cs_option(c->h, CS_OPT_SYNTAX,
-			  (flags & PERFAN__DISASM_INTEL) ? CS_OPT_SYNTAX_INTEL
-							 : CS_OPT_SYNTAX_ATT);
-	c->insn = cs_malloc(c->h);
+		cs->option(c->h, CS_OPT_SYNTAX,
+			   (flags & PERFAN__DISASM_INTEL) ? CS_OPT_SYNTAX_INTEL
+							  : CS_OPT_SYNTAX_ATT);
+	c->insn = cs->malloc(c->h);
 	if (!c->insn) {
-		cs_close(&c->h);
+		cs->close(&c->h);
 		free(c);
 		return perfan__nomem(NULL);
 	}
@@ -62,18 +67,19 @@ static int cst_open(void **state, uint16_t e_machine, unsigned flags)
 	return 0;
 }
 
-static void x86_flow(csh h, const cs_insn *i, struct perfan__insn *o)
+static void x86_flow(const struct cst *c, const cs_insn *i,
+		     struct perfan__insn *o)
 {
 	const cs_x86 *x = &i->detail->x86;
 	int imm = x->op_count > 0 && x->operands[0].type == X86_OP_IMM;
-	if (cs_insn_group(h, i, CS_GRP_RET) || i->id == X86_INS_RET ||
+	if (c->cs->insn_group(c->h, i, CS_GRP_RET) || i->id == X86_INS_RET ||
 	    i->id == X86_INS_RETF)
 		o->flow = PERFAN__FLOW_RET;
 	else if (i->id == X86_INS_CALL)
 		o->flow = PERFAN__FLOW_CALL;
 	else if (i->id == X86_INS_JMP || i->id == X86_INS_LJMP)
 		o->flow = imm ? PERFAN__FLOW_JUMP : PERFAN__FLOW_INDIRECT;
-	else if (cs_insn_group(h, i, CS_GRP_JUMP))
+	else if (c->cs->insn_group(c->h, i, CS_GRP_JUMP))
 		o->flow = PERFAN__FLOW_CJUMP;
 	if (o->flow != PERFAN__FLOW_SEQ && o->flow != PERFAN__FLOW_RET && imm) {
 		o->has_target = 1;
@@ -119,7 +125,7 @@ static int cst_next(void *state, const uint8_t **code, size_t *len,
 		return PERFAN_ITEROVER;
 	memset(o, 0, offsetof(struct perfan__insn, text));
 	o->addr = *addr;
-	if (!cs_disasm_iter(c->h, code, len, addr, c->insn)) {
+	if (!c->cs->disasm_iter(c->h, code, len, addr, c->insn)) {
 		size_t skip = *len < c->min_size ? *len : c->min_size;
 		o->size = (uint8_t)skip;
 		o->flow = PERFAN__FLOW_BAD;
@@ -137,7 +143,7 @@ static int cst_next(void *state, const uint8_t **code, size_t *len,
 	else
 		snprintf(o->text, sizeof(o->text), "%s", i->mnemonic);
 	if (c->machine == EM_X86_64_)
-		x86_flow(c->h, i, o);
+		x86_flow(c, i, o);
 	else
 		arm64_flow(i, o);
 	return 0;
@@ -148,8 +154,8 @@ static void cst_close(void *state)
 	struct cst *c = state;
 	if (!c)
 		return;
-	cs_free(c->insn, 1);
-	cs_close(&c->h);
+	c->cs->free(c->insn, 1);
+	c->cs->close(&c->h);
 	free(c);
 }
 
