@@ -4,15 +4,18 @@
  * fixed up as perf does for kallsyms, so names match perf report. */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "resolve/symbols.h"
 #include "util/cmp.h"
 #include "util/error.h"
-#include "util/grow.h"
+#include "util/maparr.h"
 #include "util/search.h"
 
 struct kcand {
@@ -85,29 +88,107 @@ static int wanted_type(char t)
 	return t == 'T' || t == 'W' || t == 'D' || t == 'B';
 }
 
+/* Whether the module column MOD ("[mod]" or "mod") names BRACKETED
+ * ("[mod]"). */
+static int same_module(const char *mod, const char *bracketed)
+{
+	if (mod[0] == '[')
+		return !strcmp(mod, bracketed);
+	size_t ml = strlen(mod);
+	return !strncmp(bracketed + 1, mod, ml) && bracketed[ml + 1] == ']' &&
+	       !bracketed[ml + 2];
+}
+
+/* The whole of PATH in K->text, NUL-terminated (a /proc file tells no
+ * size: read to the end), its length in *LEN. At most 1 GiB: kallsyms files
+ * are tens of MB. */
+static int slurp(struct perfan__kallsyms *k, const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return perfan__err(PERFAN_ENOTFOUND, "%s: %s", path,
+				   strerror(errno));
+	struct stat st;
+	size_t want = !fstat(fd, &st) && st.st_size > 0 ? (size_t)st.st_size + 1
+							: (size_t)1 << 20;
+	size_t n = 0;
+	int err = 0;
+	for (;;) {
+		if (n + 1 >= k->text.bytes &&
+		    (n >= (size_t)1 << 30 ||
+		     perfan__maparr_grow(&k->text,
+					 n + 1 >= want ? 2 * (n + 1) : want))) {
+			err = n >= (size_t)1 << 30
+				      ? perfan__err(PERFAN_EFORMAT,
+						    "%s: larger than 1 GiB: "
+						    "not a kallsyms file",
+						    path)
+				      : perfan__err(PERFAN_ENOMEM,
+						    "%s: out of memory", path);
+			break;
+		}
+		ssize_t r =
+			read(fd, (char *)k->text.p + n, k->text.bytes - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			err = perfan__err(PERFAN_EIO,
+					  "%s: read error at %zu: %s", path, n,
+					  strerror(errno));
+			break;
+		}
+		if (!r)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	if (!err && !k->text.p)
+		err = perfan__maparr_grow(&k->text, 1)
+			      ? perfan__err(PERFAN_ENOMEM, "%s: out of memory",
+					    path)
+			      : 0;
+	if (!err)
+		((char *)k->text.p)[n] = '\0';
+	*len = n;
+	return err;
+}
+
+/* Room for the symbols of TEXT[0..LEN): one per line at most. */
+static int room(struct perfan__kallsyms *k, const char *text, size_t len)
+{
+	size_t lines = 1;
+	for (const char *p = text, *e = text + len;
+	     (p = memchr(p, '\n', (size_t)(e - p))); p++)
+		lines++;
+	return perfan__maparr_grow(&k->syms, lines * sizeof(*k->v));
+}
+
 int perfan__kallsyms_load(struct perfan__kallsyms *k, const char *path,
 			  const char *reloc_name, uint64_t reloc_addr)
 {
 	memset(k, 0, sizeof(*k));
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return perfan__err(PERFAN_ENOTFOUND, "%s: %s", path,
-				   strerror(errno));
-	/* Filled in place: the fix-ups below only shorten it. */
-	struct perfan__ksym *v = NULL;
-	size_t n = 0, cap = 0, lineno = 0, nonzero = 0;
-	char *line = NULL;
-	size_t linecap = 0;
-	ssize_t len;
-	int err = 0;
+	k->text.huge_from = k->syms.huge_from = PERFAN__MAPARR_EAGER;
+	size_t len = 0;
+	int err = slurp(k, path, &len);
+	if (!err && room(k, k->text.p, len))
+		err = perfan__err(PERFAN_ENOMEM, "%s: out of memory", path);
+	if (err) {
+		perfan__kallsyms_free(k);
+		return err;
+	}
+	/* Names and modules point into the text, each line cut where its
+	 * name or module ends. */
+	struct perfan__ksym *v = k->syms.p;
+	size_t n = 0, nonzero = 0;
 	uint64_t reloc_file = 0;
 	int have_reloc = 0;
-	char *last_mod_raw = NULL;   /* the module column last seen */
-	const char *last_mod = NULL; /* and its "[name]" */
-	while ((len = getline(&line, &linecap, f)) > 0) {
-		lineno++;
-		if (line[len - 1] == '\n')
-			line[--len] = '\0';
+	const char *last_mod = NULL; /* the module of the symbol before */
+	char *line = k->text.p, *stop = line + len;
+	for (char *next; line < stop; line = next) {
+		char *nl = memchr(line, '\n', (size_t)(stop - line));
+		next = nl ? nl + 1 : stop;
+		if (nl)
+			*nl = '\0';
 		char *p = line, *end;
 		uint64_t a;
 		if (!hex_addr(p, &a, &end) || *end != ' ')
@@ -141,52 +222,29 @@ int perfan__kallsyms_load(struct perfan__kallsyms *k, const char *path,
 			continue; /* ARM module mapping symbols */
 		if (a)
 			nonzero++;
-		if (perfan__grow((void **)&v, &cap, n + 1, sizeof(*v))) {
-			err = PERFAN_ENOMEM;
-			break;
-		}
-		v[n].start = a;
-		v[n].end = 0;
-		v[n].name =
-			perfan__arena_strndup(&k->arena, name, strlen(name));
-		v[n].module = NULL;
-		if (mod && last_mod_raw && !strcmp(mod, last_mod_raw)) {
-			/* a module's symbols come together: one name */
-			v[n].module = last_mod;
+		const char *m = NULL;
+		if (mod && last_mod && same_module(mod, last_mod)) {
+			m = last_mod; /* a module's symbols come together */
+		} else if (mod && mod[0] == '[') {
+			m = mod; /* "[mod]" as perf names module DSOs */
 		} else if (mod) {
-			/* "[mod]" as perf names module DSOs. */
 			size_t ml = strlen(mod);
-			char *m = perfan__arena_alloc(&k->arena, ml + 3);
-			if (m) {
-				if (mod[0] == '[')
-					memcpy(m, mod, ml + 1);
-				else {
-					m[0] = '[';
-					memcpy(m + 1, mod, ml);
-					m[ml + 1] = ']';
-				}
+			char *b = perfan__arena_alloc(&k->arena, ml + 3);
+			if (!b) {
+				err = PERFAN_ENOMEM;
+				break;
 			}
-			v[n].module = m;
-			if (!m)
-				v[n].name = NULL;
-			free(last_mod_raw);
-			last_mod_raw = m ? strdup(mod) : NULL;
+			b[0] = '[';
+			memcpy(b + 1, mod, ml);
+			memcpy(b + ml + 1, "]", 2);
+			m = b;
+		}
+		if (m)
 			last_mod = m;
-		}
-		if (!v[n].name) {
-			err = PERFAN_ENOMEM;
-			break;
-		}
-		n++;
+		v[n++] = (struct perfan__ksym){a, 0, name, m};
 	}
-	int rerr = ferror(f);
-	free(line);
-	free(last_mod_raw);
-	fclose(f);
-	if (!err && rerr)
-		err = perfan__err(PERFAN_EIO, "%s: read error", path);
-	else if (err)
-		perfan__err(err, "%s: out of memory at line %zu", path, lineno);
+	if (err)
+		perfan__err(err, "%s: out of memory", path);
 	if (!err && n && !nonzero)
 		err = perfan__err(PERFAN_EUNSUPPORTED,
 				  "%s: every address is 0 (kptr_restrict)",
@@ -194,8 +252,7 @@ int perfan__kallsyms_load(struct perfan__kallsyms *k, const char *path,
 	if (!err && !n)
 		err = perfan__err(PERFAN_EFORMAT, "%s: no symbols", path);
 	if (err) {
-		free(v);
-		perfan__arena_free(&k->arena);
+		perfan__kallsyms_free(k);
 		return err;
 	}
 
@@ -213,8 +270,7 @@ int perfan__kallsyms_load(struct perfan__kallsyms *k, const char *path,
 	for (size_t i = 1; sorted && i < n; i++)
 		sorted = v[i - 1].start <= v[i].start;
 	if (!sorted && (err = sort_by_address(v, n))) {
-		free(v);
-		perfan__arena_free(&k->arena);
+		perfan__kallsyms_free(k);
 		return perfan__err(err, "%s: out of memory", path);
 	}
 
@@ -257,7 +313,8 @@ perfan__kallsyms_find(const struct perfan__kallsyms *k, uint64_t addr)
 
 void perfan__kallsyms_free(struct perfan__kallsyms *k)
 {
-	free(k->v);
+	perfan__maparr_free(&k->syms);
+	perfan__maparr_free(&k->text);
 	perfan__arena_free(&k->arena);
 	memset(k, 0, sizeof(*k));
 }

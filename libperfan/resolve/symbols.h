@@ -15,6 +15,7 @@
 #include "util/hash.h"
 #include "util/htab.h"
 #include "util/log.h"
+#include "util/maparr.h"
 
 struct perfan__symctx;
 
@@ -331,9 +332,11 @@ struct perfan__ksym {
 };
 
 struct perfan__kallsyms {
-	struct perfan__ksym *v; /* sorted, one per address */
+	struct perfan__ksym *v; /* sorted, one per address (in syms) */
 	size_t n;
-	struct perfan__arena arena;
+	struct perfan__maparr text; /* the file, where names point */
+	struct perfan__maparr syms;
+	struct perfan__arena arena; /* module names the file did not bracket */
 };
 
 /* Parse a kallsyms file (as /proc/kallsyms); RELOC_NAME/RELOC_ADDR, when

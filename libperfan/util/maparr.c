@@ -17,6 +17,7 @@ int perfan__maparr_grow(struct perfan__maparr *a, size_t need)
 {
 	if (need <= a->bytes)
 		return 0;
+	size_t huge = a->huge_from ? a->huge_from : HUGE_FROM;
 	size_t n = a->bytes ? a->bytes : FIRST;
 	while (n < need) {
 		if (n > SIZE_MAX / 2)
@@ -29,7 +30,7 @@ int perfan__maparr_grow(struct perfan__maparr *a, size_t need)
 	if (p == MAP_FAILED)
 		return PERFAN_ENOMEM;
 #ifdef MADV_HUGEPAGE
-	if (n >= HUGE_FROM)
+	if (n >= huge)
 		madvise(p, n, MADV_HUGEPAGE); /* a hint: refused is fine */
 #endif
 	a->p = p;
@@ -42,5 +43,5 @@ void perfan__maparr_free(struct perfan__maparr *a)
 	if (a->p)
 		munmap(a->p, a->bytes);
 	a->p = NULL;
-	a->bytes = 0;
+	a->bytes = 0; /* huge_from stays */
 }

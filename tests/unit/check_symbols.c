@@ -264,6 +264,26 @@ START_TEST(test_kallsyms)
 	perfan__kallsyms_free(&k);
 	unlink(path);
 
+	/* module columns with and without brackets, the last line without
+	 * its newline: one module name shared by a module's symbols */
+	path = write_tmp("ffffffffc0000000 t a\tm1\n"
+			 "ffffffffc0000100 t b\tm1\n"
+			 "ffffffffc0001000 t c\t[m2]\n"
+			 "ffffffffc0001100 t d\t[m2]");
+	ck_assert_int_eq(perfan__kallsyms_load(&k, path, NULL, 0), 0);
+	ck_assert_uint_eq(k.n, 4);
+	s = perfan__kallsyms_find(&k, 0xffffffffc0000000);
+	ck_assert_str_eq(s->module, "[m1]");
+	ck_assert_ptr_eq(perfan__kallsyms_find(&k, 0xffffffffc0000100)->module,
+			 s->module);
+	s = perfan__kallsyms_find(&k, 0xffffffffc0001100);
+	ck_assert_str_eq(s->name, "d");
+	ck_assert_str_eq(s->module, "[m2]");
+	ck_assert_ptr_eq(perfan__kallsyms_find(&k, 0xffffffffc0001000)->module,
+			 s->module);
+	perfan__kallsyms_free(&k);
+	unlink(path);
+
 	/* kptr_restrict: every address 0 */
 	path = write_tmp("0000000000000000 T _text\n0000000000000000 T foo\n");
 	ck_assert_int_eq(perfan__kallsyms_load(&k, path, NULL, 0),
