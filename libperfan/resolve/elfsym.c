@@ -13,6 +13,7 @@
 #include "resolve/regular.h"
 #include "resolve/symbols.h"
 #include "util/cmp.h"
+#include "util/keysort.h"
 #include "util/search.h"
 
 /* Fill E from ELF (taking it over). Returns 0 or a negative error, with
@@ -341,12 +342,36 @@ static int read_table(Elf *elf, Elf_Scn *symscn, const GElf_Shdr *symsh,
 	return 0;
 }
 
+/* Sort V[0..N), where equal starts are in idx order, by (start, idx): a
+ * stable radix sort by start (util/keysort), as glibc's merge sort through
+ * cand_cmp was an eighth of a small recording's report; qsort if memory is
+ * short. */
+static void sort_by_start(struct cand *v, size_t n)
+{
+	if (n < 2)
+		return;
+	struct perfan__keyed *k = malloc(n * sizeof(*k));
+	if (k) {
+		for (size_t i = 0; i < n; i++) /* unsigned order as signed */
+			k[i] = (struct perfan__keyed){
+				(int64_t)(v[i].start ^ (UINT64_C(1) << 63)),
+				(uint32_t)i};
+		if (!perfan__keysort(k, n)) {
+			perfan__keysort_apply(v, sizeof(*v), k, n);
+			free(k);
+			return;
+		}
+		free(k);
+	}
+	qsort(v, n, sizeof(*v), cand_cmp);
+}
+
 /* perf's symbols__fixup_end (not kallsyms) and symbols__fixup_duplicate. */
 static size_t fixup(struct cand *v, size_t n)
 {
 	if (!n)
 		return 0;
-	qsort(v, n, sizeof(*v), cand_cmp);
+	sort_by_start(v, n);
 	for (size_t i = 0; i + 1 < n; i++)
 		if (v[i].end == v[i].start)
 			v[i].end = v[i + 1].start;
@@ -557,7 +582,7 @@ int perfan__symtab_load(struct perfan__symtab *st, struct perfan__elf *runtime,
 		 * not displace a symbol already at its address. */
 		for (size_t i = before; i < n; i++)
 			v[i].idx = UINT32_MAX;
-		qsort(v, n, sizeof(*v), cand_cmp);
+		sort_by_start(v, n);
 		size_t k = 0;
 		for (size_t i = 1; i < n; i++)
 			if (v[i].start != v[k].start)
