@@ -7,7 +7,6 @@
 
 #include <perfan/common.h>
 
-#include "util/grow.h"
 #include "util/hash.h"
 
 /* Past this many bytes of callchains and ids the memo starts again. */
@@ -86,12 +85,17 @@ int perfan__memo_put(struct perfan__memo *m, struct perfan__memo_key *key,
 		    (m->nids + what->nids) * sizeof(*m->ids) >
 	    MEMO_MAX_BYTES)
 		reset(m);
-	if (perfan__grow((void **)&m->e, &m->cape, m->ne + 1, sizeof(*m->e)) ||
-	    perfan__grow((void **)&m->chains, &m->capchains,
-			 m->nchains + key->n, sizeof(*m->chains)) ||
-	    perfan__grow((void **)&m->ids, &m->capids, m->nids + what->nids,
-			 sizeof(*m->ids)))
+	m->me.huge_from = m->mchains.huge_from = m->mids.huge_from =
+		PERFAN__MAPARR_EAGER;
+	if (perfan__maparr_grow(&m->me, (m->ne + 1) * sizeof(*m->e)) ||
+	    perfan__maparr_grow(&m->mchains,
+				(m->nchains + key->n) * sizeof(*m->chains)) ||
+	    perfan__maparr_grow(&m->mids,
+				(m->nids + what->nids) * sizeof(*m->ids)))
 		return PERFAN_ENOMEM;
+	m->e = m->me.p;
+	m->chains = m->mchains.p;
+	m->ids = m->mids.p;
 	struct perfan__memo_entry *e = &m->e[m->ne];
 	*e = (struct perfan__memo_entry){
 		.ev = key->ev,
@@ -124,8 +128,8 @@ int perfan__memo_put(struct perfan__memo *m, struct perfan__memo_key *key,
 void perfan__memo_free(struct perfan__memo *m)
 {
 	perfan__htab_free(&m->index);
-	free(m->e);
-	free(m->chains);
-	free(m->ids);
+	perfan__maparr_free(&m->me);
+	perfan__maparr_free(&m->mchains);
+	perfan__maparr_free(&m->mids);
 	memset(m, 0, sizeof(*m));
 }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "util/htab.h"
+#include "util/maparr.h"
 
 /* What a callchain resolved to: frame ids (leaf first), the frames and
  * unresolved frames counted, and whether the stack was cut short. */
@@ -22,12 +23,15 @@ struct perfan__memo_entry;
 
 struct perfan__memo {
 	struct perfan__htab index; /* hash -> entry + 1 */
-	struct perfan__memo_entry *e;
-	size_t ne, cape;
+	/* In mappings of their own (util/maparr): grown without copying,
+	 * on huge pages once past 2 MiB. */
+	struct perfan__memo_entry *e; /* in me */
+	size_t ne;
 	uint64_t *chains; /* callchains of the entries, one after another */
-	size_t nchains, capchains;
+	size_t nchains;
 	uint32_t *ids; /* their frame ids */
-	size_t nids, capids;
+	size_t nids;
+	struct perfan__maparr me, mchains, mids;
 	uint64_t serials; /* entries numbered so far */
 	size_t last;      /* the entry found last + 1, 0: none */
 };
