@@ -4,6 +4,7 @@
  * rising address order, each ending past its start, each found at its own
  * start, names non-empty and modules "[...]". A broken promise aborts with
  * a message on stderr. */
+#define _GNU_SOURCE /* memfd_create */
 #include <perfan/perfan.h>
 
 #include <stdint.h>
