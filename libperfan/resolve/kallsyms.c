@@ -114,18 +114,22 @@ static int slurp(struct perfan__kallsyms *k, const char *path, size_t *len)
 	size_t n = 0;
 	int err = 0;
 	for (;;) {
-		if (n + 1 >= k->text.bytes &&
-		    (n >= (size_t)1 << 30 ||
-		     perfan__maparr_grow(&k->text,
-					 n + 1 >= want ? 2 * (n + 1) : want))) {
-			err = n >= (size_t)1 << 30
-				      ? perfan__err(PERFAN_EFORMAT,
-						    "%s: larger than 1 GiB: "
-						    "not a kallsyms file",
-						    path)
-				      : perfan__err(PERFAN_ENOMEM,
-						    "%s: out of memory", path);
-			break;
+		/* the first pass always grows: text.bytes starts at 0 */
+		if (n + 1 >= k->text.bytes) {
+			if (n >= (size_t)1 << 30) {
+				err = perfan__err(PERFAN_EFORMAT,
+						  "%s: larger than 1 GiB: not "
+						  "a kallsyms file",
+						  path);
+				break;
+			}
+			if (perfan__maparr_grow(&k->text,
+						n + 1 < want ? want
+							     : 2 * (n + 1))) {
+				err = perfan__err(PERFAN_ENOMEM,
+						  "%s: out of memory", path);
+				break;
+			}
 		}
 		ssize_t r =
 			read(fd, (char *)k->text.p + n, k->text.bytes - n - 1);
@@ -142,11 +146,6 @@ static int slurp(struct perfan__kallsyms *k, const char *path, size_t *len)
 		n += (size_t)r;
 	}
 	close(fd);
-	if (!err && !k->text.p)
-		err = perfan__maparr_grow(&k->text, 1)
-			      ? perfan__err(PERFAN_ENOMEM, "%s: out of memory",
-					    path)
-			      : 0;
 	if (!err)
 		((char *)k->text.p)[n] = '\0';
 	*len = n;

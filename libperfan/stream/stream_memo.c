@@ -85,8 +85,9 @@ int perfan__memo_put(struct perfan__memo *m, struct perfan__memo_key *key,
 		    (m->nids + what->nids) * sizeof(*m->ids) >
 	    MEMO_MAX_BYTES)
 		reset(m);
-	m->me.huge_from = m->mchains.huge_from = m->mids.huge_from =
-		PERFAN__MAPARR_EAGER;
+	if (!m->me.huge_from) /* once: a zeroed memo's arrays */
+		m->me.huge_from = m->mchains.huge_from = m->mids.huge_from =
+			PERFAN__MAPARR_EAGER;
 	if (perfan__maparr_grow(&m->me, (m->ne + 1) * sizeof(*m->e)) ||
 	    perfan__maparr_grow(&m->mchains,
 				(m->nchains + key->n) * sizeof(*m->chains)) ||
