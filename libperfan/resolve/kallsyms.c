@@ -2,39 +2,38 @@
  * choosing that file: --kallsyms, perf's build-id cache, or /proc/kallsyms
  * when the running kernel is the recorded one. Sizes and duplicates are
  * fixed up as perf does for kallsyms, so names match perf report. */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "resolve/symbols.h"
-#include "util/cmp.h"
 #include "util/error.h"
+#include "util/grow.h"
+#include "util/keysort.h"
 #include "util/maparr.h"
 #include "util/search.h"
 
-struct kcand {
+/* A symbol as kept, 16 bytes: its name as an offset into the text (where
+ * it is not NUL-terminated: a mapped file is read-only) and its module as
+ * an index into k->mods plus one (0: the kernel's own). */
+struct perfan__kent {
 	uint64_t start;
-	const char *name, *module;
-	uint32_t idx;
+	uint32_t name;
+	uint16_t len, mod;
 };
 
-static int kcand_cmp(const void *a, const void *b)
-{
-	const struct kcand *x = a, *y = b;
-	int c = perfan__cmp_u64(x->start, y->start);
-	return c ? c : perfan__cmp_u64(x->idx, y->idx);
-}
+/* kallsyms files are tens of MB; names are offsets of 32 bits */
+#define MAX_TEXT ((size_t)1 << 30)
 
-/* Sort V by address, keeping the file's order among equal addresses
- * (qsort is not stable: sort copies carrying their index). An input in
- * order is left as it is. */
-static int sort_by_address(struct perfan__ksym *v, size_t n)
+/* Sort V by address, keeping the file's order among equal addresses (a
+ * stable radix sort). An input in order is left as it is. */
+static int sort_by_address(struct perfan__kent *v, size_t n)
 {
 	/* /proc/kallsyms is in address order already (checked: 121 828
 	 * kept symbols, no descent), and a stable sort of that is itself */
@@ -43,177 +42,299 @@ static int sort_by_address(struct perfan__ksym *v, size_t n)
 		i0++;
 	if (i0 >= n)
 		return 0;
-	struct kcand *c = malloc(n * sizeof(*c));
+	struct perfan__keyed *c = malloc(n * sizeof(*c));
 	if (!c)
 		return PERFAN_ENOMEM;
+	/* unsigned addresses as signed keys, in the same order */
 	for (size_t i = 0; i < n; i++)
-		c[i] = (struct kcand){v[i].start, v[i].name, v[i].module,
-				      (uint32_t)i};
-	qsort(c, n, sizeof(*c), kcand_cmp);
-	for (size_t i = 0; i < n; i++)
-		v[i] = (struct perfan__ksym){c[i].start, 0, c[i].name,
-					     c[i].module};
+		c[i] = (struct perfan__keyed){(int64_t)(v[i].start ^
+							((uint64_t)1 << 63)),
+					      (uint32_t)i};
+	int err = perfan__keysort(c, n);
+	if (!err)
+		perfan__keysort_apply(v, sizeof(*v), c, n);
 	free(c);
-	return 0;
+	return err;
 }
 
-/* A hexadecimal address of 1 to 16 digits at P (strtoull's job, without
- * its locale and sign handling: this runs on every line of a file of
- * 100 000 and more). */
-static int hex_addr(char *p, uint64_t *out, char **end)
+/* One hex digit's value, *BAD set for any other byte. */
+static inline uint64_t hex_digit(unsigned char c, unsigned *bad)
 {
+	unsigned d = (unsigned)c - '0', l = ((unsigned)c | 0x20) - 'a';
+	unsigned is_d = d < 10, is_l = l < 6;
+	*bad |= !(is_d | is_l);
+	return is_d ? d : l + 10;
+}
+
+#define ONES 0x0101010101010101ULL
+#define HIGH (ONES * 0x80)
+
+/* The 8 hex digits at P as a number, first digit highest, into *OUT; 0 if
+ * a byte is not a hex digit. Eight bytes at once (SWAR): each byte's
+ * range is tested by adding to it what carries it into its high bit, no
+ * carry crossing into the next as no byte is 0x80 or more. */
+static inline int hex8(const char *p, uint32_t *out)
+{
+	uint64_t x;
+	memcpy(&x, p, 8);
+	if (x & HIGH)
+		return 0;
+	uint64_t y = x | ONES * 0x20; /* letters in lower case */
+	uint64_t digit = (x + ONES * (0x80 - '0')) & ~(x + ONES * (0x7f - '9'));
+	uint64_t letter = (y + ONES * (0x80 - 'a')) &
+			  ~(y + ONES * (0x7f - 'f'));
+	if (((digit | letter) & HIGH) != HIGH)
+		return 0;
+	/* each byte's value: its low nibble, plus 9 for a letter (bit 6) */
+	uint64_t v = (x & ONES * 0x0f) + 9 * ((x >> 6) & ONES);
+	/* the first digit is the lowest byte: to big-endian, then the
+	 * nibbles packed pairwise */
+	v = __builtin_bswap64(v);
+	v = (v | v >> 4) & 0x00ff00ff00ff00ffULL;
+	v = (v | v >> 8) & 0x0000ffff0000ffffULL;
+	v = (v | v >> 16) & 0xffffffffULL;
+	*out = (uint32_t)v;
+	return 1;
+}
+
+/* A hexadecimal address of 1 to 16 digits at P, ending before END
+ * (strtoull's job, without its locale and sign handling: this runs on
+ * every line of a file of 100 000 and more), *AFTER past it. The usual 16
+ * digits and a space are read eight at a time. */
+static int hex_addr(const char *p, const char *end, uint64_t *out,
+		    const char **after)
+{
+	uint32_t hi, lo;
+	if (end - p > 16 && p[16] == ' ' && hex8(p, &hi) && hex8(p + 8, &lo)) {
+		*out = (uint64_t)hi << 32 | lo;
+		*after = p + 16;
+		return 1;
+	}
 	uint64_t v = 0;
 	int n = 0;
-	for (;; p++, n++) {
-		unsigned c = (unsigned char)*p, d;
-		if (c - '0' < 10)
-			d = c - '0';
-		else if ((c | 0x20) - 'a' < 6)
-			d = (c | 0x20) - 'a' + 10;
-		else
+	for (; p < end; p++, n++) {
+		unsigned bad = 0;
+		uint64_t d = hex_digit((unsigned char)*p, &bad);
+		if (bad)
 			break;
 		if (n == 16)
 			return 0;
 		v = v << 4 | d;
 	}
 	*out = v;
-	*end = p;
+	*after = p;
 	return n > 0;
 }
 
 /* perf keeps text, weak, data and bss symbols (symbol_type__filter). */
 static int wanted_type(char t)
 {
-	t = (char)toupper((unsigned char)t);
+	t = (char)(t & ~0x20); /* upper case */
 	return t == 'T' || t == 'W' || t == 'D' || t == 'B';
 }
 
-/* Whether the module column MOD ("[mod]" or "mod") names BRACKETED
- * ("[mod]"). */
-static int same_module(const char *mod, const char *bracketed)
+/* Whether the module column MOD[0..ML) is in brackets already ("[mod]",
+ * as /proc/kallsyms writes it), not to be bracketed again. */
+static int bracketed(const char *mod, size_t ml)
 {
-	if (mod[0] == '[')
-		return !strcmp(mod, bracketed);
-	size_t ml = strlen(mod);
-	return !strncmp(bracketed + 1, mod, ml) && bracketed[ml + 1] == ']' &&
-	       !bracketed[ml + 2];
+	return ml >= 2 && mod[0] == '[' && mod[ml - 1] == ']';
 }
 
-/* The whole of PATH in K->text, NUL-terminated (a /proc file tells no
- * size: read to the end), its length in *LEN. At most 1 GiB: kallsyms files
- * are tens of MB. */
-static int slurp(struct perfan__kallsyms *k, const char *path, size_t *len)
+/* Whether the module column MOD[0..ML) ("[mod]" or "mod") names B ("[mod]",
+ * NUL-terminated). */
+static int same_module(const char *mod, size_t ml, const char *b)
+{
+	size_t bl = strlen(b);
+	if (bracketed(mod, ml))
+		return ml == bl && !memcmp(mod, b, ml);
+	return bl == ml + 2 && !memcmp(b + 1, mod, ml);
+}
+
+/* The whole of FD (PATH), which tells no size (a /proc file), read into
+ * K->buf; its length in *LEN. */
+static int slurp(struct perfan__kallsyms *k, int fd, const char *path,
+		 size_t *len)
+{
+	size_t n = 0;
+	for (;;) {
+		/* the first pass always grows: buf.bytes starts at 0 */
+		if (n >= k->buf.bytes) {
+			if (n >= MAX_TEXT)
+				return perfan__err(PERFAN_EFORMAT,
+						   "%s: larger than 1 GiB: "
+						   "not a kallsyms file",
+						   path);
+			if (perfan__maparr_grow(&k->buf,
+						n ? 2 * n : (size_t)8 << 20))
+				return perfan__err(PERFAN_ENOMEM,
+						   "%s: out of memory", path);
+		}
+		ssize_t r = read(fd, (char *)k->buf.p + n, k->buf.bytes - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return perfan__err(PERFAN_EIO,
+					   "%s: read error at %zu: %s", path, n,
+					   strerror(errno));
+		if (!r)
+			break;
+		n += (size_t)r;
+	}
+	*len = n;
+	k->text = k->buf.p;
+	return 0;
+}
+
+/* PATH's text in k->text: a file of known size mapped (no copy, no page
+ * zeroed), else read to its end. */
+static int open_text(struct perfan__kallsyms *k, const char *path, size_t *len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return perfan__err(PERFAN_ENOTFOUND, "%s: %s", path,
 				   strerror(errno));
 	struct stat st;
-	size_t want = !fstat(fd, &st) && st.st_size > 0 ? (size_t)st.st_size + 1
-							: (size_t)1 << 20;
-	size_t n = 0;
 	int err = 0;
-	for (;;) {
-		/* the first pass always grows: text.bytes starts at 0 */
-		if (n + 1 >= k->text.bytes) {
-			if (n >= (size_t)1 << 30) {
-				err = perfan__err(PERFAN_EFORMAT,
-						  "%s: larger than 1 GiB: not "
-						  "a kallsyms file",
-						  path);
-				break;
-			}
-			if (perfan__maparr_grow(&k->text,
-						n + 1 < want ? want
-							     : 2 * (n + 1))) {
-				err = perfan__err(PERFAN_ENOMEM,
-						  "%s: out of memory", path);
-				break;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0) {
+		if ((uint64_t)st.st_size >= MAX_TEXT) {
+			err = perfan__err(PERFAN_EFORMAT,
+					  "%s: larger than 1 GiB: not a "
+					  "kallsyms file",
+					  path);
+		} else {
+			void *m = mmap(NULL, (size_t)st.st_size, PROT_READ,
+				       MAP_PRIVATE | MAP_POPULATE, fd, 0);
+			if (m == MAP_FAILED) {
+				err = perfan__err(PERFAN_EIO, "%s: mmap: %s",
+						  path, strerror(errno));
+			} else {
+				k->mapped = m;
+				k->mapped_len = *len = (size_t)st.st_size;
+				k->text = m;
 			}
 		}
-		ssize_t r =
-			read(fd, (char *)k->text.p + n, k->text.bytes - n - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			err = perfan__err(PERFAN_EIO,
-					  "%s: read error at %zu: %s", path, n,
-					  strerror(errno));
-			break;
-		}
-		if (!r)
-			break;
-		n += (size_t)r;
+	} else {
+		err = slurp(k, fd, path, len);
 	}
 	close(fd);
-	if (!err)
-		((char *)k->text.p)[n] = '\0';
-	*len = n;
 	return err;
 }
 
-/* Room for the symbols of TEXT[0..LEN): one per line at most. */
-static int room(struct perfan__kallsyms *k, const char *text, size_t len)
+/* Room for the symbols of a text of LEN bytes: a symbol's line takes five
+ * bytes at least ("0 t x"), and a newline unless it is the last. The
+ * mapping is virtual memory: only the pages filled are touched. */
+static int room(struct perfan__kallsyms *k, size_t len)
 {
-	size_t lines = 1;
-	for (const char *p = text, *e = text + len;
-	     (p = memchr(p, '\n', (size_t)(e - p))); p++)
-		lines++;
-	return perfan__maparr_grow(&k->syms, lines * sizeof(*k->v));
+	return perfan__maparr_grow(&k->syms, (len / 5 + 1) * sizeof(*k->v));
 }
 
-int perfan__kallsyms_load(struct perfan__kallsyms *k, const char *path,
-			  const char *reloc_name, uint64_t reloc_addr)
+/* Whether a byte of X is 0: its high bit set (exactly for the lowest such
+ * byte; a borrow may mark bytes above it). */
+static inline uint64_t zero_byte(uint64_t x)
 {
-	memset(k, 0, sizeof(*k));
-	k->text.huge_from = k->syms.huge_from = PERFAN__MAPARR_EAGER;
-	size_t len = 0;
-	int err = slurp(k, path, &len);
-	if (!err && room(k, k->text.p, len))
-		err = perfan__err(PERFAN_ENOMEM, "%s: out of memory", path);
-	if (err) {
-		perfan__kallsyms_free(k);
-		return err;
+	return (x - ONES) & ~x & HIGH;
+}
+
+/* The first newline, tab or NUL in P[0..END), or END: eight bytes at a
+ * time, as a name is some twenty. */
+static const char *name_stop(const char *p, const char *end)
+{
+	for (; end - p >= 8; p += 8) {
+		uint64_t x;
+		memcpy(&x, p, 8);
+		uint64_t m = zero_byte(x ^ ONES * '\n') |
+			     zero_byte(x ^ ONES * '\t') | zero_byte(x);
+		if (m)
+			return p + (__builtin_ctzll(m) >> 3);
 	}
-	/* Names and modules point into the text, each line cut where its
-	 * name or module ends. */
-	struct perfan__ksym *v = k->syms.p;
+	while (p < end && *p != '\n' && *p != '\t' && *p)
+		p++;
+	return p;
+}
+
+/* The end of the line P is in: its newline, or END. */
+static const char *line_end(const char *p, const char *end)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+	return nl ? nl : end;
+}
+
+/* In *M the index plus one in k->mods of the module column MOD[0..ML),
+ * added bracketed when new. LAST is the module of the symbol before: a
+ * module's symbols come together. */
+static int module_index(struct perfan__kallsyms *k, const char *path,
+			const char *mod, size_t ml, uint16_t last, uint16_t *m)
+{
+	if (last && same_module(mod, ml, k->mods[last - 1])) {
+		*m = last;
+		return 0;
+	}
+	if (k->nmods >= UINT16_MAX)
+		return perfan__err(PERFAN_EFORMAT,
+				   "%s: more than %u modules: not a kallsyms "
+				   "file",
+				   path, UINT16_MAX - 1);
+	int b = bracketed(mod, ml);
+	char *s = perfan__arena_alloc(&k->arena, ml + (b ? 1 : 3));
+	if (!s || perfan__grow((void **)&k->mods, &k->capmods, k->nmods + 1,
+			       sizeof(*k->mods)))
+		return perfan__err(PERFAN_ENOMEM, "%s: out of memory", path);
+	if (b) {
+		memcpy(s, mod, ml);
+		s[ml] = '\0';
+	} else {
+		s[0] = '[';
+		memcpy(s + 1, mod, ml);
+		memcpy(s + ml + 1, "]", 2);
+	}
+	k->mods[k->nmods++] = s;
+	*m = (uint16_t)k->nmods;
+	return 0;
+}
+
+/* The lines of k->text[0..LEN) into k->v: the kept symbols, in the
+ * file's order, and where RELOC_NAME is (*RELOC_FILE, *HAVE_RELOC). A NUL
+ * ends a name or a module, as it did when lines were C strings. */
+static int parse(struct perfan__kallsyms *k, size_t len, const char *path,
+		 const char *reloc_name, uint64_t *reloc_file, int *have_reloc)
+{
+	struct perfan__kent *v = k->syms.p;
 	size_t n = 0, nonzero = 0;
-	uint64_t reloc_file = 0;
-	int have_reloc = 0;
-	const char *last_mod = NULL; /* the module of the symbol before */
-	char *line = k->text.p, *stop = line + len;
-	for (char *next; line < stop; line = next) {
-		char *nl = memchr(line, '\n', (size_t)(stop - line));
-		next = nl ? nl + 1 : stop;
-		if (nl)
-			*nl = '\0';
-		char *p = line, *end;
+	size_t rl = reloc_name ? strlen(reloc_name) : 0;
+	uint16_t last_mod = 0;
+	const char *text = k->text, *stop = text + len;
+	for (const char *line = text, *eol; line < stop; line = eol + 1) {
+		const char *p;
 		uint64_t a;
-		if (!hex_addr(p, &a, &end) || *end != ' ')
-			continue; /* not a symbol line: skip quietly */
-		p = end + 1;
-		char type = *p;
-		if (!type || p[1] != ' ')
+		if (!hex_addr(line, stop, &a, &p) || stop - p < 3 ||
+		    p[0] != ' ' || p[1] == '\n' || !p[1] || p[2] != ' ') {
+			eol = line_end(line, stop); /* not a symbol: skip */
 			continue;
-		p += 2;
-		char *name = p;
-		char *mod = NULL;
-		char *tab = strchr(p, '\t');
-		if (tab) {
-			*tab = '\0';
-			mod = tab + 1;
-			while (*mod == ' ' || *mod == '\t')
-				mod++;
-			if (!*mod)
-				mod = NULL;
 		}
-		if (!*name)
+		char type = p[1];
+		const char *name = p + 3, *mod = NULL;
+		const char *e = name_stop(name, stop);
+		size_t nlen = (size_t)(e - name), ml = 0;
+		if (e == stop || *e == '\n') {
+			eol = e;
+		} else if (*e == '\t') {
+			eol = line_end(e, stop);
+			mod = e + 1;
+			while (mod < eol && (*mod == ' ' || *mod == '\t'))
+				mod++;
+			const char *z = memchr(mod, '\0', (size_t)(eol - mod));
+			ml = (size_t)((z ? z : eol) - mod);
+			if (!ml)
+				mod = NULL;
+		} else {
+			eol = line_end(e, stop); /* a NUL: no module */
+		}
+		if (!nlen || nlen > UINT16_MAX)
 			continue;
-		if (reloc_name && !mod && !have_reloc &&
-		    !strcmp(name, reloc_name)) {
-			reloc_file = a;
-			have_reloc = 1;
+		if (reloc_name && !mod && !*have_reloc && nlen == rl &&
+		    !memcmp(name, reloc_name, rl)) {
+			*reloc_file = a;
+			*have_reloc = 1;
 		}
 		if (!wanted_type(type))
 			continue;
@@ -221,39 +342,46 @@ int perfan__kallsyms_load(struct perfan__kallsyms *k, const char *path,
 			continue; /* ARM module mapping symbols */
 		if (a)
 			nonzero++;
-		const char *m = NULL;
-		if (mod && last_mod && same_module(mod, last_mod)) {
-			m = last_mod; /* a module's symbols come together */
-		} else if (mod && mod[0] == '[') {
-			m = mod; /* "[mod]" as perf names module DSOs */
-		} else if (mod) {
-			size_t ml = strlen(mod);
-			char *b = perfan__arena_alloc(&k->arena, ml + 3);
-			if (!b) {
-				err = PERFAN_ENOMEM;
-				break;
-			}
-			b[0] = '[';
-			memcpy(b + 1, mod, ml);
-			memcpy(b + ml + 1, "]", 2);
-			m = b;
-		}
+		uint16_t m = 0;
+		int err = mod ? module_index(k, path, mod, ml, last_mod, &m)
+			      : 0;
+		if (err)
+			return err;
 		if (m)
 			last_mod = m;
-		v[n++] = (struct perfan__ksym){a, 0, name, m};
+		v[n++] = (struct perfan__kent){a, (uint32_t)(name - text),
+					       (uint16_t)nlen, m};
 	}
-	if (err)
-		perfan__err(err, "%s: out of memory", path);
-	if (!err && n && !nonzero)
-		err = perfan__err(PERFAN_EUNSUPPORTED,
-				  "%s: every address is 0 (kptr_restrict)",
-				  path);
-	if (!err && !n)
-		err = perfan__err(PERFAN_EFORMAT, "%s: no symbols", path);
+	if (n && !nonzero)
+		return perfan__err(PERFAN_EUNSUPPORTED,
+				   "%s: every address is 0 (kptr_restrict)",
+				   path);
+	if (!n)
+		return perfan__err(PERFAN_EFORMAT, "%s: no symbols", path);
+	k->v = v;
+	k->n = n;
+	return 0;
+}
+
+int perfan__kallsyms_load(struct perfan__kallsyms *k, const char *path,
+			  const char *reloc_name, uint64_t reloc_addr)
+{
+	memset(k, 0, sizeof(*k));
+	k->buf.huge_from = k->syms.huge_from = PERFAN__MAPARR_EAGER;
+	size_t len = 0;
+	uint64_t reloc_file = 0;
+	int have_reloc = 0;
+	int err = open_text(k, path, &len);
+	if (!err && room(k, len))
+		err = perfan__err(PERFAN_ENOMEM, "%s: out of memory", path);
+	if (!err)
+		err = parse(k, len, path, reloc_name, &reloc_file, &have_reloc);
 	if (err) {
 		perfan__kallsyms_free(k);
 		return err;
 	}
+	struct perfan__kent *v = k->v;
+	size_t n = k->n;
 
 	/* Another boot's kallsyms: move the kernel's own symbols by the
 	 * difference the recording's kernel map gives (KASLR). Module
@@ -261,60 +389,69 @@ int perfan__kallsyms_load(struct perfan__kallsyms *k, const char *path,
 	if (have_reloc && reloc_addr != reloc_file) {
 		uint64_t delta = reloc_addr - reloc_file;
 		for (size_t i = 0; i < n; i++)
-			if (!v[i].module)
+			if (!v[i].mod)
 				v[i].start += delta;
 	}
 	/* /proc/kallsyms lists addresses in order: sort only if not. */
-	int sorted = 1;
-	for (size_t i = 1; sorted && i < n; i++)
-		sorted = v[i - 1].start <= v[i].start;
-	if (!sorted && (err = sort_by_address(v, n))) {
+	if ((err = sort_by_address(v, n))) {
 		perfan__kallsyms_free(k);
 		return perfan__err(err, "%s: out of memory", path);
 	}
-
-	/* Each symbol ends where the next begins, except at a change between
-	 * kernel and module (a page at most, as perf's symbols__fixup_end).
-	 * Of several at one address, perf's fix-up leaves the last listed:
+	/* Of several at one address, perf's fix-up leaves the last listed:
 	 * the others end up with size 0 and lose to it. In place: OUT never
 	 * passes I. */
 	size_t out = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (i + 1 < n && v[i + 1].start == v[i].start)
-			continue;
-		uint64_t end;
-		if (i + 1 < n && !v[i].module == !v[i + 1].module)
-			end = v[i + 1].start;
-		else if (i + 1 < n)
-			end = ((v[i].start + 4096) + 4095) & ~(uint64_t)4095;
-		else
-			end = ((v[i].start + 4095) & ~(uint64_t)4095) + 4096;
-		if (end < v[i].start)
-			end = UINT64_MAX;
-		v[out] = v[i];
-		v[out++].end = end;
-	}
-	k->v = v;
+	for (size_t i = 0; i < n; i++)
+		if (i + 1 == n || v[i + 1].start != v[i].start)
+			v[out++] = v[i];
 	k->n = out;
 	return 0;
 }
 
-const struct perfan__ksym *
-perfan__kallsyms_find(const struct perfan__kallsyms *k, uint64_t addr)
+size_t perfan__kallsyms_count(const struct perfan__kallsyms *k)
+{
+	return k->n;
+}
+
+void perfan__kallsyms_at(const struct perfan__kallsyms *k, size_t i,
+			 struct perfan__ksym *out)
+{
+	const struct perfan__kent *v = k->v;
+	/* Each symbol ends where the next begins, except at a change between
+	 * kernel and module (a page at most, as perf's symbols__fixup_end). */
+	uint64_t s = v[i].start, end;
+	if (i + 1 < k->n && !v[i].mod == !v[i + 1].mod)
+		end = v[i + 1].start;
+	else if (i + 1 < k->n)
+		end = ((s + 4096) + 4095) & ~(uint64_t)4095;
+	else
+		end = ((s + 4095) & ~(uint64_t)4095) + 4096;
+	if (end < s)
+		end = UINT64_MAX;
+	*out = (struct perfan__ksym){s, end, k->text + v[i].name, v[i].len,
+				     v[i].mod ? k->mods[v[i].mod - 1] : NULL};
+}
+
+int perfan__kallsyms_find(const struct perfan__kallsyms *k, uint64_t addr,
+			  struct perfan__ksym *out)
 {
 	size_t lo = perfan__count_le(k->v, k->n, sizeof(*k->v),
-				     offsetof(struct perfan__ksym, start),
+				     offsetof(struct perfan__kent, start),
 				     addr);
-	if (lo && addr < k->v[lo - 1].end)
-		return &k->v[lo - 1];
-	return NULL;
+	if (!lo)
+		return 0;
+	perfan__kallsyms_at(k, lo - 1, out);
+	return addr < out->end;
 }
 
 void perfan__kallsyms_free(struct perfan__kallsyms *k)
 {
+	if (k->mapped)
+		munmap(k->mapped, k->mapped_len);
 	perfan__maparr_free(&k->syms);
-	perfan__maparr_free(&k->text);
+	perfan__maparr_free(&k->buf);
 	perfan__arena_free(&k->arena);
+	free(k->mods);
 	memset(k, 0, sizeof(*k));
 }
 
@@ -362,7 +499,7 @@ static int try_load(struct perfan__symctx *ctx, const char *path,
 		return err;
 	}
 	perfan__symlog(ctx, PERFAN_LOG_INFO, "kernel symbols: %s (%s), %zu",
-		       path, why, ctx->kallsyms.n);
+		       path, why, perfan__kallsyms_count(&ctx->kallsyms));
 	return 0;
 }
 

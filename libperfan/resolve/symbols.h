@@ -325,18 +325,27 @@ void perfan__threads_free(struct perfan__threads *ts);
 
 /* ---- kernel symbols (kallsyms.c) -------------------------------------- */
 
+/* A kernel symbol as found: NAME is NAME_LEN bytes of the file's text,
+ * not NUL-terminated. */
 struct perfan__ksym {
 	uint64_t start, end;
 	const char *name;
+	size_t name_len;
 	const char *module; /* "[mod]" for module symbols, else NULL */
 };
 
+struct perfan__kent; /* as kept (kallsyms.c) */
+
 struct perfan__kallsyms {
-	struct perfan__ksym *v; /* sorted, one per address (in syms) */
+	struct perfan__kent *v; /* sorted, one per address (in syms) */
 	size_t n;
-	struct perfan__maparr text; /* the file, where names point */
-	struct perfan__maparr syms;
-	struct perfan__arena arena; /* module names the file did not bracket */
+	const char *text; /* the file: mapped, or read into buf */
+	void *mapped;
+	size_t mapped_len;
+	struct perfan__maparr buf, syms;
+	const char **mods; /* "[mod]", in arena */
+	size_t nmods, capmods;
+	struct perfan__arena arena;
 };
 
 /* Parse a kallsyms file (as /proc/kallsyms); RELOC_NAME/RELOC_ADDR, when
@@ -344,8 +353,14 @@ struct perfan__kallsyms {
  * RELOC_ADDR (KASLR: the file may come from another boot). */
 int perfan__kallsyms_load(struct perfan__kallsyms *k, const char *path,
 			  const char *reloc_name, uint64_t reloc_addr);
-const struct perfan__ksym *
-perfan__kallsyms_find(const struct perfan__kallsyms *k, uint64_t addr);
+/* How many symbols K keeps, one per address, and the I-th of them in
+ * address order. */
+size_t perfan__kallsyms_count(const struct perfan__kallsyms *k);
+void perfan__kallsyms_at(const struct perfan__kallsyms *k, size_t i,
+			 struct perfan__ksym *out);
+/* The symbol ADDR falls in, into *OUT: 1, or 0 when none. */
+int perfan__kallsyms_find(const struct perfan__kallsyms *k, uint64_t addr,
+			  struct perfan__ksym *out);
 void perfan__kallsyms_free(struct perfan__kallsyms *k);
 /* Load the recording's kernel symbols into CTX once: opts->kallsyms, the
  * build-id cache, or /proc/kallsyms when the running kernel is the one

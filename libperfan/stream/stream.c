@@ -11,6 +11,7 @@
 #include <perfan/stream.h>
 #include <traceevent/event-parse.h>
 
+#include "profile/model.h"
 #include "resolve/jit.h"
 #include "resolve/symbols.h"
 #include "resolve/unwind.h"
@@ -412,15 +413,14 @@ static int add_kernel(struct perfan_stream *r, uint64_t ip)
 			     PERFAN_FRAME_KERNEL);
 	} else {
 		perfan__kernel_symbols(ctx);
-		const struct perfan__ksym *k =
-			ctx->kallsyms_state == 1
-				? perfan__kallsyms_find(&ctx->kallsyms, ip)
-				: NULL;
-		if (k) {
-			err = intern(r, &id, k->name,
-				     k->module ? k->module
-					       : "[kernel.kallsyms]",
-				     NULL, 0, PERFAN_FRAME_KERNEL);
+		struct perfan__ksym k;
+		if (ctx->kallsyms_state == 1 &&
+		    perfan__kallsyms_find(&ctx->kallsyms, ip, &k)) {
+			const char *m = k.module ? k.module
+						 : "[kernel.kallsyms]";
+			err = perfan__profile_frame_n(r->p, &id, k.name,
+						      k.name_len, m, strlen(m),
+						      PERFAN_FRAME_KERNEL);
 		} else {
 			resolved = 0;
 			err = intern_unresolved(r, &id, kernel_module_of(r, ip),

@@ -2,7 +2,7 @@
  * read as a kallsyms file (resolve/kallsyms.c), as found and as from
  * another boot (moved by its _text). Promises checked: symbols in strictly
  * rising address order, each ending past its start, each found at its own
- * start, names non-empty and modules "[...]". A broken promise aborts with
+ * start, names non-empty and within their line, modules "[...]". A broken promise aborts with
  * a message on stderr. */
 #define _GNU_SOURCE /* memfd_create */
 #include <perfan/perfan.h>
@@ -29,19 +29,27 @@ static void check(const char *path, const char *reloc, uint64_t addr)
 		return;
 	if (!k.n)
 		fuzz_kallsyms_fail("loaded without symbols");
-	for (size_t i = 0; i < k.n; i++) {
-		const struct perfan__ksym *s = &k.v[i];
-		if (i && s->start <= k.v[i - 1].start)
+	size_t n = perfan__kallsyms_count(&k);
+	uint64_t prev = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct perfan__ksym s, f;
+		perfan__kallsyms_at(&k, i, &s);
+		if (i && s.start <= prev)
 			fuzz_kallsyms_fail("symbols out of order");
-		if (s->end <= s->start)
+		prev = s.start;
+		if (s.end <= s.start)
 			fuzz_kallsyms_fail("a symbol ends before it starts");
-		if (perfan__kallsyms_find(&k, s->start) != s)
+		if (!perfan__kallsyms_find(&k, s.start, &f) ||
+		    f.start != s.start || f.name != s.name)
 			fuzz_kallsyms_fail("a symbol not found at its start");
-		if (!s->name || !*s->name)
-			fuzz_kallsyms_fail("an empty name");
-		size_t ml = s->module ? strlen(s->module) : 0;
-		if (s->module &&
-		    (ml < 2 || s->module[0] != '[' || s->module[ml - 1] != ']'))
+		if (!s.name || !s.name_len ||
+		    memchr(s.name, '\n', s.name_len) ||
+		    memchr(s.name, '\t', s.name_len))
+			fuzz_kallsyms_fail(
+				"an empty name, or one past its line");
+		size_t ml = s.module ? strlen(s.module) : 0;
+		if (s.module &&
+		    (ml < 2 || s.module[0] != '[' || s.module[ml - 1] != ']'))
 			fuzz_kallsyms_fail("a module not in brackets");
 	}
 	perfan__kallsyms_free(&k);

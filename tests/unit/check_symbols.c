@@ -214,6 +214,28 @@ static const char *write_tmp(const char *text)
 	return path;
 }
 
+/* The name of the kernel symbol at ADDR in K, as a C string ("" when
+ * none covers it). */
+static const char *ksym_name(const struct perfan__kallsyms *k, uint64_t addr)
+{
+	static char buf[128];
+	struct perfan__ksym s;
+	if (!perfan__kallsyms_find(k, addr, &s))
+		return "";
+	ck_assert_uint_lt(s.name_len, sizeof(buf));
+	memcpy(buf, s.name, s.name_len);
+	buf[s.name_len] = '\0';
+	return buf;
+}
+
+/* The module of the kernel symbol at ADDR in K (one must cover it). */
+static const char *ksym_module(const struct perfan__kallsyms *k, uint64_t addr)
+{
+	struct perfan__ksym s;
+	ck_assert(perfan__kallsyms_find(k, addr, &s));
+	return s.module;
+}
+
 START_TEST(test_kallsyms)
 {
 	const char *path = write_tmp("ffffffff81000000 T _stext\n"
@@ -231,36 +253,29 @@ START_TEST(test_kallsyms)
 	ck_assert_int_eq(perfan__kallsyms_load(&k, path, NULL, 0), 0);
 	/* one per address: the last one listed, as perf's fix-ups leave */
 	ck_assert_uint_eq(k.n, 6);
-	ck_assert_str_eq(perfan__kallsyms_find(&k, 0xffffffff81000050)->name,
-			 "_text");
-	ck_assert_str_eq(perfan__kallsyms_find(&k, 0xffffffff81000150)->name,
-			 "foo_alias");
+	ck_assert_str_eq(ksym_name(&k, 0xffffffff81000050), "_text");
+	ck_assert_str_eq(ksym_name(&k, 0xffffffff81000150), "foo_alias");
 	/* 'A' and 'r' are not kept: the data symbol runs on */
-	ck_assert_str_eq(perfan__kallsyms_find(&k, 0xffffffff810003ff)->name,
-			 "some_data");
+	ck_assert_str_eq(ksym_name(&k, 0xffffffff810003ff), "some_data");
 	/* before a module: a page past the page it starts in */
-	const struct perfan__ksym *s =
-		perfan__kallsyms_find(&k, 0xffffffff81001fff);
-	ck_assert_str_eq(s->name, "last_kernel");
-	ck_assert_ptr_null(s->module);
-	ck_assert_ptr_null(perfan__kallsyms_find(&k, 0xffffffff81002000));
-	ck_assert_ptr_null(perfan__kallsyms_find(&k, 0xffffffff80ffffff));
-	s = perfan__kallsyms_find(&k, 0xffffffffc0000050);
-	ck_assert_str_eq(s->name, "mod_fn");
-	ck_assert_str_eq(s->module, "[my_mod]");
-	ck_assert_str_eq(perfan__kallsyms_find(&k, 0xffffffffc0000fff)->name,
-			 "mod_fn2");
+	struct perfan__ksym s;
+	ck_assert(perfan__kallsyms_find(&k, 0xffffffff81001fff, &s));
+	ck_assert_str_eq(ksym_name(&k, 0xffffffff81001fff), "last_kernel");
+	ck_assert_ptr_null(s.module);
+	ck_assert(!perfan__kallsyms_find(&k, 0xffffffff81002000, &s));
+	ck_assert(!perfan__kallsyms_find(&k, 0xffffffff80ffffff, &s));
+	ck_assert_str_eq(ksym_name(&k, 0xffffffffc0000050), "mod_fn");
+	ck_assert_str_eq(ksym_module(&k, 0xffffffffc0000050), "[my_mod]");
+	ck_assert_str_eq(ksym_name(&k, 0xffffffffc0000fff), "mod_fn2");
 	perfan__kallsyms_free(&k);
 
 	/* another boot: _text moved by KASLR, the kernel's symbols follow */
 	ck_assert_int_eq(perfan__kallsyms_load(&k, path, "_text",
 					       0xffffffff91000000),
 			 0);
-	ck_assert_str_eq(perfan__kallsyms_find(&k, 0xffffffff91000150)->name,
-			 "foo_alias");
-	ck_assert_ptr_null(perfan__kallsyms_find(&k, 0xffffffff81000150));
-	ck_assert_str_eq(perfan__kallsyms_find(&k, 0xffffffffc0000050)->name,
-			 "mod_fn");
+	ck_assert_str_eq(ksym_name(&k, 0xffffffff91000150), "foo_alias");
+	ck_assert(!perfan__kallsyms_find(&k, 0xffffffff81000150, &s));
+	ck_assert_str_eq(ksym_name(&k, 0xffffffffc0000050), "mod_fn");
 	perfan__kallsyms_free(&k);
 	unlink(path);
 
@@ -269,20 +284,44 @@ START_TEST(test_kallsyms)
 	path = write_tmp("ffffffffc0000000 t a\tm1\n"
 			 "ffffffffc0000100 t b\tm1\n"
 			 "ffffffffc0001000 t c\t[m2]\n"
-			 "ffffffffc0001100 t d\t[m2]");
+			 "ffffffffc0001100 t d\t[m2]\n"
+			 "ffffffffc0002000 t e\t[m3");
 	ck_assert_int_eq(perfan__kallsyms_load(&k, path, NULL, 0), 0);
-	ck_assert_uint_eq(k.n, 4);
-	s = perfan__kallsyms_find(&k, 0xffffffffc0000000);
-	ck_assert_str_eq(s->module, "[m1]");
-	ck_assert_ptr_eq(perfan__kallsyms_find(&k, 0xffffffffc0000100)->module,
-			 s->module);
-	s = perfan__kallsyms_find(&k, 0xffffffffc0001100);
-	ck_assert_str_eq(s->name, "d");
-	ck_assert_str_eq(s->module, "[m2]");
-	ck_assert_ptr_eq(perfan__kallsyms_find(&k, 0xffffffffc0001000)->module,
-			 s->module);
+	ck_assert_uint_eq(k.n, 5);
+	const char *m1 = ksym_module(&k, 0xffffffffc0000000);
+	ck_assert_str_eq(m1, "[m1]");
+	ck_assert_ptr_eq(ksym_module(&k, 0xffffffffc0000100), m1);
+	ck_assert_str_eq(ksym_name(&k, 0xffffffffc0001100), "d");
+	const char *m2 = ksym_module(&k, 0xffffffffc0001100);
+	ck_assert_str_eq(m2, "[m2]");
+	ck_assert_ptr_eq(ksym_module(&k, 0xffffffffc0001000), m2);
+	/* a column that only opens a bracket is bracketed whole */
+	ck_assert_str_eq(ksym_module(&k, 0xffffffffc0002000), "[[m3]");
 	perfan__kallsyms_free(&k);
 	unlink(path);
+
+	/* the same through a pipe, which tells no size (as /proc/kallsyms):
+	 * read to its end, not mapped; addresses of fewer digits, in
+	 * upper case */
+	const char *piped = "ffffffff81000000 T _text\n"
+			    "FFFFFFFF81000100 t upper\n"
+			    "81000200 t short\n"
+			    "1ffffffff81000300 t too_long\n"
+			    "ffffffff8100g300 t not_hex\n";
+	int fds[2];
+	ck_assert_int_eq(pipe(fds), 0);
+	ck_assert_int_eq(write(fds[1], piped, strlen(piped)),
+			 (ssize_t)strlen(piped));
+	close(fds[1]);
+	char fdpath[64];
+	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fds[0]);
+	ck_assert_int_eq(perfan__kallsyms_load(&k, fdpath, NULL, 0), 0);
+	close(fds[0]);
+	ck_assert_uint_eq(perfan__kallsyms_count(&k), 3);
+	ck_assert_str_eq(ksym_name(&k, 0x81000200), "short");
+	ck_assert_str_eq(ksym_name(&k, 0xffffffff81000150), "upper");
+	ck_assert_str_eq(ksym_name(&k, 0xffffffff81000050), "_text");
+	perfan__kallsyms_free(&k);
 
 	/* kptr_restrict: every address 0 */
 	path = write_tmp("0000000000000000 T _text\n0000000000000000 T foo\n");
