@@ -15,6 +15,7 @@
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/hash.h"
+#include "util/prefault.h"
 
 /* Leaves by (memo serial, root frame): direct-mapped, a miss costs one
  * walk down the trie. */
@@ -189,6 +190,8 @@ int perfan_resolve_perfdata(perfan_profile *p, perfan_perfdata *pd,
 	struct fold f = {.p = p, .o = &o};
 	/* without memory for it, every sample walks the trie */
 	f.leaves = calloc((size_t)1 << LEAF_BITS, sizeof(*f.leaves));
+	perfan__prefault(f.leaves,
+			 ((size_t)1 << LEAF_BITS) * sizeof(*f.leaves));
 	const struct perfan_stream_event *ev;
 	while (!(err = perfan_stream_next(s, &ev))) {
 		if (ev->type != PERFAN_STREAM_SAMPLE)

@@ -3,6 +3,7 @@
 #include "util/htab.h"
 
 #include "util/hash.h"
+#include "util/prefault.h"
 
 #include <stdlib.h>
 
@@ -29,6 +30,7 @@ static int grow(struct perfan__htab *h)
 	n.s = calloc(cap, sizeof(*n.s));
 	if (!n.s)
 		return PERFAN_ENOMEM;
+	perfan__prefault(n.s, cap * sizeof(*n.s));
 	n.cap = cap;
 	for (size_t i = 0; i < h->cap; i++) {
 		if (!h->s[i].used)

@@ -1,18 +1,54 @@
-/* check_symbols.c: the resolver's parts on their own: the hash table, map
- * lists (overlaps, copy-on-write), threads over fork and exec, kallsyms
- * parsing and perf's size and alias rules, demangling, ELF symbol tables
- * (perf's choice of symbols, PLT slots, offsets to addresses) and DWARF
- * lines, on testdata's binaries. */
+/* check_symbols.c: the resolver's parts on their own: the hash table and
+ * its tables' pages asked for at once, map lists (overlaps, copy-on-write),
+ * threads over fork and exec, kallsyms parsing and perf's size and alias
+ * rules, demangling, ELF symbol tables (perf's choice of symbols, PLT
+ * slots, offsets to addresses) and DWARF lines, on testdata's binaries. */
 #define _GNU_SOURCE
 #include <perfan/perfan.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "resolve/symbols.h"
 #include "testutil.h"
+#include "util/prefault.h"
+
+/* A calloc'd table of 1 MiB, its pages asked for at once: still zero,
+ * and resident before its first touch, where the kernel can (Linux 5.14). */
+START_TEST(test_prefault)
+{
+	size_t bytes = ((size_t)1 << 20) + 24;
+	unsigned char *p = calloc(1, bytes);
+	ck_assert_ptr_nonnull(p);
+	perfan__prefault(p, bytes);
+	long page = sysconf(_SC_PAGESIZE);
+	unsigned char *a =
+		(unsigned char *)(((uintptr_t)p + (uintptr_t)page - 1) &
+				  ~((uintptr_t)page - 1));
+	size_t pages = (size_t)(p + bytes - a) / (size_t)page;
+	void *probe = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(probe, MAP_FAILED);
+	int can = !madvise(probe, (size_t)page, 23 /* MADV_POPULATE_WRITE */);
+	munmap(probe, (size_t)page);
+	if (can) {
+		unsigned char *vec = malloc(pages);
+		ck_assert_int_eq(mincore(a, pages * (size_t)page, vec), 0);
+		for (size_t i = 0; i < pages; i++)
+			ck_assert_int_eq(vec[i] & 1, 1);
+		free(vec);
+	}
+	size_t nonzero = 0;
+	for (size_t i = 0; i < bytes; i++)
+		nonzero += p[i] != 0;
+	ck_assert_uint_eq(nonzero, 0);
+	free(p);
+	perfan__prefault(NULL, bytes); /* nothing to do: no crash */
+}
+END_TEST
 
 START_TEST(test_htab)
 {
@@ -814,6 +850,7 @@ static Suite *symbols_suite(void)
 	Suite *s = suite_create("symbols");
 	TCase *tc = tcase_create("parts");
 	tcase_add_test(tc, test_htab);
+	tcase_add_test(tc, test_prefault);
 	tcase_add_test(tc, test_maps_overlaps);
 	tcase_add_test(tc, test_maps_many);
 	tcase_add_test(tc, test_ksymbols);
