@@ -122,7 +122,12 @@ struct perfan_perfdata {
 	int pending;
 	char *pending_msg;
 	int warned_unknown_id;
+	/* Read on the caller's thread for every record, while the reader
+	 * thread writes the fields above for every record: a cache line of
+	 * its own, or each read waits for the line to come back. */
+	char pipe_apart[64];
 	struct perfan__pipe *pipe; /* reading ahead (pipeline.c), or NULL */
+	char pipe_apart_after[56];
 };
 
 /* A record's bytes and where it came from. */

@@ -53,10 +53,13 @@ struct perfan__pipe {
 	/* the reader's */
 	struct batch *fill;
 	size_t batch_records; /* of the next batch */
-	/* the caller's */
+	/* the caller's, written for every record: on cache lines apart
+	 * from the reader's */
+	char apart[64];
 	struct batch *cur;
 	size_t idx, logidx;
 	uint64_t offset;
+	char apart_after[32];
 };
 
 /* The batch the reader thread fills: set on that thread only. */
