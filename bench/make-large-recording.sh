@@ -93,7 +93,7 @@ end=$(date +%s.%N)
 
 size=$(stat -c %s "$OUT")
 awk -v o="$OUT" -v s="$size" -v a="$start" -v b="$end" \
-    'BEGIN { printf "wrote %s: %d bytes (%.1f MB) in %.1f s\n", o, s, s / 1048576, b - a }'
+    'BEGIN { printf "wrote %s: %.0f bytes (%.1f MB) in %.1f s\n", o, s, s / 1048576, b - a }'
 if [ "$size" -lt "$target" ]; then
     echo "error: $OUT is smaller than $TARGET_MB MB" >&2
     exit 1
