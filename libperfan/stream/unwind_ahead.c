@@ -195,6 +195,12 @@ int perfan__ahead_step(struct perfan__ahead **ap, struct perfan__symctx *ctx,
 		       perfan_perfdata *pd)
 {
 	struct perfan__ahead *a = *ap;
+	/* not before this thread found it; no worker started before that
+	 * (and none for a recording without user stacks, for whose every
+	 * record this is called) */
+	const void *arch = perfan__unwind_arch(ctx);
+	if (!arch)
+		return 0;
 	const struct perfan_record *recs;
 	size_t n = perfan__perfdata_ahead(pd, &recs);
 	if (!n) {
@@ -202,9 +208,6 @@ int perfan__ahead_step(struct perfan__ahead **ap, struct perfan__symctx *ctx,
 		perfan__ahead_drain(a);
 		return 0;
 	}
-	const void *arch = perfan__unwind_arch(ctx);
-	if (!arch)
-		return 0; /* not before this thread found it */
 	if (a && a->barrier && a->barrier >= recs)
 		return 0; /* the change is still to come */
 	const struct perfan_record *from =
