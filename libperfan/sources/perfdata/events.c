@@ -8,10 +8,15 @@
 
 #define MAX_EVENTS 65536
 
+#define ID_CACHE                                                               \
+	(sizeof(((struct perfan_perfdata *)0)->id_cache) /                     \
+	 sizeof(struct perfan__id_slot))
+
 int perfan__event_map_id(struct perfan_perfdata *pd, uint64_t id, size_t idx)
 {
 	if (perfan__htab_put(&pd->ids, id, idx))
 		return PD_ERR(pd, PERFAN_ENOMEM, pd->pos, "out of memory");
+	pd->id_cache[id % ID_CACHE].id = 0; /* it may have meant another */
 	return 0;
 }
 
@@ -20,6 +25,21 @@ static const struct perfan_event *lookup(const struct perfan_perfdata *pd,
 {
 	const uint64_t *idx = perfan__htab_get(&pd->ids, id);
 	return idx ? &pd->events[*idx] : NULL;
+}
+
+/* LOOKUP through the cache of the ids met lately (ID is not 0). */
+static const struct perfan_event *lookup_cached(struct perfan_perfdata *pd,
+						uint64_t id)
+{
+	struct perfan__id_slot *c = &pd->id_cache[id % ID_CACHE];
+	if (c->id == id)
+		return &pd->events[c->idx];
+	const uint64_t *idx = perfan__htab_get(&pd->ids, id);
+	if (!idx)
+		return NULL;
+	c->id = id;
+	c->idx = (size_t)*idx;
+	return &pd->events[*idx];
 }
 
 const struct perfan_event *
@@ -146,6 +166,7 @@ void perfan__events_free(struct perfan_perfdata *pd)
 {
 	free(pd->events);
 	perfan__htab_free(&pd->ids);
+	memset(pd->id_cache, 0, sizeof(pd->id_cache));
 	pd->events = NULL;
 }
 
@@ -161,7 +182,7 @@ const struct perfan_event *perfan__event_for_sample(struct perfan_perfdata *pd,
 		return NULL;
 	uint64_t id = perfan__u64(body + pd->id_pos * 8, pd->swap);
 	/* synthesized records carry id 0: perf gives them the first event */
-	return id ? lookup(pd, id) : &pd->events[0];
+	return id ? lookup_cached(pd, id) : &pd->events[0];
 }
 
 const struct perfan_event *perfan__event_for_other(struct perfan_perfdata *pd,
@@ -177,5 +198,5 @@ const struct perfan_event *perfan__event_for_other(struct perfan_perfdata *pd,
 	if ((size_t)pd->is_pos * 8 + 8 > len)
 		return NULL;
 	uint64_t id = perfan__u64(rec + len - (size_t)pd->is_pos * 8, pd->swap);
-	return id ? lookup(pd, id) : &pd->events[0];
+	return id ? lookup_cached(pd, id) : &pd->events[0];
 }

@@ -91,6 +91,13 @@ struct perfan_perfdata {
 	size_t nr_events, cap_events;
 	struct perfan__htab ids; /* sample id -> event index */
 	int id_pos, is_pos;      /* where the id sits in samples / trailers */
+	/* ids met lately, in front of IDS (two lookups a sample, a handful
+	 * of ids a file: one per event and CPU), direct-mapped by the id's
+	 * low bits; id 0 (never looked up) marks an empty slot */
+	struct perfan__id_slot {
+		uint64_t id;
+		size_t idx;
+	} id_cache[16];
 
 	struct perfan_features feat;
 	/* BPF_PROG_INFO's function infos, for naming its programs' functions
