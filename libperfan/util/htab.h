@@ -7,17 +7,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* A key, its value and whether the slot holds one, side by side: a lookup
- * touches one cache line. */
+/* A key and its value side by side, 16 bytes: a lookup touches one cache
+ * line. Key 0 marks an empty slot; key 0 itself is kept beside the
+ * slots. */
 struct perfan__htab_slot {
 	uint64_t key, val;
-	uint64_t used;
 };
 
 struct perfan__htab {
 	struct perfan__htab_slot *s;
-	size_t cap; /* 0 or a power of two */
-	size_t n;
+	size_t cap;        /* 0 or a power of two */
+	size_t n;          /* keys held, key 0 included */
+	uint64_t zero_val; /* key 0's value, when has_zero */
+	int has_zero;
 };
 
 /* The value stored for KEY, or NULL. Valid until the next put or del. */

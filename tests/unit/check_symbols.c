@@ -70,13 +70,29 @@ START_TEST(test_htab)
 	}
 	ck_assert_int_eq(perfan__htab_put(&h, 4096, 7), 0); /* replace */
 	ck_assert_uint_eq(*perfan__htab_get(&h, 4096), 7);
-	size_t pos = 0, n = 0;
-	uint64_t key, val;
-	while (perfan__htab_next(&h, &pos, &key, &val))
+	/* key 0, kept beside the slots (0 marks an empty one) */
+	ck_assert_ptr_null(perfan__htab_get(&h, 0));
+	ck_assert_int_eq(perfan__htab_put(&h, 0, 99), 0);
+	ck_assert_uint_eq(*perfan__htab_get(&h, 0), 99);
+	ck_assert_uint_eq(h.n, 10001);
+	size_t pos = 0, n = 0, zeros = 0;
+	uint64_t key, val, sum = 0;
+	while (perfan__htab_next(&h, &pos, &key, &val)) {
 		n++;
+		zeros += key == 0;
+		sum += val;
+	}
 	ck_assert_uint_eq(n, h.n);
+	ck_assert_uint_eq(zeros, 1);
+	/* the odd k's k + 1 (10000 of them, 4096's replaced by 7), and 99 */
+	ck_assert_uint_eq(sum, 10000ull * 10001 - 2 + 7 + 99);
+	ck_assert_int_eq(perfan__htab_del(&h, 0), 1);
+	ck_assert_int_eq(perfan__htab_del(&h, 0), 0);
+	ck_assert_ptr_null(perfan__htab_get(&h, 0));
+	ck_assert_uint_eq(h.n, 10000);
 	perfan__htab_free(&h);
 	ck_assert_ptr_null(perfan__htab_get(&h, 1));
+	ck_assert_ptr_null(perfan__htab_get(&h, 0));
 }
 END_TEST
 
