@@ -15,6 +15,7 @@
 #include "resolve/symbols.h"
 #include "util/error.h"
 #include "util/grow.h"
+#include "util/hex.h"
 #include "util/keysort.h"
 #include "util/maparr.h"
 #include "util/search.h"
@@ -57,15 +58,6 @@ static int sort_by_address(struct perfan__kent *v, size_t n)
 	return err;
 }
 
-/* One hex digit's value, *BAD set for any other byte. */
-static inline uint64_t hex_digit(unsigned char c, unsigned *bad)
-{
-	unsigned d = (unsigned)c - '0', l = ((unsigned)c | 0x20) - 'a';
-	unsigned is_d = d < 10, is_l = l < 6;
-	*bad |= !(is_d | is_l);
-	return is_d ? d : l + 10;
-}
-
 #define ONES 0x0101010101010101ULL
 #define HIGH (ONES * 0x80)
 
@@ -87,9 +79,11 @@ static inline int hex8(const char *p, uint32_t *out)
 		return 0;
 	/* each byte's value: its low nibble, plus 9 for a letter (bit 6) */
 	uint64_t v = (x & ONES * 0x0f) + 9 * ((x >> 6) & ONES);
-	/* the first digit is the lowest byte: to big-endian, then the
-	 * nibbles packed pairwise */
+	/* the first digit highest (on a little-endian machine it is the
+	 * lowest byte), then the nibbles packed pairwise */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	v = __builtin_bswap64(v);
+#endif
 	v = (v | v >> 4) & 0x00ff00ff00ff00ffULL;
 	v = (v | v >> 8) & 0x0000ffff0000ffffULL;
 	v = (v | v >> 16) & 0xffffffffULL;
@@ -111,15 +105,12 @@ static int hex_addr(const char *p, const char *end, uint64_t *out,
 		return 1;
 	}
 	uint64_t v = 0;
-	int n = 0;
-	for (; p < end; p++, n++) {
-		unsigned bad = 0;
-		uint64_t d = hex_digit((unsigned char)*p, &bad);
-		if (bad)
-			break;
+	int n = 0, d;
+	for (; p < end && (d = perfan__hexval((unsigned char)*p)) >= 0;
+	     p++, n++) {
 		if (n == 16)
 			return 0;
-		v = v << 4 | d;
+		v = v << 4 | (uint64_t)d;
 	}
 	*out = v;
 	*after = p;
@@ -150,6 +141,12 @@ static int same_module(const char *mod, size_t ml, const char *b)
 	return bl == ml + 2 && !memcmp(b + 1, mod, ml);
 }
 
+static int too_large(const char *path)
+{
+	return perfan__err(PERFAN_EFORMAT,
+			   "%s: larger than 1 GiB: not a kallsyms file", path);
+}
+
 /* The whole of FD (PATH), which tells no size (a /proc file), read into
  * K->buf; its length in *LEN. */
 static int slurp(struct perfan__kallsyms *k, int fd, const char *path,
@@ -160,10 +157,7 @@ static int slurp(struct perfan__kallsyms *k, int fd, const char *path,
 		/* the first pass always grows: buf.bytes starts at 0 */
 		if (n >= k->buf.bytes) {
 			if (n >= MAX_TEXT)
-				return perfan__err(PERFAN_EFORMAT,
-						   "%s: larger than 1 GiB: "
-						   "not a kallsyms file",
-						   path);
+				return too_large(path);
 			if (perfan__maparr_grow(&k->buf,
 						n ? 2 * n : (size_t)8 << 20))
 				return perfan__err(PERFAN_ENOMEM,
@@ -197,10 +191,7 @@ static int open_text(struct perfan__kallsyms *k, const char *path, size_t *len)
 	int err = 0;
 	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0) {
 		if ((uint64_t)st.st_size >= MAX_TEXT) {
-			err = perfan__err(PERFAN_EFORMAT,
-					  "%s: larger than 1 GiB: not a "
-					  "kallsyms file",
-					  path);
+			err = too_large(path);
 		} else {
 			void *m = mmap(NULL, (size_t)st.st_size, PROT_READ,
 				       MAP_PRIVATE | MAP_POPULATE, fd, 0);
@@ -239,6 +230,7 @@ static inline uint64_t zero_byte(uint64_t x)
  * time, as a name is some twenty. */
 static const char *name_stop(const char *p, const char *end)
 {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ /* the first byte lowest */
 	for (; end - p >= 8; p += 8) {
 		uint64_t x;
 		memcpy(&x, p, 8);
@@ -247,6 +239,7 @@ static const char *name_stop(const char *p, const char *end)
 		if (m)
 			return p + (__builtin_ctzll(m) >> 3);
 	}
+#endif
 	while (p < end && *p != '\n' && *p != '\t' && *p)
 		p++;
 	return p;

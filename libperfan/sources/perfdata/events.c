@@ -8,15 +8,12 @@
 
 #define MAX_EVENTS 65536
 
-#define ID_CACHE                                                               \
-	(sizeof(((struct perfan_perfdata *)0)->id_cache) /                     \
-	 sizeof(struct perfan__id_slot))
-
 int perfan__event_map_id(struct perfan_perfdata *pd, uint64_t id, size_t idx)
 {
 	if (perfan__htab_put(&pd->ids, id, idx))
 		return PD_ERR(pd, PERFAN_ENOMEM, pd->pos, "out of memory");
-	pd->id_cache[id % ID_CACHE].id = 0; /* it may have meant another */
+	pd->id_cache[id % PERFAN__ID_CACHE].id =
+		0; /* it may have meant another */
 	return 0;
 }
 
@@ -31,7 +28,7 @@ static const struct perfan_event *lookup(const struct perfan_perfdata *pd,
 static const struct perfan_event *lookup_cached(struct perfan_perfdata *pd,
 						uint64_t id)
 {
-	struct perfan__id_slot *c = &pd->id_cache[id % ID_CACHE];
+	struct perfan__id_slot *c = &pd->id_cache[id % PERFAN__ID_CACHE];
 	if (c->id == id)
 		return &pd->events[c->idx];
 	const uint64_t *idx = perfan__htab_get(&pd->ids, id);

@@ -68,6 +68,8 @@ struct perfan__order {
 /* The time-order window's size in bytes of records, by default
  * (perfan_perfdata_opts.max_queue_bytes). */
 #define PERFAN__ORDER_WINDOW ((size_t)256 << 20)
+/* Slots of the cache of sample ids met lately (events.c). */
+#define PERFAN__ID_CACHE 16
 
 /* zstd decompression state for COMPRESSED records. */
 struct perfan__decomp;
@@ -97,7 +99,7 @@ struct perfan_perfdata {
 	struct perfan__id_slot {
 		uint64_t id;
 		size_t idx;
-	} id_cache[16];
+	} id_cache[PERFAN__ID_CACHE];
 
 	struct perfan_features feat;
 	/* BPF_PROG_INFO's function infos, for naming its programs' functions
