@@ -138,7 +138,8 @@ advfile=$tmp/b1.err
 "$PERFAN_BIN" report --off-cpu "$tmp/b1.data" >/dev/null 2>"$advfile" || true
 grep -q "no sched:sched_waking" "$advfile" || fail "(b) no wakers advice: $(head -c 300 "$advfile")"
 if again "$advfile" "$tmp/b2.data" "$PY" -X perf "$G" 2 0.3; then
-	"$PERFAN_BIN" report --off-cpu "$tmp/b2.data" >/dev/null 2>"$tmp/b2.err" || fail "(b) report"
+	"$PERFAN_BIN" report --off-cpu "$tmp/b2.data" >/dev/null 2>"$tmp/b2.err" ||
+		fail "(b) report: $(head -c 300 "$tmp/b2.err")"
 	grep -q "no sched:sched_waking" "$tmp/b2.err" && fail "(b) the advised recording has no wakers"
 	[ "$(perf script -i "$tmp/b2.data" -F event 2>/dev/null | grep -c sched_waking)" -gt 0 ] ||
 		fail "(b) no sched_waking record in the advised recording"
