@@ -8,8 +8,11 @@ without looking inside, so `perf inject --jit` finds no jitdump MMAP in a
 -z recording and writes no jitted-*.so.  This tool replaces every
 COMPRESSED record (type 81) in the data section, in place, by the records
 it holds (one zstd stream over the whole file, as perf writes it; a record
-may continue in the next COMPRESSED record, which must then follow at
-once), and moves the feature sections by the size difference.
+may continue in the next COMPRESSED record, and records perf wrote in
+between, such as FINISHED_ROUND, are put after it), and moves the feature
+sections by the size difference.  A partial record at the very end (perf
+record -z's last flush can stop when a COMPRESSED record is full, and the
+rest is never written) is dropped, with a message, as perf drops it.
 Everything else (header, attrs, ids, features, including HEADER_COMPRESSED)
 is copied unchanged.  Only used by regen.sh to make perf's own oracles;
 check with `perf script` that IN and OUT read the same.
@@ -88,6 +91,18 @@ def main():
     out = bytearray()
     pos, ncomp = data_off, 0
     rec = 0  # start of the first record in out not yet known to be whole
+    held = []  # records read while a decompressed one was partial
+
+    def whole():
+        nonlocal rec
+        while rec + 8 <= len(out):
+            n, = struct.unpack_from("<H", out, rec + 6)
+            if n < 8:
+                sys.exit("bad decompressed record after %#x" % pos)
+            if rec + n > len(out):
+                break
+            rec += n
+
     while pos + 8 <= data_end:
         typ, misc, size = struct.unpack_from("<IHH", buf, pos)
         if size < 8 or pos + size > data_end:
@@ -95,22 +110,33 @@ def main():
         if typ == PERF_RECORD_COMPRESSED:
             out += decompress(buf[pos + 8:pos + size])
             ncomp += 1
-            while rec + 8 <= len(out):
-                n, = struct.unpack_from("<H", out, rec + 6)
-                if n < 8:
-                    sys.exit("bad decompressed record after %#x" % pos)
-                if rec + n > len(out):
-                    break
-                rec += n
+            whole()
+            if rec == len(out) and held:
+                # perf wrote them (FINISHED_ROUND) while the record
+                # went on in zstd's buffer: they follow it
+                for h in held:
+                    out += h
+                rec = len(out)
+                held = []
+        elif rec != len(out):
+            held.append(buf[pos:pos + size])
         else:
-            if rec != len(out):
-                sys.exit("record at %#x follows a partial decompressed record"
-                         % pos)
             out += buf[pos:pos + size]
             rec = len(out)
         pos += size
-    if pos != data_end or rec != len(out):
+    if pos != data_end:
         sys.exit("data section does not end on a record boundary")
+    if rec != len(out):
+        # perf record -z's last flush stopped when a COMPRESSED record
+        # was full; the rest stayed in zstd's buffer and was never
+        # written: the partial record is dropped, as perf does
+        n, = struct.unpack_from("<H", out, rec + 6) if rec + 8 <= len(out) \
+            else (0,)
+        print("partial record at the end dropped: %d of its %d bytes"
+              % (len(out) - rec, n), file=sys.stderr)
+        del out[rec:]
+        for h in held:
+            out += h
 
     delta = len(out) - data_size
     nfeat = bin(feat_bits).count("1")

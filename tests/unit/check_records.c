@@ -667,6 +667,87 @@ START_TEST(test_zstd)
 }
 END_TEST
 
+/* zstd-tail/perf.data: perf record -z's last flush stopped when its
+ * COMPRESSED record was full, so the data end inside a record. The
+ * samples before it are read, the end is an end (not an error), and one
+ * warning says how much of which record was missing: against the
+ * uncompressed copy that unzstd-perf-data.py made (perf script's samples,
+ * the partial record it dropped). */
+struct tail_log {
+	int warnings;
+	char last[512];
+};
+
+static void on_tail_log(enum perfan_log_level lvl, const char *msg,
+			void *payload)
+{
+	struct tail_log *l = payload;
+	if (lvl == PERFAN_LOG_WARN) {
+		l->warnings++;
+		snprintf(l->last, sizeof(l->last), "%s", msg);
+	}
+}
+
+START_TEST(test_zstd_tail)
+{
+	struct perfan_perfdata_opts o =
+		PERFAN_OPTS_INIT(struct perfan_perfdata_opts);
+	struct tail_log l = {0};
+	const struct perfan_record *r;
+	uint64_t want_us[64];
+	uint32_t want_tid[64];
+	size_t nwant = 0, n = 0;
+	unsigned held = 0, size = 0;
+	char line[512], expect[128];
+	perfan_perfdata *pd;
+	FILE *fp;
+	int rc;
+
+	fp = fopen(tu_testdata("zstd-tail/script-plain.txt"), "r");
+	ck_assert_ptr_nonnull(fp);
+	while (fgets(line, sizeof(line), fp)) {
+		unsigned tid;
+		unsigned long sec, usec;
+		if (sscanf(line, " %u %lu.%lu: cpu-clock:", &tid, &sec,
+			   &usec) == 3) {
+			ck_assert_uint_lt(nwant, 64);
+			want_tid[nwant] = tid;
+			want_us[nwant++] = (uint64_t)sec * 1000000 + usec;
+		}
+	}
+	fclose(fp);
+	ck_assert_uint_gt(nwant, 0);
+	fp = fopen(tu_testdata("zstd-tail/unzstd.log"), "r");
+	ck_assert_ptr_nonnull(fp);
+	while (fgets(line, sizeof(line), fp))
+		sscanf(line, "partial record at the end dropped: %u of its %u",
+		       &held, &size);
+	fclose(fp);
+	ck_assert_uint_gt(held, 0);
+	ck_assert_uint_lt(held, size);
+
+	o.log = on_tail_log;
+	o.log_payload = &l;
+	pd = open_case("zstd-tail/perf.data", &o);
+	while ((rc = perfan_perfdata_next(pd, &r)) == 0) {
+		if (r->type != PERFAN_REC_SAMPLE)
+			continue;
+		ck_assert_uint_lt(n, nwant);
+		ck_assert_uint_eq(r->u.sample.tid, want_tid[n]);
+		ck_assert_uint_eq(r->u.sample.time / 1000, want_us[n]);
+		n++;
+	}
+	ck_assert_msg(rc == PERFAN_ITEROVER, "%s", perfan_error_last());
+	ck_assert_uint_eq(n, nwant);
+	ck_assert_int_eq(l.warnings, 1);
+	snprintf(expect, sizeof(expect),
+		 "the compressed data end inside a record (%u of its %u bytes)",
+		 held, size);
+	ck_assert_msg(strstr(l.last, expect), "warning: %s", l.last);
+	perfan_perfdata_free(pd);
+}
+END_TEST
+
 /* ---- jitdump ---------------------------------------------------------------- */
 
 /* The PID of testdata/py313-perfjit/jit-PID.dump. */
@@ -752,6 +833,7 @@ static Suite *records_suite(void)
 	tcase_add_test(tc, test_dwarf_regs_stack);
 	tcase_add_test(tc, test_fork_comm_exit);
 	tcase_add_test(tc, test_zstd);
+	tcase_add_test(tc, test_zstd_tail);
 	tcase_add_test(tc, test_jitdump_mmap);
 	suite_add_tcase(s, tc);
 	return s;

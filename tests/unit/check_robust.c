@@ -804,14 +804,17 @@ START_TEST(test_zstd_bomb)
 
 	run_both(buf, in.len + reclen, "zstd-bomb", &o);
 	ck_assert_int_eq(o.open_rc, 0);
-	ck_assert_msg(o.warnings == 0, "%s", o.warning);
 	ck_assert_uint_ge(o.nraw, l.n);
-	if (o.rc != PERFAN_ITEROVER) {
-		snprintf(want, sizeof(want), "offset %llu",
-			 (unsigned long long)end);
+	snprintf(want, sizeof(want), "offset %llu", (unsigned long long)end);
+	/* its output ends inside a record (the RLE bytes are no records):
+	 * one warning at the record, as perf record -z's unwritten tail */
+	ck_assert_msg(o.warnings == 0 ||
+			      (o.warnings == 1 && strstr(o.warning, want) &&
+			       strstr(o.warning, "end inside a record")),
+		      "%d warnings: %s", o.warnings, o.warning);
+	if (o.rc != PERFAN_ITEROVER)
 		ck_assert_msg(strstr(o.msg, want), "no \"%s\": %s", want,
 			      o.msg);
-	}
 	free(buf);
 	free_layout(&l);
 	free(in.buf);

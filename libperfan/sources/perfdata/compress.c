@@ -34,9 +34,18 @@ void perfan__decomp_free(struct perfan__decomp *dc)
 	free(dc);
 }
 
-int perfan__decomp_pending(const struct perfan_perfdata *pd)
+size_t perfan__decomp_pending(const struct perfan_perfdata *pd, unsigned *want)
 {
-	return pd->dc && pd->dc->len > pd->dc->pos;
+	const struct perfan__decomp *dc = pd->dc;
+	size_t held = dc ? dc->len - dc->pos : 0;
+	*want = held >= 8 ? perfan__u16(dc->buf + dc->pos + 6, pd->swap) : 0;
+	return held;
+}
+
+void perfan__decomp_drop(struct perfan_perfdata *pd)
+{
+	if (pd->dc)
+		pd->dc->pos = pd->dc->len;
 }
 
 uint64_t perfan__decomp_offset(const struct perfan_perfdata *pd)
