@@ -4,11 +4,13 @@
 #include "util/maparr.h"
 
 #include <stdint.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #include <perfan/common.h>
 
 #define FIRST ((size_t)1 << 20)
+#define HUGE_PAGE ((size_t)2 << 20)
 /* From this size on, huge pages asked for (transparent huge pages in
  * "madvise" mode): a first touch faults once per 2 MiB, not per 4 KiB. */
 #define HUGE_FROM ((size_t)8 << 20)
@@ -18,15 +20,31 @@ int perfan__maparr_grow(struct perfan__maparr *a, size_t need)
 	if (need <= a->bytes)
 		return 0;
 	size_t huge = a->huge_from ? a->huge_from : HUGE_FROM;
-	size_t n = a->bytes ? a->bytes : FIRST;
+	/* an array that wants huge pages at once starts as one */
+	size_t n = a->bytes ? a->bytes : huge <= HUGE_PAGE ? HUGE_PAGE : FIRST;
 	while (n < need) {
 		if (n > SIZE_MAX / 2)
 			return PERFAN_ENOMEM;
 		n *= 2;
 	}
-	void *p = a->p ? mremap(a->p, a->bytes, n, MREMAP_MAYMOVE)
-		       : mmap(NULL, n, PROT_READ | PROT_WRITE,
-			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	void *p;
+	if (a->p && !(a->bytes < huge && n >= huge)) {
+		p = mremap(a->p, a->bytes, n, MREMAP_MAYMOVE);
+	} else {
+		/* fresh, and so is an array grown to huge pages: mapped
+		 * anew (a length of whole huge pages is put at a huge page's
+		 * address, where they can back it; mremap keeps the old
+		 * address, which may not be one), its bytes copied once */
+		p = mmap(NULL, n, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p != MAP_FAILED && a->p) {
+#ifdef MADV_HUGEPAGE
+			madvise(p, n, MADV_HUGEPAGE);
+#endif
+			memcpy(p, a->p, a->bytes);
+			munmap(a->p, a->bytes);
+		}
+	}
 	if (p == MAP_FAILED)
 		return PERFAN_ENOMEM;
 #ifdef MADV_HUGEPAGE

@@ -14,6 +14,7 @@
 
 #include "resolve/symbols.h"
 #include "testutil.h"
+#include "util/maparr.h"
 #include "util/prefault.h"
 
 /* A calloc'd table of 1 MiB, its pages asked for at once: still zero,
@@ -47,6 +48,54 @@ START_TEST(test_prefault)
 	ck_assert_uint_eq(nonzero, 0);
 	free(p);
 	perfan__prefault(NULL, bytes); /* nothing to do: no crash */
+}
+END_TEST
+
+/* util/maparr: an array's bytes survive every growth, the one that
+ * crosses to huge pages (a fresh mapping, the bytes copied) and the ones
+ * by mremap; an eager array starts as one 2 MiB page. */
+static void maparr_fill(struct perfan__maparr *a, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i += 8) {
+		uint64_t v = i * 0x9E3779B97F4A7C15ull;
+		memcpy((char *)a->p + i, &v, 8);
+	}
+}
+
+static void maparr_check(const struct perfan__maparr *a, size_t to)
+{
+	for (size_t i = 0; i < to; i += 8) {
+		uint64_t v;
+		memcpy(&v, (const char *)a->p + i, 8);
+		ck_assert_msg(v == i * 0x9E3779B97F4A7C15ull,
+			      "byte %zu lost in a growth", i);
+	}
+}
+
+START_TEST(test_maparr)
+{
+	struct perfan__maparr a = {.huge_from = (size_t)4 << 20};
+	size_t have = 0;
+	for (size_t need = 4096; need <= ((size_t)24 << 20); need *= 3) {
+		ck_assert_int_eq(perfan__maparr_grow(&a, need), 0);
+		ck_assert_uint_ge(a.bytes, need);
+		maparr_check(&a, have);
+		maparr_fill(&a, have, need);
+		have = need;
+	}
+	ck_assert_uint_eq(a.huge_from, (size_t)4 << 20);
+	perfan__maparr_free(&a);
+	ck_assert_ptr_null(a.p);
+	ck_assert_uint_eq(a.bytes, 0);
+
+	struct perfan__maparr e = {.huge_from = PERFAN__MAPARR_EAGER};
+	ck_assert_int_eq(perfan__maparr_grow(&e, 1), 0);
+	ck_assert_uint_eq(e.bytes, (size_t)2 << 20);
+	maparr_fill(&e, 0, e.bytes);
+	ck_assert_int_eq(perfan__maparr_grow(&e, e.bytes + 1), 0);
+	ck_assert_uint_eq(e.bytes, (size_t)4 << 20);
+	maparr_check(&e, (size_t)2 << 20);
+	perfan__maparr_free(&e);
 }
 END_TEST
 
@@ -867,6 +916,7 @@ static Suite *symbols_suite(void)
 	TCase *tc = tcase_create("parts");
 	tcase_add_test(tc, test_htab);
 	tcase_add_test(tc, test_prefault);
+	tcase_add_test(tc, test_maparr);
 	tcase_add_test(tc, test_maps_overlaps);
 	tcase_add_test(tc, test_maps_many);
 	tcase_add_test(tc, test_ksymbols);
