@@ -27,30 +27,24 @@ int perfan__maparr_grow(struct perfan__maparr *a, size_t need)
 			return PERFAN_ENOMEM;
 		n *= 2;
 	}
-	void *p;
-	if (a->p && !(a->bytes < huge && n >= huge)) {
-		p = mremap(a->p, a->bytes, n, MREMAP_MAYMOVE);
-	} else {
-		/* fresh, and so is an array grown to huge pages: mapped
-		 * anew (a length of whole huge pages is put at a huge page's
-		 * address, where they can back it; mremap keeps the old
-		 * address, which may not be one), its bytes copied once */
-		p = mmap(NULL, n, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (p != MAP_FAILED && a->p) {
-#ifdef MADV_HUGEPAGE
-			madvise(p, n, MADV_HUGEPAGE);
-#endif
-			memcpy(p, a->p, a->bytes);
-			munmap(a->p, a->bytes);
-		}
-	}
+	/* an array grown to huge pages is mapped anew, as a fresh one is: a
+	 * length of whole huge pages is put at a huge page's address, where
+	 * they can back it (mremap keeps the old address, which may not be
+	 * one); its bytes are copied once */
+	int anew = !a->p || (a->bytes < huge && n >= huge);
+	void *p = anew ? mmap(NULL, n, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+		       : mremap(a->p, a->bytes, n, MREMAP_MAYMOVE);
 	if (p == MAP_FAILED)
 		return PERFAN_ENOMEM;
 #ifdef MADV_HUGEPAGE
-	if (n >= huge)
+	if (n >= huge) /* before the copy touches the pages */
 		madvise(p, n, MADV_HUGEPAGE); /* a hint: refused is fine */
 #endif
+	if (anew && a->p) {
+		memcpy(p, a->p, a->bytes);
+		munmap(a->p, a->bytes);
+	}
 	a->p = p;
 	a->bytes = n;
 	return 0;

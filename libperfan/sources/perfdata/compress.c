@@ -34,23 +34,35 @@ void perfan__decomp_free(struct perfan__decomp *dc)
 	free(dc);
 }
 
-size_t perfan__decomp_pending(const struct perfan_perfdata *pd, unsigned *want)
+void perfan__decomp_end(struct perfan_perfdata *pd)
 {
-	const struct perfan__decomp *dc = pd->dc;
-	size_t held = dc ? dc->len - dc->pos : 0;
-	*want = held >= 8 ? perfan__u16(dc->buf + dc->pos + 6, pd->swap) : 0;
-	return held;
-}
-
-void perfan__decomp_drop(struct perfan_perfdata *pd)
-{
-	if (pd->dc)
-		pd->dc->pos = pd->dc->len;
-}
-
-uint64_t perfan__decomp_offset(const struct perfan_perfdata *pd)
-{
-	return pd->dc ? pd->dc->offset : 0;
+	struct perfan__decomp *dc = pd->dc;
+	if (!dc || dc->len == dc->pos)
+		return;
+	size_t held = dc->len - dc->pos;
+	unsigned want = held >= 8 ? perfan__u16(dc->buf + dc->pos + 6, pd->swap)
+				  : 0;
+	unsigned long long off = dc->offset;
+	if (pd->info.cut)
+		/* the record goes on in a compressed record that the cut
+		 * split or never wrote */
+		perfan__log(pd, PERFAN_LOG_WARN,
+			    "%s: offset %llu (0x%llx): the recording was cut "
+			    "inside the records of this compressed record: "
+			    "the last is ignored",
+			    pd->name, off, off);
+	else
+		/* perf record -z: the compressor's flush can stop when a
+		 * compressed record is full, and what it kept back comes out
+		 * with the next one; after the last one it never does (perf
+		 * reads such files and drops the partial record silently) */
+		perfan__log(pd, PERFAN_LOG_WARN,
+			    "%s: offset %llu (0x%llx): the compressed data end "
+			    "inside a record (%zu of its %u bytes): perf "
+			    "record -z did not write the rest of its last "
+			    "flush; the partial record is ignored",
+			    pd->name, off, off, held, want);
+	dc->pos = dc->len; /* said once */
 }
 
 int perfan__decomp_feed(struct perfan_perfdata *pd, const struct perfan__raw *r)

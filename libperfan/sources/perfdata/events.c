@@ -12,8 +12,8 @@ int perfan__event_map_id(struct perfan_perfdata *pd, uint64_t id, size_t idx)
 {
 	if (perfan__htab_put(&pd->ids, id, idx))
 		return PD_ERR(pd, PERFAN_ENOMEM, pd->pos, "out of memory");
-	pd->id_cache[id % PERFAN__ID_CACHE].id =
-		0; /* it may have meant another */
+	/* the cached slot may have meant another event */
+	pd->id_cache[id % PERFAN__ID_CACHE].id = 0;
 	return 0;
 }
 

@@ -281,13 +281,9 @@ int perfan__decomp_feed(struct perfan_perfdata *pd,
 			const struct perfan__raw *r);
 /* Next decompressed record; 0 if none buffered (a partial one waits). */
 int perfan__decomp_next(struct perfan_perfdata *pd, struct perfan__raw *r);
-/* Bytes of a partial record held; *WANT: its size, from its header (0
- * when fewer than its 8 header bytes are held). */
-size_t perfan__decomp_pending(const struct perfan_perfdata *pd, unsigned *want);
-/* Forget the partial record held (it has been reported). */
-void perfan__decomp_drop(struct perfan_perfdata *pd);
-/* Offset of the compressed record whose data is being read. */
-uint64_t perfan__decomp_offset(const struct perfan_perfdata *pd);
+/* At the end of the input: a partial record still held is reported (a
+ * warning) and dropped. */
+void perfan__decomp_end(struct perfan_perfdata *pd);
 void perfan__decomp_free(struct perfan__decomp *dc);
 
 /* pipeline.c: log through the user's callback, if any (from the reader

@@ -345,39 +345,8 @@ static int read_new(struct perfan_perfdata *pd, struct perfan__raw *r)
 		return rc;
 	if (rc == 0) {
 		rc = read_source(pd, r);
-		unsigned want;
-		size_t held;
-		if (rc == PERFAN_ITEROVER &&
-		    (held = perfan__decomp_pending(pd, &want))) {
-			unsigned long long off = perfan__decomp_offset(pd);
-			if (pd->info.cut)
-				/* the record goes on in a compressed record
-				 * that the cut split or never wrote */
-				perfan__log(pd, PERFAN_LOG_WARN,
-					    "%s: offset %llu (0x%llx): the "
-					    "recording was cut inside the "
-					    "records of this compressed "
-					    "record: the last is ignored",
-					    pd->name, off, off);
-			else
-				/* perf record -z: the compressor's flush
-				 * can stop when a compressed record is
-				 * full, and what it kept back comes out
-				 * with the next one; after the last one it
-				 * never does (perf reads such files and
-				 * drops the partial record silently) */
-				perfan__log(
-					pd, PERFAN_LOG_WARN,
-					"%s: offset %llu (0x%llx): the "
-					"compressed data end inside a "
-					"record (%zu of its %u bytes): perf "
-					"record -z did not write the rest "
-					"of its last flush; the partial "
-					"record is ignored",
-					pd->name, off, off, held, want);
-			perfan__decomp_drop(pd);
-			return rc;
-		}
+		if (rc == PERFAN_ITEROVER)
+			perfan__decomp_end(pd);
 		if (rc)
 			return rc;
 		if ((r->type == PERFAN_REC_COMPRESSED ||
