@@ -54,6 +54,7 @@ static void usage(FILE *fp)
 
 int main(int argc, char **argv)
 {
+	perfan_heap_tune(); /* a hint: perfan runs as well without it */
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

@@ -39,6 +39,16 @@ PERFAN_API const char *perfan_error_name(int code);
 /* Library version, "MAJOR.MINOR.PATCH". */
 PERFAN_API const char *perfan_version(void);
 
+/* For a program whose main work is libperfan's, called once at its start,
+ * before it starts threads: the C library's allocator (glibc) is asked to
+ * serve every thread from one heap, to grow it in steps of 64 MiB of
+ * address space and to back it with transparent huge pages, so that a
+ * first touch faults in 2 MiB, not 4 KiB; freed memory is kept for reuse.
+ * 0 when the heap was so advised; PERFAN_EUNSUPPORTED where the C library
+ * or the kernel cannot (nothing is then changed but the allocator's
+ * settings). Optional: results do not depend on it. */
+PERFAN_API int perfan_heap_tune(void);
+
 enum perfan_log_level {
 	PERFAN_LOG_WARN = 1,
 	PERFAN_LOG_INFO = 2,

@@ -1,0 +1,57 @@
+/* util/heap.c: the process's heap asked to grow in large steps backed by
+ * huge pages (perfan_heap_tune, perfan/common.h). */
+#define _GNU_SOURCE /* MADV_HUGEPAGE */
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+#include <perfan/common.h>
+
+#define HUGE_PAGE ((uintptr_t)2 << 20)
+/* Each growth of the heap by brk reserves this much beyond the request:
+ * address space only, until touched. */
+#define TOP_PAD (64 << 20)
+/* glibc's largest mmap threshold (half its 64 MiB arena heap): blocks below
+ * it come from the heap, and so from its huge pages. */
+#define MMAP_FROM (32 << 20)
+/* what the first allocation asks for: more than a fresh heap's spare top
+ * (128 KiB), so that the heap grows by TOP_PAD at once */
+#define FIRST (1 << 20)
+
+/* The program break: the end of the heap. glibc's sbrk(0) reports its own
+ * copy, which its malloc does not update; the system call does. */
+static uintptr_t brk_now(void)
+{
+	return (uintptr_t)syscall(SYS_brk, 0);
+}
+
+int perfan_heap_tune(void)
+{
+#if defined(__GLIBC__) && defined(MADV_HUGEPAGE)
+	/* every thread allocates from the one heap advised below (the
+	 * others would grow arenas of their own, in 4 KiB pages) */
+	if (!mallopt(M_ARENA_MAX, 1) || !mallopt(M_TOP_PAD, TOP_PAD) ||
+	    !mallopt(M_TRIM_THRESHOLD, 2 * TOP_PAD) ||
+	    !mallopt(M_MMAP_THRESHOLD, MMAP_FROM))
+		return PERFAN_EUNSUPPORTED;
+	uintptr_t lo = brk_now();
+	void *volatile p = malloc(FIRST); /* volatile: kept, not elided */
+	uintptr_t hi = brk_now();
+	free(p);
+	/* the whole huge pages of what this growth added: a page faulted in
+	 * there is one 2 MiB page, one fault where there were 512 */
+	uintptr_t from = (lo + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	if (!p || hi <= from)
+		return PERFAN_EUNSUPPORTED;
+	if (madvise((void *)from, hi - from, MADV_HUGEPAGE))
+		return PERFAN_EUNSUPPORTED; /* a kernel without them */
+	return 0;
+#else
+	return PERFAN_EUNSUPPORTED;
+#endif
+}

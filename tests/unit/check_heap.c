@@ -1,0 +1,100 @@
+/* check_heap.c: perfan_heap_tune (util/heap.c): after it, a block of the
+ * main thread and one of a second thread both lie in a mapping advised for
+ * huge pages; where it says it could not, the reason is one this build or
+ * this kernel gives. The heap's first bytes, below its first 2 MiB
+ * boundary, cannot be a huge page: a block is looked at 6 MiB in. */
+#include <pthread.h>
+#include <stdint.h>
+
+#include "testutil.h"
+
+#ifndef __has_feature
+#define __has_feature(x) 0
+#endif
+#if defined(__SANITIZE_ADDRESS__) || __has_feature(address_sanitizer)
+#define UNDER_ASAN 1 /* its allocator ignores mallopt */
+#else
+#define UNDER_ASAN 0
+#endif
+
+/* The VmFlags of the mapping of /proc/self/smaps holding address A: 1 if they have
+ * "hg" (MADV_HUGEPAGE), 0 if not; the mapping must be found. */
+static int advised_huge(uintptr_t a)
+{
+	FILE *fp = fopen("/proc/self/smaps", "r");
+	ck_assert_ptr_nonnull(fp);
+	char line[512];
+	int inside = 0, found = -1;
+	while (fgets(line, sizeof(line), fp)) {
+		unsigned long lo, hi;
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 &&
+		    strchr(line, '-') < strchr(line, ' ')) {
+			inside = a >= lo && a < hi;
+			continue;
+		}
+		if (inside && !strncmp(line, "VmFlags:", 8)) {
+			found = strstr(line, " hg") != NULL;
+			break;
+		}
+	}
+	fclose(fp);
+	ck_assert_msg(found >= 0, "no mapping holds %#lx", (unsigned long)a);
+	return found;
+}
+
+#define BLOCK (8 << 20) /* as large as a profile's arrays */
+#define INSIDE (6 << 20)
+
+static void *thread_block(void *arg)
+{
+	(void)arg;
+	return malloc(BLOCK);
+}
+
+START_TEST(test_blocks_in_huge_pages)
+{
+	/* before: a fresh block is in 4 KiB pages (nothing asked for more) */
+	char *before = malloc(BLOCK);
+	ck_assert_ptr_nonnull(before);
+	int rc = perfan_heap_tune();
+	if (rc) {
+		ck_assert_int_eq(rc, PERFAN_EUNSUPPORTED);
+		ck_assert_msg(
+			UNDER_ASAN ||
+				access("/sys/kernel/mm/transparent_hugepage",
+				       F_OK) != 0,
+			"perfan_heap_tune refused with huge pages "
+			"present and glibc's allocator in use");
+		free(before);
+		return;
+	}
+	ck_assert_int_eq(advised_huge((uintptr_t)before + INSIDE), 0);
+	/* the same block now comes from the heap the call advised */
+	char *big = malloc(BLOCK);
+	ck_assert_ptr_nonnull(big);
+	memset(big, 1, BLOCK); /* touched: still the same mapping */
+	ck_assert_int_eq(advised_huge((uintptr_t)big + INSIDE), 1);
+	/* another thread's allocations come from the same heap, not from an
+	 * arena of 4 KiB pages of its own */
+	pthread_t th;
+	char *other = NULL;
+	ck_assert_int_eq(pthread_create(&th, NULL, thread_block, NULL), 0);
+	ck_assert_int_eq(pthread_join(th, (void **)&other), 0);
+	ck_assert_ptr_nonnull(other);
+	ck_assert_int_eq(advised_huge((uintptr_t)other + INSIDE), 1);
+	free(other);
+	free(big);
+	free(before);
+}
+END_TEST
+
+static Suite *heap_suite(void)
+{
+	Suite *s = suite_create("heap");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, test_blocks_in_huge_pages);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+PERFAN_TEST_MAIN(heap_suite)
