@@ -4,7 +4,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -23,13 +22,6 @@
  * (128 KiB), so that the heap grows by TOP_PAD at once */
 #define FIRST (1 << 20)
 
-/* The program break: the end of the heap. glibc's sbrk(0) reports its own
- * copy, which its malloc does not update; the system call does. */
-static uintptr_t brk_now(void)
-{
-	return (uintptr_t)syscall(SYS_brk, 0);
-}
-
 int perfan_heap_tune(void)
 {
 #if defined(__GLIBC__) && defined(MADV_HUGEPAGE)
@@ -39,9 +31,10 @@ int perfan_heap_tune(void)
 	    !mallopt(M_TRIM_THRESHOLD, 2 * TOP_PAD) ||
 	    !mallopt(M_MMAP_THRESHOLD, MMAP_FROM))
 		return PERFAN_EUNSUPPORTED;
-	uintptr_t lo = brk_now();
+	/* the heap's end (the program break) before and after */
+	uintptr_t lo = (uintptr_t)sbrk(0);
 	void *volatile p = malloc(FIRST); /* volatile: kept, not elided */
-	uintptr_t hi = brk_now();
+	uintptr_t hi = (uintptr_t)sbrk(0);
 	free(p);
 	/* the whole huge pages of what this growth added: a page faulted in
 	 * there is one 2 MiB page, one fault where there were 512 */
