@@ -411,6 +411,35 @@ START_TEST(test_pipe_fields)
 }
 END_TEST
 
+/* A record larger than the block a mapped file's records are read in (the
+ * 395 KB TRACING_DATA of 720 syscall tracepoints, tracing-big) is read
+ * whole, and the records after it from where it ends: every sample's
+ * event, thread and time as perf script shows them. */
+START_TEST(test_big_record)
+{
+	size_t n;
+	struct orec *o = read_script("tracing-big/script.txt", &n);
+	ck_assert_uint_eq(n, 576); /* structure.txt's SAMPLE count */
+	struct fixture fx;
+	open_stream(&fx, "tracing-big");
+	const struct perfan_stream_event *ev;
+	size_t i = 0;
+	while ((ev = next_of(&fx, 1u << PERFAN_STREAM_SAMPLE))) {
+		ck_assert_uint_lt(i, n);
+		const struct orec *r = &o[i++];
+		ck_assert_uint_eq(ev->time / 1000, r->time);
+		ck_assert_int_eq(ev->tid, r->tid);
+		ck_assert_ptr_nonnull(ev->comm);
+		ck_assert_str_eq(ev->comm, r->comm);
+		ck_assert_ptr_nonnull(ev->event);
+		ck_assert_str_eq(ev->event->name, r->event);
+	}
+	ck_assert_uint_eq(i, n);
+	close_stream(&fx);
+	free(o);
+}
+END_TEST
+
 START_TEST(test_field_errors)
 {
 	struct fixture fx;
@@ -790,6 +819,7 @@ static Suite *stream_suite(void)
 	tcase_add_test(tc, test_sched_samples);
 	tcase_add_test(tc, test_field_errors);
 	tcase_add_test(tc, test_pipe_fields);
+	tcase_add_test(tc, test_big_record);
 	tcase_add_test(tc, test_task_events);
 	tcase_add_test(tc, test_switch_events);
 	tcase_add_test(tc, test_filters_keep_task_events);

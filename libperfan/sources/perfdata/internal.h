@@ -16,7 +16,7 @@ struct perfan__source {
 	int own_fd;
 	const uint8_t *map; /* whole file when mapped */
 	size_t map_len;
-	uint8_t *buf; /* stream buffer */
+	uint8_t *buf; /* stream buffer; a mapped file's block of records */
 	size_t cap, start, end;
 	int filled;       /* the last read filled the buffer: more follows */
 	uint64_t buf_off; /* file offset of buf[start] */
@@ -160,6 +160,11 @@ const uint8_t *perfan__source_get(struct perfan_perfdata *pd, uint64_t off,
 				  size_t n, int *err);
 /* Release the mapped pages before offset OFF (they fault back if read). */
 void perfan__source_drop(struct perfan__source *s, uint64_t off);
+/* N bytes of records at OFF: as perfan__source_get, but a mapped file's
+ * are read into the source's buffer (valid until the next call), unless
+ * there are more than a block of them. */
+const uint8_t *perfan__source_data(struct perfan_perfdata *pd, uint64_t off,
+				   size_t n, int *err);
 /* Size of a mapped file, 0 for a stream. */
 uint64_t perfan__source_size(const struct perfan_perfdata *pd);
 

@@ -187,7 +187,7 @@ static int read_source(struct perfan_perfdata *pd, struct perfan__raw *r)
 			      "%llu stray bytes at the end of the data section",
 			      (unsigned long long)(pd->end - off));
 	}
-	const uint8_t *h = perfan__source_get(pd, off, 8, &err);
+	const uint8_t *h = perfan__source_data(pd, off, 8, &err);
 	if (!h) {
 		if (err)
 			return err;
@@ -225,7 +225,7 @@ static int read_source(struct perfan_perfdata *pd, struct perfan__raw *r)
 			      "of the data",
 			      tn ? tn : "unknown", (unsigned long long)total);
 	}
-	const uint8_t *b = perfan__source_get(pd, off, (size_t)total, &err);
+	const uint8_t *b = perfan__source_data(pd, off, (size_t)total, &err);
 	if (!b) {
 		if (err)
 			return err;
