@@ -180,9 +180,13 @@ static int slurp(struct perfan__kallsyms *k, int fd, const char *path,
 }
 
 /* PATH's text in k->text: a file of known size mapped (no copy, no page
- * zeroed), else read to its end. */
-static int open_text(struct perfan__kallsyms *k, const char *path, size_t *len)
+ * zeroed; its lines are read in blocks, *FD left open for that, and the
+ * mapping touched only where a name is asked for), else read to its end
+ * (*FD -1). */
+static int open_text(struct perfan__kallsyms *k, const char *path, size_t *len,
+		     int *fdp)
 {
+	*fdp = -1;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return perfan__err(PERFAN_ENOTFOUND, "%s: %s", path,
@@ -194,7 +198,7 @@ static int open_text(struct perfan__kallsyms *k, const char *path, size_t *len)
 			err = too_large(path);
 		} else {
 			void *m = mmap(NULL, (size_t)st.st_size, PROT_READ,
-				       MAP_PRIVATE | MAP_POPULATE, fd, 0);
+				       MAP_PRIVATE, fd, 0);
 			if (m == MAP_FAILED) {
 				err = perfan__err(PERFAN_EIO, "%s: mmap: %s",
 						  path, strerror(errno));
@@ -202,6 +206,8 @@ static int open_text(struct perfan__kallsyms *k, const char *path, size_t *len)
 				k->mapped = m;
 				k->mapped_len = *len = (size_t)st.st_size;
 				k->text = m;
+				*fdp = fd;
+				return 0;
 			}
 		}
 	} else {
@@ -285,17 +291,25 @@ static int module_index(struct perfan__kallsyms *k, const char *path,
 	return 0;
 }
 
-/* The lines of k->text[0..LEN) into k->v: the kept symbols, in the
- * file's order, and where RELOC_NAME is (*RELOC_FILE, *HAVE_RELOC). A NUL
- * ends a name or a module, as it did when lines were C strings. */
-static int parse(struct perfan__kallsyms *k, size_t len, const char *path,
-		 const char *reloc_name, uint64_t *reloc_file, int *have_reloc)
+/* Where parsing is: what has been kept, and where RELOC_NAME is. */
+struct parsing {
+	const char *path, *reloc_name;
+	size_t rl;
+	size_t n, nonzero;
+	uint16_t last_mod;
+	uint64_t reloc_file;
+	int have_reloc;
+};
+
+/* The whole lines of TEXT[0..LEN), which is the file from offset BASE on,
+ * into k->v: the kept symbols, in the file's order, their names as file
+ * offsets. A NUL ends a name or a module, as it did when lines were C
+ * strings. */
+static int parse(struct perfan__kallsyms *k, struct parsing *ps,
+		 const char *text, size_t len, uint64_t base)
 {
 	struct perfan__kent *v = k->syms.p;
-	size_t n = 0, nonzero = 0;
-	size_t rl = reloc_name ? strlen(reloc_name) : 0;
-	uint16_t last_mod = 0;
-	const char *text = k->text, *stop = text + len;
+	const char *stop = text + len;
 	for (const char *line = text, *eol; line < stop; line = eol + 1) {
 		const char *p;
 		uint64_t a;
@@ -324,36 +338,84 @@ static int parse(struct perfan__kallsyms *k, size_t len, const char *path,
 		}
 		if (!nlen || nlen > UINT16_MAX)
 			continue;
-		if (reloc_name && !mod && !*have_reloc && nlen == rl &&
-		    !memcmp(name, reloc_name, rl)) {
-			*reloc_file = a;
-			*have_reloc = 1;
+		if (ps->reloc_name && !mod && !ps->have_reloc &&
+		    nlen == ps->rl && !memcmp(name, ps->reloc_name, ps->rl)) {
+			ps->reloc_file = a;
+			ps->have_reloc = 1;
 		}
 		if (!wanted_type(type))
 			continue;
 		if (mod && name[0] == '$')
 			continue; /* ARM module mapping symbols */
 		if (a)
-			nonzero++;
+			ps->nonzero++;
 		uint16_t m = 0;
-		int err = mod ? module_index(k, path, mod, ml, last_mod, &m)
+		int err = mod ? module_index(k, ps->path, mod, ml, ps->last_mod,
+					     &m)
 			      : 0;
 		if (err)
 			return err;
 		if (m)
-			last_mod = m;
-		v[n++] = (struct perfan__kent){a, (uint32_t)(name - text),
-					       (uint16_t)nlen, m};
+			ps->last_mod = m;
+		v[ps->n++] = (struct perfan__kent){
+			a, (uint32_t)(base + (uint64_t)(name - text)),
+			(uint16_t)nlen, m};
 	}
-	if (n && !nonzero)
-		return perfan__err(PERFAN_EUNSUPPORTED,
-				   "%s: every address is 0 (kptr_restrict)",
-				   path);
-	if (!n)
-		return perfan__err(PERFAN_EFORMAT, "%s: no symbols", path);
-	k->v = v;
-	k->n = n;
 	return 0;
+}
+
+/* A mapped file's lines are read in blocks of this size into a buffer
+ * that is reused: the parse touches no page of the mapping (a first touch
+ * of each costs more than the copy). */
+#define BLOCK ((size_t)256 << 10)
+
+/* The lines of the mapped file FD (LEN bytes), block by block; a block
+ * ends after its last newline, and a line longer than a block grows it. */
+static int parse_blocks(struct perfan__kallsyms *k, struct parsing *ps, int fd,
+			size_t len)
+{
+	size_t cap = BLOCK;
+	char *buf = malloc(cap);
+	int err = 0;
+	uint64_t off = 0;
+	while (!err && off < len) {
+		if (!buf) {
+			err = perfan__err(PERFAN_ENOMEM, "%s: out of memory",
+					  ps->path);
+			break;
+		}
+		size_t want = len - off < cap ? (size_t)(len - off) : cap;
+		ssize_t r = pread(fd, buf, want, (off_t)off);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			err = perfan__err(PERFAN_EIO,
+					  "%s: read error at %llu: %s",
+					  ps->path, (unsigned long long)off,
+					  r ? strerror(errno) : "file shrank");
+			break;
+		}
+		size_t got = (size_t)r;
+		if (off + got < len) {
+			const char *nl = buf + got;
+			while (nl > buf && nl[-1] != '\n')
+				nl--;
+			if (nl == buf) { /* a line longer than the block */
+				char *nb = realloc(buf, cap * 2);
+				if (nb)
+					cap *= 2;
+				else
+					free(buf);
+				buf = nb;
+				continue;
+			}
+			got = (size_t)(nl - buf);
+		}
+		err = parse(k, ps, buf, got, off);
+		off += got;
+	}
+	free(buf);
+	return err;
 }
 
 int perfan__kallsyms_load(struct perfan__kallsyms *k, const char *path,
@@ -362,17 +424,31 @@ int perfan__kallsyms_load(struct perfan__kallsyms *k, const char *path,
 	memset(k, 0, sizeof(*k));
 	k->buf.huge_from = k->syms.huge_from = PERFAN__MAPARR_EAGER;
 	size_t len = 0;
-	uint64_t reloc_file = 0;
-	int have_reloc = 0;
-	int err = open_text(k, path, &len);
+	int fd = -1;
+	struct parsing ps = {.path = path, .reloc_name = reloc_name};
+	ps.rl = reloc_name ? strlen(reloc_name) : 0;
+	int err = open_text(k, path, &len, &fd);
 	if (!err && room(k, len))
 		err = perfan__err(PERFAN_ENOMEM, "%s: out of memory", path);
 	if (!err)
-		err = parse(k, len, path, reloc_name, &reloc_file, &have_reloc);
+		err = fd >= 0 ? parse_blocks(k, &ps, fd, len)
+			      : parse(k, &ps, k->text, len, 0);
+	if (fd >= 0)
+		close(fd);
+	if (!err && ps.n && !ps.nonzero)
+		err = perfan__err(PERFAN_EUNSUPPORTED,
+				  "%s: every address is 0 (kptr_restrict)",
+				  path);
+	if (!err && !ps.n)
+		err = perfan__err(PERFAN_EFORMAT, "%s: no symbols", path);
 	if (err) {
 		perfan__kallsyms_free(k);
 		return err;
 	}
+	k->v = k->syms.p;
+	k->n = ps.n;
+	uint64_t reloc_file = ps.reloc_file;
+	int have_reloc = ps.have_reloc;
 	struct perfan__kent *v = k->v;
 	size_t n = k->n;
 

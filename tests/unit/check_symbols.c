@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "resolve/symbols.h"
@@ -447,6 +448,82 @@ static void demangles(const char *in, const char *out)
 	ck_assert_str_eq(d, out);
 	free(d);
 }
+
+/* A file larger than the block its lines are read in: every line, those
+ * across a block's end too, parsed as the same text read whole from a
+ * pipe parses; a line longer than a block (its name too long to keep)
+ * costs only itself. */
+START_TEST(test_kallsyms_blocks)
+{
+	enum { N = 40000, LONG_AT = 9000, LONG_LEN = 300 << 10 };
+	size_t cap = (size_t)N * 64 + LONG_LEN + 64, len = 0;
+	char *text = malloc(cap);
+	ck_assert_ptr_nonnull(text);
+	for (int i = 0; i < N; i++) {
+		if (i == LONG_AT) {
+			len += (size_t)snprintf(text + len, cap - len,
+						"ffffffff90000000 t ");
+			memset(text + len, 'x', LONG_LEN);
+			len += LONG_LEN;
+			text[len++] = '\n';
+		}
+		/* names of 1 to 40 bytes, so that lines end anywhere */
+		len += (size_t)snprintf(text + len, cap - len,
+					"ffffffff8%07x %c s%0*d%s\n", i * 16,
+					i % 3 ? 't' : 'T', 1 + i % 30, i,
+					i % 7 ? "" : "\t[mod]");
+	}
+	ck_assert_uint_gt(len, (size_t)1 << 20);
+	char path[] = "/tmp/perfan-check-kallsyms-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, len), (ssize_t)len);
+	close(fd);
+	struct perfan__kallsyms byfile, whole;
+	ck_assert_int_eq(perfan__kallsyms_load(&byfile, path, NULL, 0), 0);
+	unlink(path);
+
+	int fds[2];
+	ck_assert_int_eq(pipe(fds), 0);
+	pid_t child = fork();
+	ck_assert_int_ge(child, 0);
+	if (!child) {
+		close(fds[0]);
+		_exit(write(fds[1], text, len) == (ssize_t)len ? 0 : 1);
+	}
+	close(fds[1]);
+	char fdpath[64];
+	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fds[0]);
+	ck_assert_int_eq(perfan__kallsyms_load(&whole, fdpath, NULL, 0), 0);
+	close(fds[0]);
+	int status;
+	ck_assert_int_eq(waitpid(child, &status, 0), child);
+	ck_assert_int_eq(status, 0);
+
+	ck_assert_uint_eq(perfan__kallsyms_count(&byfile), N);
+	ck_assert_uint_eq(perfan__kallsyms_count(&whole), N);
+	for (size_t i = 0; i < N; i++) {
+		struct perfan__ksym a, b;
+		perfan__kallsyms_at(&byfile, i, &a);
+		perfan__kallsyms_at(&whole, i, &b);
+		ck_assert_uint_eq(a.start, 0xffffffff80000000ull + i * 16);
+		ck_assert_uint_eq(a.start, b.start);
+		ck_assert_uint_eq(a.end, b.end);
+		ck_assert_uint_eq(a.name_len, b.name_len);
+		char want[48];
+		snprintf(want, sizeof(want), "s%0*d", 1 + (int)(i % 30),
+			 (int)i);
+		ck_assert_uint_eq(a.name_len, strlen(want));
+		ck_assert(!memcmp(a.name, want, a.name_len));
+		ck_assert(!memcmp(a.name, b.name, a.name_len));
+		ck_assert(!a.module == !b.module);
+		ck_assert(!a.module == !!(i % 7));
+	}
+	perfan__kallsyms_free(&byfile);
+	perfan__kallsyms_free(&whole);
+	free(text);
+}
+END_TEST
 
 START_TEST(test_demangle)
 {
@@ -922,6 +999,7 @@ static Suite *symbols_suite(void)
 	tcase_add_test(tc, test_ksymbols);
 	tcase_add_test(tc, test_threads);
 	tcase_add_test(tc, test_kallsyms);
+	tcase_add_test(tc, test_kallsyms_blocks);
 	tcase_add_test(tc, test_demangle);
 	tcase_add_test(tc, test_demangle_rust_partial);
 	tcase_add_test(tc, test_elf_files);
