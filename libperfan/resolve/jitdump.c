@@ -15,6 +15,7 @@
 #include "util/grow.h"
 #include "util/htab.h"
 #include "util/log.h"
+#include "util/pread.h"
 
 #define PREFIX_SIZE 16
 #define LOAD_FIXED 40   /* pid, tid, vma, code_addr, code_size, code_index */
@@ -39,18 +40,7 @@ static int src_read(const struct src *s, uint64_t off, void *dst, size_t n)
 		memcpy(dst, s->buf + off, n);
 		return 0;
 	}
-	uint8_t *d = dst;
-	while (n) {
-		ssize_t r = pread(s->fd, d, n, (off_t)off);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		d += r;
-		off += (uint64_t)r;
-		n -= (size_t)r;
-	}
-	return 0;
+	return perfan__pread_full(s->fd, dst, n, off) == (ssize_t)n ? 0 : -1;
 }
 
 /* What a code_index named, for JIT_CODE_MOVE. */

@@ -18,6 +18,7 @@
 #include "util/hex.h"
 #include "util/keysort.h"
 #include "util/maparr.h"
+#include "util/pread.h"
 #include "util/search.h"
 
 /* A symbol as kept, 16 bytes: its name as an offset into the text (where
@@ -385,9 +386,7 @@ static int parse_blocks(struct perfan__kallsyms *k, struct parsing *ps, int fd,
 			break;
 		}
 		size_t want = len - off < cap ? (size_t)(len - off) : cap;
-		ssize_t r = pread(fd, buf, want, (off_t)off);
-		if (r < 0 && errno == EINTR)
-			continue;
+		ssize_t r = perfan__pread_full(fd, buf, want, off);
 		if (r <= 0) {
 			err = perfan__err(PERFAN_EIO,
 					  "%s: read error at %llu: %s",

@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/pread.h"
+
 struct fd_file {
 	sqlite3_file base;
 	int fd;
@@ -27,18 +29,11 @@ static int fd_read(sqlite3_file *f, void *buf, int amt, sqlite3_int64 off)
 {
 	struct fd_file *ff = (struct fd_file *)f;
 	char *p = buf;
-	size_t want = amt > 0 ? (size_t)amt : 0, got = 0;
-	while (got < want) {
-		ssize_t n = pread(ff->fd, p + got, want - got,
-				  (off_t)off + (off_t)got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return SQLITE_IOERR_READ;
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
+	size_t want = amt > 0 ? (size_t)amt : 0;
+	ssize_t n = perfan__pread_full(ff->fd, p, want, (uint64_t)off);
+	if (n < 0)
+		return SQLITE_IOERR_READ;
+	size_t got = (size_t)n;
 	if (got < want) {
 		memset(p + got, 0, want - got); /* as SQLite asks */
 		return SQLITE_IOERR_SHORT_READ;

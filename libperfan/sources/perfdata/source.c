@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/pread.h"
+
 int perfan__source_open_fd(struct perfan__source *s, int fd, const char *name)
 {
 	struct stat st;
@@ -76,23 +78,14 @@ static ssize_t read_block(struct perfan_perfdata *pd, uint64_t off, size_t len)
 			return perfan__nomem(pd->name);
 		s->cap = READ_BLOCK;
 	}
-	size_t got = 0;
-	while (got < len) {
-		ssize_t r = pread(s->fd, s->buf + got, len - got,
-				  (off_t)(off + got));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return perfan__err(PERFAN_EIO, "%s: read: %s", pd->name,
-					   strerror(errno));
-		if (r == 0)
-			break;
-		got += (size_t)r;
-	}
+	ssize_t got = perfan__pread_full(s->fd, s->buf, len, off);
+	if (got < 0)
+		return perfan__err(PERFAN_EIO, "%s: read: %s", pd->name,
+				   strerror(errno));
 	s->buf_off = off;
 	s->start = 0;
-	s->end = got;
-	return (ssize_t)got;
+	s->end = (size_t)got;
+	return got;
 }
 
 const uint8_t *perfan__source_data(struct perfan_perfdata *pd, uint64_t off,
