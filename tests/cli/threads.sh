@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # threads.sh: --threads changes nothing. Every perf.data under testdata/ is
-# read with one thread and with two (the second reads, orders and decodes
-# ahead): report, report --json and collapse print the same bytes, the same
-# warnings and errors, and exit the same way. A recording cut in the middle
-# of a record keeps its samples and its warning with both; the time and
-# process filters, the off-CPU and wall views, and a stream read from a pipe
-# (one thread whatever N is) agree too. So do flame graphs of folded files
-# (pruned, read on two threads): sorted, from a pipe, out of order early and
-# late, with a bad line.
+# read with one thread and with two (the second reads and orders ahead, the
+# first decodes): report, report --json and collapse print the same bytes,
+# the same warnings and errors, and exit the same way. A recording cut in
+# the middle of a record keeps its samples and its warning with both, and
+# so does one with a sample that does not decode; the time and process
+# filters, the off-CPU and wall views, and a stream read from a pipe (one
+# thread whatever N is) agree too. So do flame graphs of folded files
+# (pruned, read on two threads): sorted, from a pipe, out of order early
+# and late, with a bad line.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 : "${PERFAN_BIN:?}"
@@ -77,6 +78,18 @@ for cut in $((size / 3 + 7)) $((size / 2 + 3)) $((size - 13)); do
 	grep -q "cut" "$tmp/2.err" || fail "cut at $cut: no warning that the recording was cut: $(cat "$tmp/2.err")"
 	[ -s "$tmp/2.out" ] || fail "cut at $cut: no samples"
 done
+
+# a sample that does not decode, in a DWARF recording: the caller's thread
+# decodes the records read ahead before their turn, for the unwinding
+# workers; the error still comes in its place, after the samples before it
+at=$(python3 tests/tools/patch_sample.py testdata/dwarf/perf.data "$tmp/undecodable.data" 100 48 0xffffffff)
+same "collapse, a sample that does not decode" collapse --samples "${H[@]}" "$tmp/undecodable.data"
+grep -q "offset $at .*too short for its callchain" "$tmp/2.err" ||
+	fail "a sample that does not decode: $(cat "$tmp/2.err")"
+checks=$((checks + 1))
+[ "$(awk '{ s += $NF } END { print s }' "$tmp/2.out")" = 99 ] ||
+	fail "a sample that does not decode: not the 99 samples before it"
+same "report, a sample that does not decode" report "${H[@]}" "$tmp/undecodable.data"
 
 # a stream: read once, on one thread, the same output as the file
 "$PERFAN_BIN" collapse "${H[@]}" --threads 2 - <testdata/pipe/perf.data >"$tmp/pipe2" 2>/dev/null ||

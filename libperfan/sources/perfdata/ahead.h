@@ -1,4 +1,4 @@
-/* sources/perfdata/ahead.h: the records a reader thread decoded ahead that
+/* sources/perfdata/ahead.h: the records a reader thread read ahead that
  * the caller has not taken yet (pipeline.c), for work a consumer starts on
  * them early. */
 #ifndef PERFAN_PERFDATA_AHEAD_H
@@ -9,12 +9,13 @@
 #include <perfan/perfdata.h>
 #include <perfan/records.h>
 
-/* The records after the one perfan_perfdata_next gave last that are
- * decoded and kept in the same batch, into *RECS: valid while the count
+/* The records after the one perfan_perfdata_next gave last that are kept
+ * in the same batch, decoded now on the caller's thread, into *RECS: valid while the count
  * returned is not 0 and until the perfan_perfdata_next after the last of
  * them. 0 when nothing is read ahead (one thread, a stream) or the batch
- * is done: the next perfan_perfdata_next reuses its memory. */
-size_t perfan__perfdata_ahead(const perfan_perfdata *pd,
+ * is done (or its next record does not decode: perfan_perfdata_next says
+ * so in its place): the next perfan_perfdata_next reuses its memory. */
+size_t perfan__perfdata_ahead(perfan_perfdata *pd,
 			      const struct perfan_record **recs);
 
 #endif

@@ -13,7 +13,8 @@ int perfan__event_map_id(struct perfan_perfdata *pd, uint64_t id, size_t idx)
 	if (perfan__htab_put(&pd->ids, id, idx))
 		return PD_ERR(pd, PERFAN_ENOMEM, pd->pos, "out of memory");
 	/* the cached slot may have meant another event */
-	pd->id_cache[id % PERFAN__ID_CACHE].id = 0;
+	pd->id_cache[PERFAN__IDS_READ][id % PERFAN__ID_CACHE].id = 0;
+	pd->id_cache[PERFAN__IDS_DECODE][id % PERFAN__ID_CACHE].id = 0;
 	return 0;
 }
 
@@ -26,9 +27,9 @@ static const struct perfan_event *lookup(const struct perfan_perfdata *pd,
 
 /* LOOKUP through the cache of the ids met lately (ID is not 0). */
 static const struct perfan_event *lookup_cached(struct perfan_perfdata *pd,
-						uint64_t id)
+						int ids, uint64_t id)
 {
-	struct perfan__id_slot *c = &pd->id_cache[id % PERFAN__ID_CACHE];
+	struct perfan__id_slot *c = &pd->id_cache[ids][id % PERFAN__ID_CACHE];
 	if (c->id == id)
 		return &pd->events[c->idx];
 	const uint64_t *idx = perfan__htab_get(&pd->ids, id);
@@ -168,6 +169,7 @@ void perfan__events_free(struct perfan_perfdata *pd)
 }
 
 const struct perfan_event *perfan__event_for_sample(struct perfan_perfdata *pd,
+						    int ids,
 						    const uint8_t *body,
 						    size_t len)
 {
@@ -179,11 +181,11 @@ const struct perfan_event *perfan__event_for_sample(struct perfan_perfdata *pd,
 		return NULL;
 	uint64_t id = perfan__u64(body + pd->id_pos * 8, pd->swap);
 	/* synthesized records carry id 0: perf gives them the first event */
-	return id ? lookup_cached(pd, id) : &pd->events[0];
+	return id ? lookup_cached(pd, ids, id) : &pd->events[0];
 }
 
 const struct perfan_event *perfan__event_for_other(struct perfan_perfdata *pd,
-						   const uint8_t *rec,
+						   int ids, const uint8_t *rec,
 						   size_t len)
 {
 	if (pd->nr_events == 0)
@@ -195,5 +197,5 @@ const struct perfan_event *perfan__event_for_other(struct perfan_perfdata *pd,
 	if ((size_t)pd->is_pos * 8 + 8 > len)
 		return NULL;
 	uint64_t id = perfan__u64(rec + len - (size_t)pd->is_pos * 8, pd->swap);
-	return id ? lookup_cached(pd, id) : &pd->events[0];
+	return id ? lookup_cached(pd, ids, id) : &pd->events[0];
 }

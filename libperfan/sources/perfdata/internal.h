@@ -95,11 +95,14 @@ struct perfan_perfdata {
 	int id_pos, is_pos;      /* where the id sits in samples / trailers */
 	/* ids met lately, in front of IDS (two lookups a sample, a handful
 	 * of ids a file: one per event and CPU), direct-mapped by the id's
-	 * low bits; id 0 (never looked up) marks an empty slot */
+	 * low bits; id 0 (never looked up) marks an empty slot. One cache
+	 * for the reader, which orders records by their times, one for the
+	 * decoder, which runs on the caller's thread when a reader thread
+	 * reads ahead (pipeline.c) */
 	struct perfan__id_slot {
 		uint64_t id;
 		size_t idx;
-	} id_cache[PERFAN__ID_CACHE];
+	} id_cache[2][PERFAN__ID_CACHE];
 
 	struct perfan_features feat;
 	/* BPF_PROG_INFO's function infos, for naming its programs' functions
@@ -184,11 +187,15 @@ int perfan__event_add(struct perfan_perfdata *pd, const struct perfan_attr *at,
 int perfan__event_add_ids(struct perfan_perfdata *pd, size_t idx,
 			  const uint64_t *ids, size_t nr);
 int perfan__event_map_id(struct perfan_perfdata *pd, uint64_t id, size_t idx);
+/* The event of a sample (its body) or of another record, through the
+ * cache of the reader or of the decoder (PERFAN__IDS_*). */
+enum { PERFAN__IDS_READ, PERFAN__IDS_DECODE };
 const struct perfan_event *perfan__event_for_sample(struct perfan_perfdata *pd,
+						    int ids,
 						    const uint8_t *body,
 						    size_t len);
 const struct perfan_event *perfan__event_for_other(struct perfan_perfdata *pd,
-						   const uint8_t *rec,
+						   int ids, const uint8_t *rec,
 						   size_t len);
 void perfan__events_finish(struct perfan_perfdata *pd);
 /* Name events from the EVENT_DESC feature (by their first id). */
@@ -237,28 +244,35 @@ const char *perfan__scratch_str(struct perfan_perfdata *pd, const uint8_t *p,
 				size_t maxlen);
 
 /* perfdata.c: the next record on this thread, decoded into REC (NULL:
- * into perfan__pipe_slot(), asked for once the record is read). */
+ * its bytes into the batch read ahead, perfan__pipe_put). */
 int perfan__perfdata_next_into(struct perfan_perfdata *pd,
 			       struct perfan_record *rec);
 
-/* pipeline.c: a reader thread that runs READ (perfan__perfdata_next_into,
- * given by the caller so that the pipeline knows no reader) ahead of the
- * caller (opts.threads >= 2, a mapped file). Start: 0, or not 0 when no
- * thread could be made (then the caller's thread reads). */
+/* pipeline.c: a reader thread that runs READ (perfan__perfdata_next_into)
+ * ahead of the caller (opts.threads >= 2, a mapped file), whose records
+ * the caller's thread decodes with DECODE (perfan__record_decode): both
+ * given by the caller so that the pipeline knows no reader. Start: 0, or
+ * not 0 when no thread could be made (then the caller's thread reads). */
 typedef int (*perfan__pipe_read_fn)(struct perfan_perfdata *pd,
 				    struct perfan_record *rec);
-int perfan__pipe_start(struct perfan_perfdata *pd, perfan__pipe_read_fn read);
+typedef int (*perfan__pipe_decode_fn)(struct perfan_perfdata *pd,
+				      const struct perfan__raw *r,
+				      struct perfan_record *rec);
+int perfan__pipe_start(struct perfan_perfdata *pd, perfan__pipe_read_fn read,
+		       perfan__pipe_decode_fn decode);
 int perfan__pipe_next(struct perfan_perfdata *pd,
 		      const struct perfan_record **out);
 uint64_t perfan__pipe_offset(const struct perfan_perfdata *pd);
 void perfan__pipe_free(struct perfan_perfdata *pd);
-/* On the reader thread (else they do nothing and return 0): memory that
- * lives as long as the record being decoded; a warning kept for the
- * caller's thread (1: kept); the record's bytes made to outlive the
- * reader's buffers; wait until the caller holds no record, before the
- * reader's state changes. */
+/* On the reader thread, or the caller's while it decodes a batch's record
+ * (else they do nothing and return 0): whether memory that lives as long
+ * as the record being decoded comes from the batch, and that memory; a
+ * warning kept for the caller's thread (1: kept). On the reader thread: a
+ * record's bytes into the batch (0, or out of memory); the record's bytes
+ * made to outlive the reader's buffers; wait until the caller holds no
+ * record, before the reader's state changes. */
 int perfan__pipe_filling(void);
-struct perfan_record *perfan__pipe_slot(void);
+int perfan__pipe_put(struct perfan_perfdata *pd, const struct perfan__raw *r);
 void *perfan__pipe_alloc(size_t n);
 int perfan__pipe_log(enum perfan_log_level level, const char *msg);
 int perfan__pipe_stable(struct perfan_perfdata *pd, struct perfan__raw *r);

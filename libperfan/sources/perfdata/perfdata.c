@@ -399,9 +399,10 @@ static int deliver(struct perfan_perfdata *pd, const struct perfan__raw *r,
 {
 	struct perfan__raw stable = *r;
 	int rc = perfan__pipe_stable(pd, &stable);
-	if (!rc && !rec && !(rec = perfan__pipe_slot()))
-		rc = PD_ERR(pd, PERFAN_ENOMEM, r->offset, "out of memory");
-	if (!rc)
+	if (!rc && !rec)
+		/* read ahead: decoded on the caller's thread */
+		rc = perfan__pipe_put(pd, &stable);
+	else if (!rc)
 		rc = perfan__record_decode(pd, &stable, rec);
 	if (rc)
 		return fail(pd, rc);
@@ -416,7 +417,8 @@ int perfan_perfdata_next(perfan_perfdata *pd, const struct perfan_record **out)
 	/* a mapped file is read ahead on a second thread when asked; a
 	 * stream on this one (its reads may block after the caller is done) */
 	if (pd->opts.threads > 1 && pd->src.map && !pd->err &&
-	    !perfan__pipe_start(pd, perfan__perfdata_next_into))
+	    !perfan__pipe_start(pd, perfan__perfdata_next_into,
+				perfan__record_decode))
 		return perfan__pipe_next(pd, out);
 	int rc = perfan__perfdata_next_into(pd, &pd->rec);
 	if (!rc)

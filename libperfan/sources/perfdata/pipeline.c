@@ -1,9 +1,12 @@
 /* sources/perfdata/pipeline.c: reading ahead on a second thread (opts.threads >= 2).
  * A reader thread runs the sequential reader (input, decompression, time
- * order, decoding) and hands the decoded records over in batches; the
- * caller's thread takes them in the same order, with the reader's warnings
- * at the places they were met and its error after the records before it,
- * so that what a caller sees is what one thread gives. */
+ * order) and hands the records' bytes over in batches; the caller's thread
+ * takes them in the same order and decodes each when it delivers it, with
+ * the reader's warnings at the places they were met and its error after
+ * the records before it, so that what a caller sees is what one thread
+ * gives. The decoding stays on the caller's thread because a decoded
+ * record is four times the size of its bytes: written on one core and
+ * read on another, it cost the reader half its time. */
 #include "sources/perfdata/ahead.h"
 #include "sources/perfdata/internal.h"
 
@@ -33,8 +36,10 @@ struct pipe_log {
 
 struct batch {
 	struct perfan__hitem item; /* first: the queue's link */
-	struct perfan_record *recs;
+	struct perfan__raw *raws;  /* the reader's */
 	size_t n, cap;
+	struct perfan_record *recs; /* the caller's: raws[0 .. ndec) decoded */
+	size_t ndec, caprecs;
 	struct pipe_log *logs;
 	size_t nlogs, caplogs;
 	/* copies of record bytes and decoded arrays, reused when the batch
@@ -48,6 +53,7 @@ struct batch {
 struct perfan__pipe {
 	struct perfan_perfdata *pd;
 	perfan__pipe_read_fn read; /* the reader's next record, on the thread */
+	perfan__pipe_decode_fn decode; /* a record, on the caller's thread */
 	pthread_t th;
 	struct perfan__handoff q; /* batches handed over, and spares */
 	/* the reader's */
@@ -59,11 +65,18 @@ struct perfan__pipe {
 	struct batch *cur;
 	size_t idx, logidx;
 	uint64_t offset;
+	int err; /* a record that did not decode: the caller's last word */
 	char apart_after[32];
 };
 
 /* The batch the reader thread fills: set on that thread only. */
 static _Thread_local struct perfan__pipe *filling;
+/* The batch whose records the caller's thread decodes, and the record's
+ * index when it decodes ahead of delivering (NOT_AHEAD: as it delivers);
+ * set on that thread only. */
+static _Thread_local struct batch *decoding;
+static _Thread_local size_t decoding_at;
+#define NOT_AHEAD SIZE_MAX
 
 static void *bump(struct batch *b, size_t n)
 {
@@ -76,6 +89,7 @@ static void batch_reset(struct batch *b)
 		free(b->logs[i].msg);
 	b->nlogs = 0;
 	b->n = 0;
+	b->ndec = 0;
 	b->bytes = 0;
 	b->status = 0;
 	free(b->msg);
@@ -91,6 +105,7 @@ static void batch_free(struct batch *b)
 	batch_reset(b);
 	perfan__arena_free(&b->mem);
 	free(b->logs);
+	free(b->raws);
 	free(b->recs);
 	free(b);
 }
@@ -104,34 +119,53 @@ static void item_free(struct perfan__hitem *it)
 
 void *perfan__pipe_alloc(size_t n)
 {
-	return filling && filling->fill ? bump(filling->fill, n) : NULL;
+	struct batch *b = filling ? filling->fill : decoding;
+	return b ? bump(b, n) : NULL;
 }
 
-struct perfan_record *perfan__pipe_slot(void)
+int perfan__pipe_put(struct perfan_perfdata *pd, const struct perfan__raw *r)
 {
-	return filling && filling->fill ? &filling->fill->recs[filling->fill->n]
-					: NULL;
+	struct batch *b = filling ? filling->fill : NULL;
+	if (!b)
+		return PD_ERR(pd, PERFAN_ENOMEM, r->offset, "out of memory");
+	b->raws[b->n] = *r;
+	return 0;
 }
 
 int perfan__pipe_filling(void)
 {
-	return filling != NULL;
+	return filling != NULL || decoding != NULL;
+}
+
+/* Keep MSG for the caller's thread, to be given before record AT of B is
+ * delivered and after those kept for it before. */
+static void keep_log(struct batch *b, size_t at, enum perfan_log_level level,
+		     const char *msg)
+{
+	if (perfan__grow((void **)&b->logs, &b->caplogs, b->nlogs + 1,
+			 sizeof(*b->logs)))
+		return; /* a warning lost, not the records */
+	char *m = strdup(msg);
+	if (!m)
+		return;
+	size_t i = b->nlogs++;
+	for (; i > 0 && b->logs[i - 1].at > at; i--)
+		b->logs[i] = b->logs[i - 1];
+	b->logs[i] = (struct pipe_log){at, level, m};
 }
 
 int perfan__pipe_log(enum perfan_log_level level, const char *msg)
 {
+	if (decoding && decoding_at != NOT_AHEAD) {
+		keep_log(decoding, decoding_at, level, msg);
+		return 1;
+	}
 	if (!filling)
 		return 0;
 	struct batch *b = filling->fill;
 	if (!b)
 		return 1; /* out of memory: see perfan__pipe_quiesce */
-	if (perfan__grow((void **)&b->logs, &b->caplogs, b->nlogs + 1,
-			 sizeof(*b->logs)))
-		return 1; /* a warning lost, not the records */
-	char *m = strdup(msg);
-	if (!m)
-		return 1;
-	b->logs[b->nlogs++] = (struct pipe_log){b->n, level, m};
+	keep_log(b, b->n, level, msg);
 	return 1;
 }
 
@@ -184,13 +218,13 @@ static struct batch *new_batch(struct perfan__pipe *p)
 	if (p->batch_records < BATCH_FIRST)
 		p->batch_records = BATCH_FIRST;
 	if (b->cap < p->batch_records) {
-		struct perfan_record *r =
-			realloc(b->recs, p->batch_records * sizeof(*r));
+		struct perfan__raw *r =
+			realloc(b->raws, p->batch_records * sizeof(*r));
 		if (!r) {
 			batch_free(b);
 			return NULL;
 		}
-		b->recs = r;
+		b->raws = r;
 		b->cap = p->batch_records;
 	}
 	if (p->batch_records < BATCH_RECORDS)
@@ -233,7 +267,7 @@ static void *run(void *arg)
 			/* no batch for the error either: the caller sees
 			 * the end of the queue as out of memory */
 			break;
-		/* decoded into the batch's next slot (perfan__pipe_slot) */
+		/* into the batch's next slot (perfan__pipe_put) */
 		int rc = p->read(pd, NULL);
 		if (!p->fill) { /* quiesce had no batch */
 			rc = perfan__err(PERFAN_ENOMEM,
@@ -246,7 +280,7 @@ static void *run(void *arg)
 		if (rc == 0) {
 			/* the bytes the records keep in memory, mapped or
 			 * copied */
-			b->bytes += b->recs[b->n++].size;
+			b->bytes += b->raws[b->n++].size;
 			if (b->n < b->cap && b->bytes < BATCH_BYTES)
 				continue;
 			if (hand_over(p))
@@ -266,13 +300,15 @@ static void *run(void *arg)
 
 /* ---- the caller's side --------------------------------------------------- */
 
-int perfan__pipe_start(struct perfan_perfdata *pd, perfan__pipe_read_fn read)
+int perfan__pipe_start(struct perfan_perfdata *pd, perfan__pipe_read_fn read,
+		       perfan__pipe_decode_fn decode)
 {
 	struct perfan__pipe *p = calloc(1, sizeof(*p));
 	if (!p)
 		return PERFAN_ENOMEM;
 	p->pd = pd;
 	p->read = read;
+	p->decode = decode;
 	perfan__handoff_init(&p->q, QUEUE_DEPTH);
 	if (pthread_create(&p->th, NULL, run, p)) {
 		perfan__handoff_destroy(&p->q, item_free);
@@ -293,15 +329,56 @@ static void emit_logs(struct perfan__pipe *p, struct batch *b, size_t upto)
 	}
 }
 
+/* Decode B's records up to UPTO on this thread, into memory of the batch;
+ * AHEAD: before they are delivered (their warnings kept for then). 0, or
+ * the error of the record that stopped it. */
+static int decode_to(struct perfan__pipe *p, struct batch *b, size_t upto,
+		     int ahead)
+{
+	int rc = 0;
+	decoding = b;
+	while (!rc && b->ndec < upto) {
+		decoding_at = ahead ? b->ndec : NOT_AHEAD;
+		rc = p->decode(p->pd, &b->raws[b->ndec], &b->recs[b->ndec]);
+		if (!rc)
+			b->ndec++;
+	}
+	decoding = NULL;
+	return rc;
+}
+
+/* Room for the decoded records of B, just taken. */
+static int room(struct perfan__pipe *p, struct batch *b)
+{
+	if (b->caprecs >= b->n)
+		return 0;
+	struct perfan_record *r = realloc(b->recs, b->n * sizeof(*r));
+	if (!r)
+		return perfan__err(PERFAN_ENOMEM,
+				   "%s: out of memory reading ahead",
+				   p->pd->name);
+	b->recs = r;
+	b->caprecs = b->n;
+	return 0;
+}
+
 int perfan__pipe_next(struct perfan_perfdata *pd,
 		      const struct perfan_record **out)
 {
 	struct perfan__pipe *p = pd->pipe;
+	if (p->err)
+		return p->err;
 	for (;;) {
 		struct batch *b = p->cur;
 		if (b) {
 			emit_logs(p, b, p->idx);
 			if (p->idx < b->n) {
+				int rc = p->idx < b->ndec
+						 ? 0
+						 : decode_to(p, b, p->idx + 1,
+							     0);
+				if (rc)
+					return p->err = rc;
 				const struct perfan_record *r =
 					&b->recs[p->idx++];
 				p->offset = r->offset + r->size;
@@ -326,18 +403,26 @@ int perfan__pipe_next(struct perfan_perfdata *pd,
 					   pd->name);
 		p->cur = b;
 		p->idx = p->logidx = 0;
+		int rc = room(p, b);
+		if (rc)
+			return p->err = rc;
 	}
 }
 
-size_t perfan__perfdata_ahead(const perfan_perfdata *pd,
+size_t perfan__perfdata_ahead(perfan_perfdata *pd,
 			      const struct perfan_record **recs)
 {
-	const struct perfan__pipe *p = pd->pipe;
-	const struct batch *b = p ? p->cur : NULL;
+	struct perfan__pipe *p = pd->pipe;
+	struct batch *b = p ? p->cur : NULL;
 	if (!b || p->idx >= b->n)
 		return 0;
+	/* a record that does not decode stops it: it fails again, in its
+	 * place, when it is delivered */
+	decode_to(p, b, b->n, 1);
+	if (b->ndec <= p->idx)
+		return 0;
 	*recs = &b->recs[p->idx];
-	return b->n - p->idx;
+	return b->ndec - p->idx;
 }
 
 uint64_t perfan__pipe_offset(const struct perfan_perfdata *pd)

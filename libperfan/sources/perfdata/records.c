@@ -507,8 +507,8 @@ int perfan__record_decode(struct perfan_perfdata *pd,
 	rec->raw = r->bytes;
 
 	if (r->type == PERFAN_REC_SAMPLE) {
-		rec->event =
-			perfan__event_for_sample(pd, r->bytes + 8, r->size - 8);
+		rec->event = perfan__event_for_sample(
+			pd, PERFAN__IDS_DECODE, r->bytes + 8, r->size - 8);
 		if (!rec->event) {
 			/* perf counts these as "unknown id" and goes on */
 			if (!pd->warned_unknown_id)
@@ -548,7 +548,8 @@ int perfan__record_decode(struct perfan_perfdata *pd,
 
 	size_t tr = 0;
 	if (r->type < PERFAN_REC_HEADER_ATTR) {
-		rec->event = perfan__event_for_other(pd, r->bytes, r->size);
+		rec->event = perfan__event_for_other(pd, PERFAN__IDS_DECODE,
+						     r->bytes, r->size);
 		if (rec->event &&
 		    (rec->event->attr.flags & PERFAN_ATTR_SAMPLE_ID_ALL)) {
 			uint64_t st = rec->event->attr.sample_type;

@@ -232,8 +232,8 @@ uint64_t perfan__record_time(struct perfan_perfdata *pd,
 	if (r->type >= PERFAN_REC_HEADER_ATTR)
 		return 0;
 	if (r->type == PERFAN_REC_SAMPLE) {
-		const struct perfan_event *ev =
-			perfan__event_for_sample(pd, r->bytes + 8, r->size - 8);
+		const struct perfan_event *ev = perfan__event_for_sample(
+			pd, PERFAN__IDS_READ, r->bytes + 8, r->size - 8);
 		if (!ev)
 			return 0;
 		uint64_t st = ev->attr.sample_type;
@@ -246,8 +246,8 @@ uint64_t perfan__record_time(struct perfan_perfdata *pd,
 			return 0;
 		return perfan__u64(r->bytes + 8 + idx * 8, pd->swap);
 	}
-	const struct perfan_event *ev =
-		perfan__event_for_other(pd, r->bytes, r->size);
+	const struct perfan_event *ev = perfan__event_for_other(
+		pd, PERFAN__IDS_READ, r->bytes, r->size);
 	if (!ev || !(ev->attr.flags & PERFAN_ATTR_SAMPLE_ID_ALL))
 		return 0;
 	uint64_t st = ev->attr.sample_type;
