@@ -18,8 +18,13 @@
 #include "util/prefault.h"
 
 /* Leaves by (memo serial, root frame): direct-mapped, a miss costs one
- * walk down the trie. */
+ * walk down the trie. A slot for every LEAF_BYTES of records (a sample
+ * with a callchain takes more), from 1 << LEAF_MIN_BITS to 1 << LEAF_BITS
+ * of them: the 1 MiB of the largest costs a short recording more to zero
+ * than the rest of its reading. */
 #define LEAF_BITS 16
+#define LEAF_MIN_BITS 10
+#define LEAF_BYTES 128
 
 struct leaf_slot {
 	uint64_t serial; /* 0: empty */
@@ -33,7 +38,8 @@ struct fold {
 	size_t ncols;
 	perfan_frame_id *stack; /* root first */
 	size_t capstack;
-	struct leaf_slot *leaves; /* 1 << LEAF_BITS, or NULL */
+	struct leaf_slot *leaves; /* 1 << leaf_bits, or NULL */
+	unsigned leaf_bits;
 };
 
 /* The process frame at the root of T's stacks, cached in T until its comm
@@ -115,7 +121,7 @@ static const struct leaf_slot *known_leaf(struct fold *f, perfan_stream *s,
 	if (!serial || !f->leaves)
 		return NULL;
 	uint64_t h = perfan__hash_u64(serial ^ ((uint64_t)root << 40));
-	struct leaf_slot *sl = &f->leaves[h >> (64 - LEAF_BITS)];
+	struct leaf_slot *sl = &f->leaves[h >> (64 - f->leaf_bits)];
 	if (sl->serial == serial && sl->root == root)
 		return sl;
 	sl->serial = 0; /* until filled, below */
@@ -171,6 +177,23 @@ static int fold_sample(struct fold *f, perfan_stream *s,
 	return err;
 }
 
+/* The leaf slots for PD's records, by the bytes its header says they take
+ * (a compressed recording's times 32, a stream's the most). */
+static unsigned leaf_bits(const perfan_perfdata *pd)
+{
+	const struct perfan_file_info *fi = perfan_perfdata_info(pd);
+	uint64_t bytes = fi->data_size ? fi->data_size : fi->file_size;
+	uint64_t word = fi->feature_bits[PERFAN_FEAT_COMPRESSED / 64];
+	if ((word >> (PERFAN_FEAT_COMPRESSED % 64)) & 1)
+		bytes *= 32;
+	if (fi->pipe_mode || !bytes)
+		return LEAF_BITS;
+	unsigned b = LEAF_MIN_BITS;
+	while (b < LEAF_BITS && ((uint64_t)LEAF_BYTES << b) < bytes)
+		b++;
+	return b;
+}
+
 int perfan_resolve_perfdata(perfan_profile *p, perfan_perfdata *pd,
 			    const struct perfan_resolve_opts *opts,
 			    struct perfan_resolve_stats *stats)
@@ -187,11 +210,11 @@ int perfan_resolve_perfdata(perfan_profile *p, perfan_perfdata *pd,
 	struct perfan_resolve_opts o = PERFAN_RESOLVE_OPTS_INIT;
 	if (opts)
 		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
-	struct fold f = {.p = p, .o = &o};
+	struct fold f = {.p = p, .o = &o, .leaf_bits = leaf_bits(pd)};
 	/* without memory for it, every sample walks the trie */
-	f.leaves = calloc((size_t)1 << LEAF_BITS, sizeof(*f.leaves));
+	f.leaves = calloc((size_t)1 << f.leaf_bits, sizeof(*f.leaves));
 	perfan__prefault(f.leaves,
-			 ((size_t)1 << LEAF_BITS) * sizeof(*f.leaves));
+			 ((size_t)1 << f.leaf_bits) * sizeof(*f.leaves));
 	const struct perfan_stream_event *ev;
 	while (!(err = perfan_stream_next(s, &ev))) {
 		if (ev->type != PERFAN_STREAM_SAMPLE)

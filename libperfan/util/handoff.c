@@ -41,6 +41,14 @@ struct perfan__hitem *perfan__handoff_spare(struct perfan__handoff *h)
 	return it;
 }
 
+size_t perfan__handoff_queued(struct perfan__handoff *h)
+{
+	pthread_mutex_lock(&h->mu);
+	size_t n = h->queued;
+	pthread_mutex_unlock(&h->mu);
+	return n;
+}
+
 int perfan__handoff_put(struct perfan__handoff *h, struct perfan__hitem *it)
 {
 	it->next = NULL;

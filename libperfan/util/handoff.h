@@ -33,6 +33,8 @@ void perfan__handoff_destroy(struct perfan__handoff *h,
 
 /* A spare batch, or NULL (make one). */
 struct perfan__hitem *perfan__handoff_spare(struct perfan__handoff *h);
+/* How many batches wait to be taken. */
+size_t perfan__handoff_queued(struct perfan__handoff *h);
 /* Queue IT, once fewer than DEPTH wait or the consumer stopped (it is
  * queued then too, for the consumer to take after joining: nothing read
  * is lost). Returns 1 when the consumer stopped, else 0. */

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # threads.sh: --threads changes nothing. Every perf.data under testdata/ is
-# read with one thread and with two (the second reads and orders ahead, the
-# first decodes): report, report --json and collapse print the same bytes,
+# read with one thread and with two (the second reads and orders ahead,
+# either decodes): report, report --json and collapse print the same bytes,
 # the same warnings and errors, and exit the same way. A recording cut in
 # the middle of a record keeps its samples and its warning with both, and
 # so does one with a sample that does not decode; the time and process
@@ -79,9 +79,10 @@ for cut in $((size / 3 + 7)) $((size / 2 + 3)) $((size - 13)); do
 	[ -s "$tmp/2.out" ] || fail "cut at $cut: no samples"
 done
 
-# a sample that does not decode, in a DWARF recording: the caller's thread
-# decodes the records read ahead before their turn, for the unwinding
-# workers; the error still comes in its place, after the samples before it
+# a sample that does not decode, in a DWARF recording: the records read
+# ahead are decoded before their turn, for the unwinding workers (by the
+# reader or the caller's thread); the error still comes in its place,
+# after the samples before it
 at=$(python3 tests/tools/patch_sample.py testdata/dwarf/perf.data "$tmp/undecodable.data" 100 48 0xffffffff)
 same "collapse, a sample that does not decode" collapse --samples "${H[@]}" "$tmp/undecodable.data"
 grep -q "offset $at .*too short for its callchain" "$tmp/2.err" ||

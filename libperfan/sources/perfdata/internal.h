@@ -273,6 +273,11 @@ void perfan__pipe_free(struct perfan_perfdata *pd);
  * record, before the reader's state changes. */
 int perfan__pipe_filling(void);
 int perfan__pipe_put(struct perfan_perfdata *pd, const struct perfan__raw *r);
+/* On the reader thread: where to decode the record just put, when this
+ * batch is decoded there (NULL: on the caller's thread); whether this is
+ * the reader thread. */
+struct perfan_record *perfan__pipe_slot(void);
+int perfan__pipe_reading(void);
 void *perfan__pipe_alloc(size_t n);
 int perfan__pipe_log(enum perfan_log_level level, const char *msg);
 int perfan__pipe_stable(struct perfan_perfdata *pd, struct perfan__raw *r);

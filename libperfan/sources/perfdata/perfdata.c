@@ -397,13 +397,27 @@ int perfan_perfdata_read_header(perfan_perfdata *pd)
 static int deliver(struct perfan_perfdata *pd, const struct perfan__raw *r,
 		   struct perfan_record *rec)
 {
+	if (r->type == PERFAN_REC_SAMPLE && !pd->warned_unknown_id &&
+	    !perfan__event_for_sample(pd, PERFAN__IDS_READ, r->bytes + 8,
+				      r->size - 8)) {
+		/* perf counts these as "unknown id" and goes on; the decoder
+		 * skips them */
+		perfan__log(pd, PERFAN_LOG_WARN,
+			    "%s: offset %llu: SAMPLE with an id that matches "
+			    "no event (skipped)",
+			    pd->name, (unsigned long long)r->offset);
+		pd->warned_unknown_id = 1;
+	}
 	struct perfan__raw stable = *r;
 	int rc = perfan__pipe_stable(pd, &stable);
-	if (!rc && !rec)
-		/* read ahead: decoded on the caller's thread */
+	if (!rc && !rec) {
+		/* read ahead: decoded here or on the caller's thread */
 		rc = perfan__pipe_put(pd, &stable);
-	else if (!rc)
+		if (!rc && (rec = perfan__pipe_slot()))
+			rc = perfan__record_decode(pd, &stable, rec);
+	} else if (!rc) {
 		rc = perfan__record_decode(pd, &stable, rec);
+	}
 	if (rc)
 		return fail(pd, rc);
 	return 0;

@@ -1,12 +1,13 @@
 /* sources/perfdata/pipeline.c: reading ahead on a second thread (opts.threads >= 2).
  * A reader thread runs the sequential reader (input, decompression, time
  * order) and hands the records' bytes over in batches; the caller's thread
- * takes them in the same order and decodes each when it delivers it, with
- * the reader's warnings at the places they were met and its error after
- * the records before it, so that what a caller sees is what one thread
- * gives. The decoding stays on the caller's thread because a decoded
- * record is four times the size of its bytes: written on one core and
- * read on another, it cost the reader half its time. */
+ * takes them in the same order, with the reader's warnings at the places
+ * they were met and its error after the records before it, so that what a
+ * caller sees is what one thread gives. A batch is decoded by the reader
+ * when the caller is behind, else by the caller as it delivers each
+ * record: a decoded record is four times the size of its bytes, and
+ * written on one core and read on another it cost the reader half its
+ * time. */
 #include "sources/perfdata/ahead.h"
 #include "sources/perfdata/internal.h"
 
@@ -26,6 +27,8 @@
 #define BATCH_BYTES ((size_t)1 << 20)
 /* Batches handed over and not yet taken, at most. */
 #define QUEUE_DEPTH 3
+/* The reader decodes a batch when this many wait to be taken. */
+#define READER_DECODES_FROM 2
 #define BUMP_CHUNK ((size_t)64 << 10)
 
 struct pipe_log {
@@ -38,8 +41,11 @@ struct batch {
 	struct perfan__hitem item; /* first: the queue's link */
 	struct perfan__raw *raws;  /* the reader's */
 	size_t n, cap;
-	struct perfan_record *recs; /* the caller's: raws[0 .. ndec) decoded */
+	/* raws[0 .. ndec) decoded: by the reader as it reads, when it reads
+	 * ahead of the caller (its batches wait), else by the caller */
+	struct perfan_record *recs;
 	size_t ndec, caprecs;
+	int reader_decodes;
 	struct pipe_log *logs;
 	size_t nlogs, caplogs;
 	/* copies of record bytes and decoded arrays, reused when the batch
@@ -66,6 +72,9 @@ struct perfan__pipe {
 	size_t idx, logidx;
 	uint64_t offset;
 	int err; /* a record that did not decode: the caller's last word */
+	/* the record delivered, unless it was decoded ahead: one that is
+	 * reused stays in this core's cache */
+	struct perfan_record one;
 	char apart_after[32];
 };
 
@@ -90,6 +99,7 @@ static void batch_reset(struct batch *b)
 	b->nlogs = 0;
 	b->n = 0;
 	b->ndec = 0;
+	b->reader_decodes = 0;
 	b->bytes = 0;
 	b->status = 0;
 	free(b->msg);
@@ -130,6 +140,17 @@ int perfan__pipe_put(struct perfan_perfdata *pd, const struct perfan__raw *r)
 		return PD_ERR(pd, PERFAN_ENOMEM, r->offset, "out of memory");
 	b->raws[b->n] = *r;
 	return 0;
+}
+
+struct perfan_record *perfan__pipe_slot(void)
+{
+	struct batch *b = filling ? filling->fill : NULL;
+	return b && b->reader_decodes ? &b->recs[b->n] : NULL;
+}
+
+int perfan__pipe_reading(void)
+{
+	return filling != NULL;
 }
 
 int perfan__pipe_filling(void)
@@ -229,6 +250,18 @@ static struct batch *new_batch(struct perfan__pipe *p)
 	}
 	if (p->batch_records < BATCH_RECORDS)
 		p->batch_records *= 2;
+	/* the caller is behind: the reader decodes this batch too (a
+	 * decoded record, four times its bytes, costs it more to hand over
+	 * than to decode: the caller decodes when the reader is the slower) */
+	int behind = perfan__handoff_queued(&p->q) >= READER_DECODES_FROM;
+	if (behind && b->caprecs < b->cap) {
+		struct perfan_record *r = realloc(b->recs, b->cap * sizeof(*r));
+		if (r) {
+			b->recs = r;
+			b->caprecs = b->cap;
+		}
+	}
+	b->reader_decodes = behind && b->caprecs >= b->cap;
 	return b;
 }
 
@@ -281,6 +314,8 @@ static void *run(void *arg)
 			/* the bytes the records keep in memory, mapped or
 			 * copied */
 			b->bytes += b->raws[b->n++].size;
+			if (b->reader_decodes)
+				b->ndec = b->n;
 			if (b->n < b->cap && b->bytes < BATCH_BYTES)
 				continue;
 			if (hand_over(p))
@@ -329,37 +364,16 @@ static void emit_logs(struct perfan__pipe *p, struct batch *b, size_t upto)
 	}
 }
 
-/* Decode B's records up to UPTO on this thread, into memory of the batch;
- * AHEAD: before they are delivered (their warnings kept for then). 0, or
- * the error of the record that stopped it. */
-static int decode_to(struct perfan__pipe *p, struct batch *b, size_t upto,
-		     int ahead)
+/* Decode record I of B on this thread into OUT, with memory of the batch;
+ * AHEAD: before it is delivered (its warnings kept for then). */
+static int decode(struct perfan__pipe *p, struct batch *b, size_t i,
+		  struct perfan_record *out, int ahead)
 {
-	int rc = 0;
 	decoding = b;
-	while (!rc && b->ndec < upto) {
-		decoding_at = ahead ? b->ndec : NOT_AHEAD;
-		rc = p->decode(p->pd, &b->raws[b->ndec], &b->recs[b->ndec]);
-		if (!rc)
-			b->ndec++;
-	}
+	decoding_at = ahead ? i : NOT_AHEAD;
+	int rc = p->decode(p->pd, &b->raws[i], out);
 	decoding = NULL;
 	return rc;
-}
-
-/* Room for the decoded records of B, just taken. */
-static int room(struct perfan__pipe *p, struct batch *b)
-{
-	if (b->caprecs >= b->n)
-		return 0;
-	struct perfan_record *r = realloc(b->recs, b->n * sizeof(*r));
-	if (!r)
-		return perfan__err(PERFAN_ENOMEM,
-				   "%s: out of memory reading ahead",
-				   p->pd->name);
-	b->recs = r;
-	b->caprecs = b->n;
-	return 0;
 }
 
 int perfan__pipe_next(struct perfan_perfdata *pd,
@@ -373,14 +387,13 @@ int perfan__pipe_next(struct perfan_perfdata *pd,
 		if (b) {
 			emit_logs(p, b, p->idx);
 			if (p->idx < b->n) {
-				int rc = p->idx < b->ndec
-						 ? 0
-						 : decode_to(p, b, p->idx + 1,
-							     0);
-				if (rc)
-					return p->err = rc;
-				const struct perfan_record *r =
-					&b->recs[p->idx++];
+				const struct perfan_record *r = &p->one;
+				if (p->idx < b->ndec)
+					r = &b->recs[p->idx];
+				else if ((p->err = decode(p, b, p->idx, &p->one,
+							  0)))
+					return p->err;
+				p->idx++;
 				p->offset = r->offset + r->size;
 				*out = r;
 				return 0;
@@ -403,9 +416,6 @@ int perfan__pipe_next(struct perfan_perfdata *pd,
 					   pd->name);
 		p->cur = b;
 		p->idx = p->logidx = 0;
-		int rc = room(p, b);
-		if (rc)
-			return p->err = rc;
 	}
 }
 
@@ -416,9 +426,19 @@ size_t perfan__perfdata_ahead(perfan_perfdata *pd,
 	struct batch *b = p ? p->cur : NULL;
 	if (!b || p->idx >= b->n)
 		return 0;
+	if (b->caprecs < b->n) {
+		struct perfan_record *r = realloc(b->recs, b->n * sizeof(*r));
+		if (!r)
+			return 0; /* nothing ahead: the caller waits */
+		b->recs = r;
+		b->caprecs = b->n;
+	}
+	if (b->ndec < p->idx)
+		b->ndec = p->idx;
 	/* a record that does not decode stops it: it fails again, in its
 	 * place, when it is delivered */
-	decode_to(p, b, b->n, 1);
+	while (b->ndec < b->n && !decode(p, b, b->ndec, &b->recs[b->ndec], 1))
+		b->ndec++;
 	if (b->ndec <= p->idx)
 		return 0;
 	*recs = &b->recs[p->idx];

@@ -492,6 +492,12 @@ static int decode_tool(struct perfan_perfdata *pd, struct perfan_record *rec,
 	return 0;
 }
 
+/* The id cache of this thread: the reader's on the reader thread. */
+static int ids(void)
+{
+	return perfan__pipe_reading() ? PERFAN__IDS_READ : PERFAN__IDS_DECODE;
+}
+
 int perfan__record_decode(struct perfan_perfdata *pd,
 			  const struct perfan__raw *r,
 			  struct perfan_record *rec)
@@ -507,20 +513,10 @@ int perfan__record_decode(struct perfan_perfdata *pd,
 	rec->raw = r->bytes;
 
 	if (r->type == PERFAN_REC_SAMPLE) {
-		rec->event = perfan__event_for_sample(
-			pd, PERFAN__IDS_DECODE, r->bytes + 8, r->size - 8);
-		if (!rec->event) {
-			/* perf counts these as "unknown id" and goes on */
-			if (!pd->warned_unknown_id)
-				perfan__log(
-					pd, PERFAN_LOG_WARN,
-					"%s: offset %llu: SAMPLE with an id "
-					"that matches no event (skipped)",
-					pd->name,
-					(unsigned long long)r->offset);
-			pd->warned_unknown_id = 1;
-			return 0;
-		}
+		rec->event = perfan__event_for_sample(pd, ids(), r->bytes + 8,
+						      r->size - 8);
+		if (!rec->event)
+			return 0; /* the reader said so (perfdata.c) */
 		if (pd->opts.skip_sample_fields)
 			return 0;
 		int rc = perfan__sample_decode(pd, r->bytes, r->size,
@@ -548,8 +544,8 @@ int perfan__record_decode(struct perfan_perfdata *pd,
 
 	size_t tr = 0;
 	if (r->type < PERFAN_REC_HEADER_ATTR) {
-		rec->event = perfan__event_for_other(pd, PERFAN__IDS_DECODE,
-						     r->bytes, r->size);
+		rec->event =
+			perfan__event_for_other(pd, ids(), r->bytes, r->size);
 		if (rec->event &&
 		    (rec->event->attr.flags & PERFAN_ATTR_SAMPLE_ID_ALL)) {
 			uint64_t st = rec->event->attr.sample_type;
