@@ -10,11 +10,12 @@
 #include <perfan/records.h>
 
 /* The records after the one perfan_perfdata_next gave last that are kept
- * in the same batch, decoded now on the caller's thread, into *RECS: valid while the count
- * returned is not 0 and until the perfan_perfdata_next after the last of
- * them. 0 when nothing is read ahead (one thread, a stream) or the batch
- * is done (or its next record does not decode: perfan_perfdata_next says
- * so in its place): the next perfan_perfdata_next reuses its memory. */
+ * in the same batch, decoded (now, on the caller's thread, where the
+ * reader did not), into *RECS: valid while the count returned is not 0 and
+ * until the perfan_perfdata_next after the last of them. 0 when nothing is
+ * read ahead (one thread, a stream) or the batch is done (or its next
+ * record does not decode: perfan_perfdata_next says so in its place): the
+ * next perfan_perfdata_next reuses its memory. */
 size_t perfan__perfdata_ahead(perfan_perfdata *pd,
 			      const struct perfan_record **recs);
 
