@@ -92,6 +92,20 @@ static void *bump(struct batch *b, size_t n)
 	return perfan__arena_bump(&b->mem, n, BUMP_CHUNK);
 }
 
+/* Room in B for N decoded records: 0, or 1 when there is no memory for
+ * them (B as it was). */
+static int recs_room(struct batch *b, size_t n)
+{
+	if (b->caprecs >= n)
+		return 0;
+	struct perfan_record *r = realloc(b->recs, n * sizeof(*r));
+	if (!r)
+		return 1;
+	b->recs = r;
+	b->caprecs = n;
+	return 0;
+}
+
 static void batch_reset(struct batch *b)
 {
 	for (size_t i = 0; i < b->nlogs; i++)
@@ -253,15 +267,9 @@ static struct batch *new_batch(struct perfan__pipe *p)
 	/* the caller is behind: the reader decodes this batch too (a
 	 * decoded record, four times its bytes, costs it more to hand over
 	 * than to decode: the caller decodes when the reader is the slower) */
-	int behind = perfan__handoff_queued(&p->q) >= READER_DECODES_FROM;
-	if (behind && b->caprecs < b->cap) {
-		struct perfan_record *r = realloc(b->recs, b->cap * sizeof(*r));
-		if (r) {
-			b->recs = r;
-			b->caprecs = b->cap;
-		}
-	}
-	b->reader_decodes = behind && b->caprecs >= b->cap;
+	b->reader_decodes = perfan__handoff_queued(&p->q) >=
+				    READER_DECODES_FROM &&
+			    !recs_room(b, b->cap);
 	return b;
 }
 
@@ -426,13 +434,8 @@ size_t perfan__perfdata_ahead(perfan_perfdata *pd,
 	struct batch *b = p ? p->cur : NULL;
 	if (!b || p->idx >= b->n)
 		return 0;
-	if (b->caprecs < b->n) {
-		struct perfan_record *r = realloc(b->recs, b->n * sizeof(*r));
-		if (!r)
-			return 0; /* nothing ahead: the caller waits */
-		b->recs = r;
-		b->caprecs = b->n;
-	}
+	if (recs_room(b, b->n))
+		return 0; /* nothing ahead: the caller waits */
 	if (b->ndec < p->idx)
 		b->ndec = p->idx;
 	/* a record that does not decode stops it: it fails again, in its
