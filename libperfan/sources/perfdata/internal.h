@@ -79,11 +79,9 @@ struct perfan__bpf_raw;
 struct perfan_perfdata {
 	char *name;
 	struct perfan_perfdata_opts opts;
-	struct perfan__source src;
 	struct perfan_file_info info;
 	int swap;
 
-	uint64_t pos; /* file offset of the next record */
 	uint64_t end; /* end of the data section (UINT64_MAX for streams) */
 	/* where the data should have ended, when the file is shorter than
 	 * its header says (0 otherwise; info.cut is set too) */
@@ -117,15 +115,18 @@ struct perfan_perfdata {
 	unsigned tep_gen;     /* parses so far: a new one frees the last */
 	int header_done;
 
+	/* With a reader thread (pipeline.c), the fields from here to
+	 * pipe_apart are the reader's, written for every record; the fields
+	 * above are set by the header and read on both threads, and those
+	 * after pipe_apart are the decoder's (the caller's thread). A cache
+	 * line between the groups: otherwise each read on one core waits for
+	 * a line that the other core's write took away. */
+	char reader_apart[64];
+	struct perfan__source src;
+	uint64_t pos; /* file offset of the next record */
 	struct perfan__decomp *dc;
 	struct perfan__order order;
 	struct perfan__order prefetch;
-
-	struct perfan_record rec; /* the record handed out last */
-	uint8_t *scratch;         /* aligned copies of arrays for `rec` */
-	size_t scratch_cap, scratch_used;
-	uint8_t *retired[8]; /* outgrown scratch buffers of this record */
-	size_t nretired;
 	uint8_t *payload; /* stream copy of a payload outside header.size */
 	size_t payload_cap;
 	int err; /* sticky error */
@@ -134,12 +135,14 @@ struct perfan_perfdata {
 	int pending;
 	char *pending_msg;
 	int warned_unknown_id;
-	/* Read on the caller's thread for every record, while the reader
-	 * thread writes the fields above for every record: a cache line of
-	 * its own, or each read waits for the line to come back. */
 	char pipe_apart[64];
 	struct perfan__pipe *pipe; /* reading ahead (pipeline.c), or NULL */
-	char pipe_apart_after[56];
+	struct perfan_record rec;  /* the record handed out last */
+	uint8_t *scratch;          /* aligned copies of arrays for `rec` */
+	size_t scratch_cap, scratch_used;
+	uint8_t *retired[8]; /* outgrown scratch buffers of this record */
+	size_t nretired;
+	char pipe_apart_after[64];
 };
 
 /* A record's bytes and where it came from. */
@@ -277,6 +280,9 @@ int perfan__pipe_put(struct perfan_perfdata *pd, const struct perfan__raw *r);
  * batch is decoded there (NULL: on the caller's thread); whether this is
  * the reader thread. */
 struct perfan_record *perfan__pipe_slot(void);
+/* On the reader thread: the batch's place for the next record's bytes
+ * (NULL: no batch, out of memory). */
+struct perfan__raw *perfan__pipe_raw_slot(void);
 int perfan__pipe_reading(void);
 void *perfan__pipe_alloc(size_t n);
 int perfan__pipe_log(enum perfan_log_level level, const char *msg);

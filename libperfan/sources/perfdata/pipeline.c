@@ -152,8 +152,15 @@ int perfan__pipe_put(struct perfan_perfdata *pd, const struct perfan__raw *r)
 	struct batch *b = filling ? filling->fill : NULL;
 	if (!b)
 		return PD_ERR(pd, PERFAN_ENOMEM, r->offset, "out of memory");
-	b->raws[b->n] = *r;
+	if (r != &b->raws[b->n])
+		b->raws[b->n] = *r;
 	return 0;
+}
+
+struct perfan__raw *perfan__pipe_raw_slot(void)
+{
+	struct batch *b = filling ? filling->fill : NULL;
+	return b ? &b->raws[b->n] : NULL;
 }
 
 struct perfan_record *perfan__pipe_slot(void)
