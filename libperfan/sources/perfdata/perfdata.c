@@ -446,16 +446,16 @@ int perfan__perfdata_next_into(struct perfan_perfdata *pd,
 		return pd->err;
 	perfan__order_release(pd, &pd->order);
 	perfan__order_release(pd, &pd->prefetch);
-	struct perfan__raw local, *r = &local;
 	for (;;) {
+		struct perfan__raw r;
 		/* On the reader thread, a record leaves the time order in its
 		 * place in the batch: copied there from a struct just written
 		 * field by field, it waited for the stores before it, those
 		 * to lines that the caller's core read last among them, and
 		 * that was a third of the reader's time. */
 		struct perfan__raw *slot = rec ? NULL : perfan__pipe_raw_slot();
-		if (perfan__order_pop_from(pd, &pd->order, slot ? slot : r))
-			return deliver(pd, slot ? slot : r, rec);
+		if (perfan__order_pop_from(pd, &pd->order, slot ? slot : &r))
+			return deliver(pd, slot ? slot : &r, rec);
 		if (pd->pending) {
 			/* the records before the damage are out: now the
 			 * error, with its message */
@@ -465,7 +465,7 @@ int perfan__perfdata_next_into(struct perfan_perfdata *pd,
 				    pd->pending_msg ? pd->pending_msg : "");
 			return fail(pd, e);
 		}
-		int rc = read_input(pd, r);
+		int rc = read_input(pd, &r);
 		if (rc == PERFAN_ITEROVER) {
 			if (pd->order.npend) {
 				perfan__order_flush(pd, UINT64_MAX);
@@ -485,28 +485,28 @@ int perfan__perfdata_next_into(struct perfan_perfdata *pd,
 		if (rc)
 			return fail(pd, rc);
 		if (pd->opts.unordered)
-			return deliver(pd, r, rec);
-		if (r->type == PERFAN_REC_FINISHED_ROUND) {
+			return deliver(pd, &r, rec);
+		if (r.type == PERFAN_REC_FINISHED_ROUND) {
 			perfan__order_round(pd);
 			if (pd->err)
 				return pd->err;
 			if (pd->order.rhead != pd->order.rtail) {
-				rc = perfan__order_push_ready(pd, r);
+				rc = perfan__order_push_ready(pd, &r);
 				if (rc)
 					return fail(pd, rc);
 				continue;
 			}
-			return deliver(pd, r, rec);
+			return deliver(pd, &r, rec);
 		}
-		if (r->type < PERFAN_REC_HEADER_ATTR) {
-			uint64_t t = perfan__record_time(pd, r);
+		if (r.type < PERFAN_REC_HEADER_ATTR) {
+			uint64_t t = perfan__record_time(pd, &r);
 			if (t && t != UINT64_MAX) {
-				rc = perfan__order_push(pd, r, t);
+				rc = perfan__order_push(pd, &r, t);
 				if (rc)
 					return fail(pd, rc);
 				continue;
 			}
 		}
-		return deliver(pd, r, rec);
+		return deliver(pd, &r, rec);
 	}
 }

@@ -141,31 +141,38 @@ static void item_free(struct perfan__hitem *it)
 
 /* ---- the reader thread's side ------------------------------------------ */
 
-void *perfan__pipe_alloc(size_t n)
+/* The batch the reader thread fills, or NULL (not that thread, or out of
+ * memory). */
+static struct batch *filled(void)
 {
-	struct batch *b = filling ? filling->fill : decoding;
-	return b ? bump(b, n) : NULL;
+	return filling ? filling->fill : NULL;
 }
 
-int perfan__pipe_put(struct perfan_perfdata *pd, const struct perfan__raw *r)
+void *perfan__pipe_alloc(size_t n)
 {
-	struct batch *b = filling ? filling->fill : NULL;
-	if (!b)
-		return PD_ERR(pd, PERFAN_ENOMEM, r->offset, "out of memory");
-	if (r != &b->raws[b->n])
-		b->raws[b->n] = *r;
-	return 0;
+	struct batch *b = filling ? filled() : decoding;
+	return b ? bump(b, n) : NULL;
 }
 
 struct perfan__raw *perfan__pipe_raw_slot(void)
 {
-	struct batch *b = filling ? filling->fill : NULL;
+	struct batch *b = filled();
 	return b ? &b->raws[b->n] : NULL;
+}
+
+int perfan__pipe_put(struct perfan_perfdata *pd, const struct perfan__raw *r)
+{
+	struct perfan__raw *slot = perfan__pipe_raw_slot();
+	if (!slot)
+		return PD_ERR(pd, PERFAN_ENOMEM, r->offset, "out of memory");
+	if (r != slot)
+		*slot = *r;
+	return 0;
 }
 
 struct perfan_record *perfan__pipe_slot(void)
 {
-	struct batch *b = filling ? filling->fill : NULL;
+	struct batch *b = filled();
 	return b && b->reader_decodes ? &b->recs[b->n] : NULL;
 }
 
