@@ -43,7 +43,8 @@ PERFAN_API const char *perfan_version(void);
  * before it starts threads: the C library's allocator (glibc) is asked to
  * serve every thread from one heap, to grow it in steps of 64 MiB of
  * address space and to back it with transparent huge pages, so that a
- * first touch faults in 2 MiB, not 4 KiB; freed memory is kept for reuse.
+ * first touch faults in 2 MiB, not 4 KiB (the heap's first bytes, which
+ * cannot, are held out of use); freed memory is kept for reuse.
  * 0 when the heap was so advised; PERFAN_EUNSUPPORTED where the C library
  * or the kernel cannot (nothing is then changed but the allocator's
  * settings). Optional: results do not depend on it. */

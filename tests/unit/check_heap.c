@@ -5,6 +5,7 @@
  * boundary, cannot be a huge page: a block is looked at 6 MiB in. */
 #include <pthread.h>
 #include <stdint.h>
+#include <sys/mman.h>
 
 #include "testutil.h"
 
@@ -42,7 +43,48 @@ static int advised_huge(uintptr_t a)
 	return found;
 }
 
+/* Whether the kernel gives transparent huge pages where advised. */
+static int thp_on(void)
+{
+	FILE *fp = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+	char line[128] = "";
+	if (fp) {
+		if (!fgets(line, sizeof(line), fp))
+			line[0] = '\0';
+		fclose(fp);
+	}
+	return *line && !strstr(line, "[never]");
+}
+
+/* /proc/vmstat's count of huge-page faults that fell back to 4 KiB pages
+ * (no free 2 MiB of memory), 0 if not read. */
+static unsigned long thp_fallbacks(void)
+{
+	FILE *fp = fopen("/proc/vmstat", "r");
+	char line[128];
+	unsigned long n = 0;
+	while (fp && fgets(line, sizeof(line), fp))
+		if (sscanf(line, "thp_fault_fallback %lu", &n) == 1)
+			break;
+	if (fp)
+		fclose(fp);
+	return n;
+}
+
+/* How many of the 4 KiB pages of the 2 MiB range holding A are in memory. */
+static size_t resident_pages(uintptr_t a)
+{
+	uintptr_t lo = a & ~(uintptr_t)((2 << 20) - 1);
+	unsigned char vec[512];
+	ck_assert_int_eq(mincore((void *)lo, 2 << 20, vec), 0);
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof(vec); i++)
+		n += vec[i] & 1;
+	return n;
+}
+
 #define BLOCK (8 << 20) /* as large as a profile's arrays */
+#define SMALL (64 << 10)
 #define INSIDE (6 << 20)
 
 static void *thread_block(void *arg)
@@ -69,6 +111,18 @@ START_TEST(test_blocks_in_huge_pages)
 		return;
 	}
 	ck_assert_int_eq(advised_huge((uintptr_t)before + INSIDE), 0);
+	/* the first block after it lies in the advised heap, not below its
+	 * first 2 MiB boundary, and in a range that takes a huge page: none
+	 * of it was faulted in 4 KiB pages before the advice (touching one
+	 * page then faults in all 512) */
+	unsigned long fell = thp_fallbacks();
+	char *first = malloc(SMALL);
+	ck_assert_ptr_nonnull(first);
+	ck_assert_int_eq(advised_huge((uintptr_t)first), 1);
+	memset(first, 1, SMALL);
+	if (thp_on() && thp_fallbacks() == fell)
+		ck_assert_uint_eq(resident_pages((uintptr_t)first), 512);
+	free(first);
 	/* the same block now comes from the heap the call advised */
 	char *big = malloc(BLOCK);
 	ck_assert_ptr_nonnull(big);
