@@ -436,7 +436,9 @@ const char *perfan__buildid_hex(const uint8_t *id, size_t size, char *buf);
  * root frames. perfan__stream_memo_serial: a number for the last SAMPLE's
  * frame ids, the same for every sample that resolved to the same ids
  * under the same event (a memo entry, never reused; processes sharing
- * their maps share it too), or 0. */
+ * their maps share it too), or 0. perfan__stream_memo_keep: with a
+ * serial, PERFAN__STREAM_KEEP words the caller keeps with that entry (0
+ * until it writes them), valid until the next sample; else NULL. */
 struct perfan_stream;
 int perfan__stream_open_into(struct perfan_stream **out,
 			     struct perfan_perfdata *pd,
@@ -447,5 +449,7 @@ const perfan_frame_id *perfan__stream_frame_ids(struct perfan_stream *s);
 struct perfan__symctx *perfan__stream_ctx(struct perfan_stream *s);
 struct perfan__thread *perfan__stream_thread(struct perfan_stream *s);
 uint64_t perfan__stream_memo_serial(struct perfan_stream *s);
+#define PERFAN__STREAM_KEEP 2
+uint64_t *perfan__stream_memo_keep(struct perfan_stream *s);
 
 #endif

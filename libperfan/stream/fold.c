@@ -17,7 +17,8 @@
 #include "util/hash.h"
 #include "util/prefault.h"
 
-/* Leaves by (memo serial, root frame): direct-mapped, a miss costs one
+/* Leaves by (memo serial, root frame), beyond the PERFAN__STREAM_KEEP
+ * kept in each memo entry (known_leaf): direct-mapped, a miss costs one
  * walk down the trie. A slot for every LEAF_BYTES of records (a sample
  * with a callchain takes more), from 1 << LEAF_MIN_BITS to 1 << LEAF_BITS
  * of them: the 1 MiB of the largest costs a short recording more to zero
@@ -40,6 +41,7 @@ struct fold {
 	size_t capstack;
 	struct leaf_slot *leaves; /* 1 << leaf_bits, or NULL */
 	unsigned leaf_bits;
+	int no_leaves; /* no memory for them */
 };
 
 /* The process frame at the root of T's stacks, cached in T until its comm
@@ -108,26 +110,68 @@ static int column(struct fold *f, const struct perfan_event *ev)
 	return f->cols[i] - 1;
 }
 
-/* The leaf the same ids under the same root reached before, or NULL (and
- * *SLOT where to keep the one they reach now, or NULL). */
-static const struct leaf_slot *known_leaf(struct fold *f, perfan_stream *s,
-					  uint32_t root,
-					  struct leaf_slot **slot)
+/* The table, made when a first leaf falls out of a memo entry's words:
+ * 0, or without memory for it (each such leaf is then walked to again). */
+static int have_leaves(struct fold *f)
 {
+	if (f->leaves || f->no_leaves)
+		return f->leaves != NULL;
+	size_t n = (size_t)1 << f->leaf_bits;
+	f->leaves = calloc(n, sizeof(*f->leaves));
+	f->no_leaves = !f->leaves;
+	perfan__prefault(f->leaves, n * sizeof(*f->leaves));
+	return f->leaves != NULL;
+}
+
+/* The slot of SERIAL's ids under ROOT in the table. */
+static struct leaf_slot *leaf_slot(struct fold *f, uint64_t serial,
+				   uint32_t root)
+{
+	uint64_t h = perfan__hash_u64(serial ^ ((uint64_t)root << 40));
+	return &f->leaves[h >> (64 - f->leaf_bits)];
+}
+
+/* The leaf the last sample's ids reached under ROOT before, or
+ * UINT32_MAX. First the memo entry's words (perfan__stream_memo_keep, in
+ * cache: the stream has just read it), a leaf + 1 under a root each, the
+ * last one kept first, 0 for none; then, only when they are all taken,
+ * the table, which holds the ones they gave up. */
+static uint32_t known_leaf(struct fold *f, perfan_stream *s,
+			   const uint64_t *keep, uint32_t root)
+{
+	if (!keep)
+		return UINT32_MAX;
+	for (size_t i = 0; i < PERFAN__STREAM_KEEP && keep[i]; i++)
+		if ((uint32_t)(keep[i] >> 32) == root)
+			return (uint32_t)keep[i] - 1;
+	if (!keep[PERFAN__STREAM_KEEP - 1] || !f->leaves)
+		return UINT32_MAX;
 	/* the memo's serial names the ids and the column; the root frame
 	 * the thread */
 	uint64_t serial = perfan__stream_memo_serial(s);
-	*slot = NULL;
-	if (!serial || !f->leaves)
-		return NULL;
-	uint64_t h = perfan__hash_u64(serial ^ ((uint64_t)root << 40));
-	struct leaf_slot *sl = &f->leaves[h >> (64 - f->leaf_bits)];
-	if (sl->serial == serial && sl->root == root)
-		return sl;
-	sl->serial = 0; /* until filled, below */
-	sl->root = root;
-	*slot = sl;
-	return NULL;
+	const struct leaf_slot *sl = leaf_slot(f, serial, root);
+	return sl->serial == serial && sl->root == root ? sl->node : UINT32_MAX;
+}
+
+/* LEAF for the last sample's ids under ROOT, first in its memo entry's
+ * words; one that falls out of them goes to the table. */
+static void keep_leaf(struct fold *f, perfan_stream *s, uint64_t *keep,
+		      uint32_t root, perfan_node_id leaf)
+{
+	if (!keep || leaf >= UINT32_MAX - 1)
+		return;
+	uint64_t word = (uint64_t)root << 32 | (leaf + 1);
+	size_t j = 0;
+	while (j < PERFAN__STREAM_KEEP - 1 && keep[j] && keep[j] != word)
+		j++;
+	if (keep[j] && keep[j] != word && have_leaves(f)) {
+		uint64_t serial = perfan__stream_memo_serial(s);
+		uint32_t r = (uint32_t)(keep[j] >> 32);
+		*leaf_slot(f, serial, r) =
+			(struct leaf_slot){serial, r, (uint32_t)keep[j] - 1};
+	}
+	memmove(keep + 1, keep, j * sizeof(*keep));
+	keep[0] = word;
 }
 
 static int fold_sample(struct fold *f, perfan_stream *s,
@@ -146,11 +190,13 @@ static int fold_sample(struct fold *f, perfan_stream *s,
 	}
 	uint64_t weight = f->o->weight == PERFAN_WEIGHT_PERIOD ? sm->period : 1;
 	struct perfan_sample_meta meta = {ev->time, ev->pid, ev->tid, ev->cpu};
-	struct leaf_slot *slot;
-	const struct leaf_slot *known = known_leaf(f, s, root, &slot);
-	if (known)
-		return perfan__profile_add_at(f->p, known->node, (size_t)col,
-					      weight, &meta);
+	uint64_t *keep = perfan__stream_memo_keep(s);
+	uint32_t node = known_leaf(f, s, keep, root);
+	if (node != UINT32_MAX) {
+		keep_leaf(f, s, keep, root, node);
+		return perfan__profile_add_at(f->p, node, (size_t)col, weight,
+					      &meta);
+	}
 
 	size_t n = sm->nr_frames + 1;
 	if (perfan__grow((void **)&f->stack, &f->capstack, n,
@@ -170,10 +216,8 @@ static int fold_sample(struct fold *f, perfan_stream *s,
 	perfan_node_id leaf;
 	int err = perfan_profile_add(f->p, frames, n, (size_t)col, weight,
 				     &meta, &leaf);
-	if (!err && slot) {
-		slot->node = leaf;
-		slot->serial = perfan__stream_memo_serial(s);
-	}
+	if (!err)
+		keep_leaf(f, s, keep, root, leaf);
 	return err;
 }
 
@@ -211,10 +255,6 @@ int perfan_resolve_perfdata(perfan_profile *p, perfan_perfdata *pd,
 	if (opts)
 		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
 	struct fold f = {.p = p, .o = &o, .leaf_bits = leaf_bits(pd)};
-	/* without memory for it, every sample walks the trie */
-	f.leaves = calloc((size_t)1 << f.leaf_bits, sizeof(*f.leaves));
-	perfan__prefault(f.leaves,
-			 ((size_t)1 << f.leaf_bits) * sizeof(*f.leaves));
 	const struct perfan_stream_event *ev;
 	while (!(err = perfan_stream_next(s, &ev))) {
 		if (ev->type != PERFAN_STREAM_SAMPLE)

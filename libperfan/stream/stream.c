@@ -96,6 +96,7 @@ struct perfan_stream {
 	/* the last sample's memo entry (0: none) and, when it was found
 	 * there, its frame ids (else r->stack) */
 	uint64_t memo_serial;
+	uint64_t *memo_keep;
 	const perfan_frame_id *memo_ids;
 	struct perfan__map_cache maps; /* of user addresses */
 	char buf[512];
@@ -765,11 +766,13 @@ static int resolved_stack(struct perfan_stream *r,
 	}
 	struct perfan__memo_hit hit;
 	r->memo_serial = 0;
+	r->memo_keep = NULL;
 	r->memo_ids = NULL;
 	if (memo && perfan__memo_find(&r->memo, &key, &hit)) {
 		r->nstack = hit.nids; /* the ids stay in the memo */
 		r->memo_ids = hit.ids;
 		r->memo_serial = key.serial;
+		r->memo_keep = key.keep;
 		r->st.frames += hit.frames;
 		r->st.frames_unresolved += hit.unresolved;
 		*truncated = hit.truncated;
@@ -785,6 +788,7 @@ static int resolved_stack(struct perfan_stream *r,
 		(uint32_t)(r->st.frames_unresolved - unresolved), *truncated};
 	err = perfan__memo_put(&r->memo, &key, &hit);
 	r->memo_serial = key.serial;
+	r->memo_keep = key.keep;
 	return err;
 }
 
@@ -1262,6 +1266,14 @@ const perfan_frame_id *perfan__stream_frame_ids(perfan_stream *s)
 uint64_t perfan__stream_memo_serial(perfan_stream *s)
 {
 	return s->memo_serial;
+}
+
+_Static_assert(PERFAN__STREAM_KEEP == PERFAN__MEMO_KEEP,
+	       "the stream's caller keeps the memo's words");
+
+uint64_t *perfan__stream_memo_keep(perfan_stream *s)
+{
+	return s->memo_keep;
 }
 
 /* ---- tracepoint fields ------------------------------------------------- */

@@ -20,6 +20,7 @@ struct perfan__memo_entry {
 	uint32_t frames, unresolved;
 	int truncated;
 	uint64_t serial;
+	uint64_t keep[PERFAN__MEMO_KEEP]; /* the user's (key->keep) */
 };
 
 static uint64_t key_hash(const struct perfan__memo_key *k)
@@ -45,7 +46,8 @@ int perfan__memo_find(struct perfan__memo *m, struct perfan__memo_key *key,
 		      struct perfan__memo_hit *hit)
 {
 	key->serial = 0;
-	const struct perfan__memo_entry *e;
+	key->keep = NULL;
+	struct perfan__memo_entry *e;
 	if (m->last && same(m, &m->e[m->last - 1], key)) {
 		/* the last sample's chain again (a hot loop): no hash */
 		e = &m->e[m->last - 1];
@@ -66,6 +68,7 @@ int perfan__memo_find(struct perfan__memo *m, struct perfan__memo_key *key,
 	hit->unresolved = e->unresolved;
 	hit->truncated = e->truncated;
 	key->serial = e->serial;
+	key->keep = e->keep;
 	return 1;
 }
 
@@ -123,6 +126,7 @@ int perfan__memo_put(struct perfan__memo *m, struct perfan__memo_key *key,
 	m->nids += what->nids;
 	m->last = m->ne;
 	key->serial = e->serial;
+	key->keep = e->keep;
 	return 0;
 }
 

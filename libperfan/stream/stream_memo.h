@@ -12,6 +12,9 @@
 
 /* What a callchain resolved to: frame ids (leaf first), the frames and
  * unresolved frames counted, and whether the stack was cut short. */
+/* the words kept with an entry for the memo's user (key->keep) */
+#define PERFAN__MEMO_KEEP 2
+
 struct perfan__memo_hit {
 	const uint32_t *ids;
 	size_t nids;
@@ -51,6 +54,9 @@ struct perfan__memo_key {
 	uint64_t serial; /* the entry's number, never reused: set by
 			  * perfan__memo_find when found, perfan__memo_put
 			  * when kept; 0 otherwise */
+	uint64_t *keep;  /* with it, PERFAN__MEMO_KEEP words the memo's
+			  * user keeps with the entry (0 when kept), valid
+			  * until the next put; else NULL */
 };
 
 /* 1 and *HIT (valid until the next put) when KEY was seen, else 0. */

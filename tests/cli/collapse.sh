@@ -37,7 +37,28 @@ else
 	echo "SKIP: ../shared is absent: stackcollapse-perf.pl cases not run"
 fi
 
-# 3. folded input is merged and sorted; a bad line names file:line
+# 3. roots per thread where the threads share their stacks (threads64: 64
+# threads running the same code, so one stack is met under many roots):
+# each thread's samples of each event are perf's (report-pid.txt, perf
+# report --sort pid -n: its "pid" is the thread's)
+d=testdata/threads64
+events=$(sed -n "s/^# Samples: .* of event '\(.*\)'$/\1/p" "$d/report-pid.txt")
+[ "$(printf '%s\n' "$events" | wc -l)" = 3 ] || { echo "FAIL: $d: events $events"; exit 1; }
+while IFS= read -r ev; do
+	awk -v ev="$ev" '/^# Samples: / { on = index($0, "event \047" ev "\047") > 0 }
+		on && /threads64$/ { split($3, a, ":"); print a[1], $2 }' \
+		"$d/report-pid.txt" | sort >"$tmp/want"
+	"$PERFAN_BIN" collapse --tid --samples --event "$ev" --symfs "$d" \
+		--kallsyms testdata/kallsyms "$d/perf.data" 2>/dev/null |
+		awk '{ split($1, a, "[/;]"); n[a[2]] += $NF }
+			END { for (t in n) print t, n[t] }' | sort >"$tmp/got"
+	[ "$(wc -l <"$tmp/want")" -ge 64 ] || { echo "FAIL: $d $ev: oracle rows"; exit 1; }
+	cmp -s "$tmp/want" "$tmp/got" ||
+		{ echo "FAIL: $d $ev: samples per thread differ from perf's"; diff "$tmp/want" "$tmp/got" | head; exit 1; }
+done <<<"$events"
+echo "threads64: samples per thread of its 3 events as perf's"
+
+# 4. folded input is merged and sorted; a bad line names file:line
 printf 'a;b 2\nb;c 1\na;b 3\n' >"$tmp/in.folded"
 out=$("$PERFAN_BIN" collapse "$tmp/in.folded" 2>/dev/null)
 [ "$out" = "$(printf 'a;b 5\nb;c 1')" ] || { echo "FAIL: folded merge: $out"; exit 1; }
