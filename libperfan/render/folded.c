@@ -7,6 +7,7 @@
 #include <perfan/folded.h>
 
 #include "profile/model.h"
+#include "render/outbuf.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/opts.h"
@@ -27,46 +28,8 @@ static int text_put(struct text *t, const char *s, size_t n)
 	return 0;
 }
 
-/* Lines gather in a buffer of our own and go out in large writes, which
- * stdio passes straight to write(2). The buffer starts at 64 KiB and
- * doubles each time it fills, up to 1 MiB: a short output costs little. */
-#define OUT_FIRST (1u << 16)
-#define OUT_MAX (1u << 20)
-struct outbuf {
-	FILE *fp;
-	char *buf;
-	size_t len, cap;
-	int failed;
-};
-
-static void out_flush(struct outbuf *o)
-{
-	if (o->len && !o->failed && fwrite(o->buf, 1, o->len, o->fp) != o->len)
-		o->failed = 1;
-	o->len = 0;
-}
-
-static void out_put(struct outbuf *o, const char *s, size_t n)
-{
-	if (o->len + n > o->cap) {
-		out_flush(o);
-		char *nb = o->cap < OUT_MAX ? realloc(o->buf, o->cap * 2)
-					    : NULL;
-		if (nb) {
-			o->buf = nb;
-			o->cap *= 2;
-		}
-		if (n > o->cap) {
-			if (!o->failed && fwrite(s, 1, n, o->fp) != n)
-				o->failed = 1;
-			return;
-		}
-	}
-	memcpy(o->buf + o->len, s, n);
-	o->len += n;
-}
-
-static int put_line(struct outbuf *o, const char *s, size_t len, uint64_t w)
+static int put_line(struct perfan__outbuf *o, const char *s, size_t len,
+		    uint64_t w)
 {
 	char num[24];
 	size_t i = sizeof(num);
@@ -76,8 +39,8 @@ static int put_line(struct outbuf *o, const char *s, size_t len, uint64_t w)
 		w /= 10;
 	} while (w);
 	num[--i] = ' ';
-	out_put(o, s, len);
-	out_put(o, num + i, sizeof(num) - i);
+	perfan__outbuf_put(o, s, len);
+	perfan__outbuf_put(o, num + i, sizeof(num) - i);
 	return o->failed ? -1 : 0;
 }
 
@@ -95,8 +58,8 @@ struct writer {
 	struct dname *names; /* per frame */
 	char *sfx_buf;       /* names with a suffix appended */
 	int any_skip;
-	struct outbuf out;
-	struct text cur; /* the stack text being written */
+	struct perfan__outbuf out; /* lines go out in large writes */
+	struct text cur;           /* the stack text being written */
 };
 
 static const char *suffix_for(const struct perfan_frame *f, unsigned annotate)
@@ -440,18 +403,16 @@ int perfan_folded_write(const perfan_profile *p, FILE *fp,
 	w.p = p;
 	w.nodes = perfan__profile_nodes(p);
 	w.self = perfan__profile_self(p, o.column);
-	w.out.fp = fp;
-	w.out.cap = OUT_FIRST;
-	w.out.buf = malloc(w.out.cap);
-	rc = w.out.buf ? make_names(&w, &o) : PERFAN_ENOMEM;
+	rc = perfan__outbuf_open(&w.out, fp);
+	if (!rc)
+		rc = make_names(&w, &o);
 	if (rc == 0)
 		rc = write_sorted(&w);
 	else if (rc == 1)
 		rc = write_lines(&w);
-	out_flush(&w.out);
-	if (!rc && w.out.failed)
-		rc = PERFAN_EIO;
-	free(w.out.buf);
+	int wrc = perfan__outbuf_close(&w.out);
+	if (!rc)
+		rc = wrc;
 	free(w.names);
 	free(w.sfx_buf);
 	free(w.cur.buf);

@@ -14,6 +14,7 @@
 #include "analysis/report_result.h"
 #include "render/gil_section.h"
 #include "render/json.h"
+#include "render/outbuf.h"
 #include "util/error.h"
 #include "util/grow.h"
 #include "util/log.h"
@@ -238,14 +239,20 @@ static void put_dots(FILE *fp, size_t n)
 		fputc('.', fp);
 }
 
-static void put_speedup(FILE *fp, double s)
+static void put_speedup(struct perfan__outbuf *out, double s)
 {
+	char t[64];
+	int n;
 	if (isnan(s))
-		fprintf(fp, "  %11s", "-");
+		n = snprintf(t, sizeof(t), "  %11s", "-");
 	else if (isinf(s))
-		fprintf(fp, "  %11s", "inf");
+		n = snprintf(t, sizeof(t), "  %11s", "inf");
 	else
-		fprintf(fp, "  %10.2fx", s);
+		n = snprintf(t, sizeof(t), "  %10.2fx", s);
+	if (n > 0)
+		perfan__outbuf_put(out, t,
+				   (size_t)n < sizeof(t) ? (size_t)n
+							 : sizeof(t) - 1);
 }
 
 /* The widths of the key columns of column COL: the longest of each. */
@@ -344,69 +351,42 @@ static size_t pct_text(char *buf, double v)
 	return len;
 }
 
-/* A row's line, gathered and written in pieces of up to its size (with a
- * printf for each column, writing the 5,678 rows of a 10 MB system-wide
- * recording took 7 % of its report). */
-struct line {
-	FILE *fp;
-	size_t at;
-	char b[4096];
-};
-
-static void line_flush(struct line *l)
-{
-	fwrite(l->b, 1, l->at, l->fp);
-	l->at = 0;
-}
-
-static void line_put(struct line *l, const char *s, size_t n)
-{
-	while (n) {
-		if (l->at == sizeof(l->b))
-			line_flush(l);
-		size_t k = sizeof(l->b) - l->at < n ? sizeof(l->b) - l->at : n;
-		memcpy(l->b + l->at, s, k);
-		l->at += k;
-		s += k;
-		n -= k;
-	}
-}
-
-static void line_pct(struct line *l, double v)
+static void put_pct(struct perfan__outbuf *out, double v)
 {
 	char t[32];
-	line_put(l, "  ", 2);
-	line_put(l, t, pct_text(t, v));
+	perfan__outbuf_put(out, "  ", 2);
+	perfan__outbuf_put(out, t, pct_text(t, v));
 }
 
-static void text_row(FILE *fp, const struct perfan_report_opts *o, int speedup,
+/* A row's line, gathered in OUT and written at once (with a printf for
+ * each column, writing the 5,678 rows of a 10 MB system-wide recording
+ * took 7 % of its report). */
+static void text_row(struct perfan__outbuf *out,
+		     const struct perfan_report_opts *o, int speedup,
 		     const struct perfan_report_row *row,
 		     const enum perfan_report_key *keys, size_t nkeys,
 		     const size_t *width)
 {
 	char buf[8192], cut[8192];
-	struct line l = {.fp = fp};
 	if (!o->no_children)
-		line_pct(&l, row->total_percent);
-	line_pct(&l, row->self_percent);
-	if (speedup) {
-		line_flush(&l);
-		put_speedup(fp, o->no_children ? row->speedup_self
-					       : row->speedup_total);
-	}
+		put_pct(out, row->total_percent);
+	put_pct(out, row->self_percent);
+	if (speedup)
+		put_speedup(out, o->no_children ? row->speedup_self
+						: row->speedup_total);
 	for (size_t k = 0; k < nkeys; k++) {
 		const char *t = key_text(row, keys[k], buf, sizeof(buf));
 		const char *c = fit(t, width[k], cut, sizeof(cut));
 		size_t len = strlen(c);
 		/* the ellipsis is one column of its 3 bytes */
 		size_t cols = c != t ? len - 2 : len;
-		line_put(&l, "  ", 2);
-		line_put(&l, c, len);
+		perfan__outbuf_put(out, "  ", 2);
+		perfan__outbuf_put(out, c, len);
 		for (; k + 1 < nkeys && cols < width[k]; cols++)
-			line_put(&l, " ", 1);
+			perfan__outbuf_put(out, " ", 1);
 	}
-	line_put(&l, "\n", 1);
-	line_flush(&l);
+	perfan__outbuf_put(out, "\n", 1);
+	perfan__outbuf_flush(out); /* before a graph or a heading */
 }
 
 /* Unless WIDE, the key columns' WIDTH cut so that rows fit TEXT_COLUMNS:
@@ -437,7 +417,11 @@ static int write_text(const perfan_report *r, FILE *fp, int wide)
 	const struct perfan_report_opts *o = perfan__report_opts(r);
 	const enum perfan_report_key *keys;
 	size_t nkeys = perfan_report_keys(r, &keys);
-	int first = 1, err = 0;
+	int first = 1;
+	struct perfan__outbuf out;
+	int err = perfan__outbuf_open(&out, fp);
+	if (err)
+		return perfan__err(err, "report: out of memory");
 	for (size_t col = 0; col < perfan_report_nr_columns(r) && !err; col++) {
 		uint64_t total = perfan_report_total(r, col);
 		if (!total)
@@ -463,13 +447,15 @@ static int write_text(const perfan_report *r, FILE *fp, int wide)
 		text_heading(fp, o, sp, keys, nkeys, width);
 		for (size_t i = 0; i < perfan_report_nr_rows(r, col) && !err;
 		     i++) {
-			text_row(fp, o, sp, perfan_report_row(r, col, i), keys,
-				 nkeys, width);
+			text_row(&out, o, sp, perfan_report_row(r, col, i),
+				 keys, nkeys, width);
 			if (o->call_graph == PERFAN_REPORT_GRAPH_CALLER ||
 			    o->call_graph == PERFAN_REPORT_GRAPH_CALLEE)
 				err = text_row_graph(fp, r, col, i);
 		}
 	}
+	if (perfan__outbuf_close(&out) && !err)
+		err = perfan__err(PERFAN_EIO, "report: writing failed");
 	return err;
 }
 
