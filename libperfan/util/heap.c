@@ -11,6 +11,8 @@
 
 #include <perfan/common.h>
 
+#include "util/heap.h"
+
 #define HUGE_PAGE ((uintptr_t)2 << 20)
 /* Each growth of the heap by brk reserves this much beyond the request:
  * address space only, until touched. */
@@ -80,4 +82,9 @@ int perfan_heap_tune(void)
 #else
 	return PERFAN_EUNSUPPORTED;
 #endif
+}
+
+int perfan__heap_huge(void)
+{
+	return head != NULL;
 }

@@ -2,7 +2,9 @@
  * largest arrays (a trace's events): grown by mremap, which moves no byte
  * and touches no page, where realloc copies the array into fresh pages;
  * backed by huge pages once large, where the kernel gives them on
- * request. */
+ * request. An array that wants huge pages at once lives in the heap while
+ * it is small and the heap is on huge pages (util/heap.h). Its bytes past
+ * those written are not zeroed. */
 #ifndef PERFAN_UTIL_MAPARR_H
 #define PERFAN_UTIL_MAPARR_H
 
@@ -17,6 +19,7 @@ struct perfan__maparr {
 	 * starts as one 2 MiB page): a page fault costs microseconds in a
 	 * virtual machine (10.7 us for each 4 KiB zeroed page on this one). */
 	size_t huge_from;
+	int in_heap; /* p is from malloc (an early array, small) */
 };
 
 #define PERFAN__MAPARR_EAGER ((size_t)1)

@@ -3,11 +3,14 @@
  * huge pages; where it says it could not, the reason is one this build or
  * this kernel gives. The heap's first bytes, below its first 2 MiB
  * boundary, cannot be a huge page: a block is looked at 6 MiB in. */
+#include <malloc.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <sys/mman.h>
 
 #include "testutil.h"
+#include "util/heap.h"
+#include "util/maparr.h"
 
 #ifndef __has_feature
 #define __has_feature(x) 0
@@ -142,11 +145,54 @@ START_TEST(test_blocks_in_huge_pages)
 }
 END_TEST
 
+/* An array that wants huge pages at once (util/maparr) starts in the heap
+ * while it is small and the heap is on huge pages, a block that shares the
+ * heap's 2 MiB pages; past 1 MiB it moves to a mapping of its own, its
+ * bytes kept. Without the heap on huge pages it starts as a mapping of one
+ * 2 MiB page. */
+START_TEST(test_eager_array_in_heap)
+{
+	int tuned = !perfan_heap_tune();
+	ck_assert_int_eq(perfan__heap_huge(), tuned);
+	struct perfan__maparr e = {.huge_from = PERFAN__MAPARR_EAGER};
+	ck_assert_int_eq(perfan__maparr_grow(&e, 100000), 0);
+	if (!tuned) {
+		ck_assert_int_eq(e.in_heap, 0);
+		ck_assert_uint_eq(e.bytes, (size_t)2 << 20);
+		perfan__maparr_free(&e);
+		return;
+	}
+	ck_assert_int_eq(e.in_heap, 1);
+	ck_assert_uint_ge(e.bytes, 100000);
+	ck_assert_uint_lt(e.bytes, (size_t)1 << 20);
+	ck_assert_int_eq(advised_huge((uintptr_t)e.p), 1);
+	/* a block of the heap: malloc_usable_size knows it */
+	ck_assert_uint_ge(malloc_usable_size(e.p), e.bytes);
+	size_t n = (size_t)1 << 20; /* as far as the heap keeps it */
+	ck_assert_int_eq(perfan__maparr_grow(&e, n), 0);
+	ck_assert_int_eq(e.in_heap, 1);
+	uint32_t *v = e.p;
+	for (size_t i = 0; i < n / 4; i++)
+		v[i] = (uint32_t)i * 2654435761u;
+	ck_assert_int_eq(perfan__maparr_grow(&e, n + 1), 0);
+	ck_assert_int_eq(e.in_heap, 0);
+	ck_assert_uint_eq(e.bytes, (size_t)2 << 20);
+	v = e.p;
+	for (size_t i = 0; i < n / 4; i++)
+		ck_assert_uint_eq(v[i], (uint32_t)i * 2654435761u);
+	perfan__maparr_free(&e);
+	ck_assert_ptr_null(e.p);
+	ck_assert_int_eq(e.in_heap, 0);
+	ck_assert_uint_eq(e.huge_from, PERFAN__MAPARR_EAGER);
+}
+END_TEST
+
 static Suite *heap_suite(void)
 {
 	Suite *s = suite_create("heap");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, test_blocks_in_huge_pages);
+	tcase_add_test(tc, test_eager_array_in_heap);
 	suite_add_tcase(s, tc);
 	return s;
 }
