@@ -10,11 +10,11 @@
 #include "util/htab.h"
 #include "util/maparr.h"
 
-/* What a callchain resolved to: frame ids (leaf first), the frames and
- * unresolved frames counted, and whether the stack was cut short. */
 /* the words kept with an entry for the memo's user (key->keep) */
 #define PERFAN__MEMO_KEEP 2
 
+/* What a callchain resolved to: frame ids (leaf first), the frames and
+ * unresolved frames counted, and whether the stack was cut short. */
 struct perfan__memo_hit {
 	const uint32_t *ids;
 	size_t nids;
