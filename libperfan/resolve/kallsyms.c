@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,7 +21,7 @@
 #include "util/search.h"
 
 /* A symbol as kept, 16 bytes: its name as an offset into the text (where
- * it is not NUL-terminated: a mapped file is read-only) and its module as
+ * it is not NUL-terminated, as in the file) and its module as
  * an index into k->mods plus one (0: the kernel's own). */
 struct perfan__kent {
 	uint64_t start;
@@ -180,10 +179,12 @@ static int slurp(struct perfan__kallsyms *k, int fd, const char *path,
 	return 0;
 }
 
-/* PATH's text in k->text: a file of known size mapped (no copy, no page
- * zeroed; its lines are read in blocks, *FD left open for that, and the
- * mapping touched only where a name is asked for), else read to its end
- * (*FD -1). */
+/* PATH's text in k->text, read into k->buf: a file of known size in blocks
+ * as it is parsed (*FD left open for that, *LEN its size), else to its end
+ * (*FD -1). The names are looked up in it later: a mapping of the file
+ * instead cost a page fault and a TLB miss for nearly every name asked
+ * for (3,000 names, a fifth of the kernel's part of a system-wide report),
+ * while k->buf is on huge pages. */
 static int open_text(struct perfan__kallsyms *k, const char *path, size_t *len,
 		     int *fdp)
 {
@@ -197,19 +198,14 @@ static int open_text(struct perfan__kallsyms *k, const char *path, size_t *len,
 	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0) {
 		if ((uint64_t)st.st_size >= MAX_TEXT) {
 			err = too_large(path);
+		} else if (perfan__maparr_grow(&k->buf, (size_t)st.st_size)) {
+			err = perfan__err(PERFAN_ENOMEM, "%s: out of memory",
+					  path);
 		} else {
-			void *m = mmap(NULL, (size_t)st.st_size, PROT_READ,
-				       MAP_PRIVATE, fd, 0);
-			if (m == MAP_FAILED) {
-				err = perfan__err(PERFAN_EIO, "%s: mmap: %s",
-						  path, strerror(errno));
-			} else {
-				k->mapped = m;
-				k->mapped_len = *len = (size_t)st.st_size;
-				k->text = m;
-				*fdp = fd;
-				return 0;
-			}
+			*len = (size_t)st.st_size;
+			k->text = k->buf.p;
+			*fdp = fd;
+			return 0;
 		}
 	} else {
 		err = slurp(k, fd, path, len);
@@ -365,56 +361,40 @@ static int parse(struct perfan__kallsyms *k, struct parsing *ps,
 	return 0;
 }
 
-/* A mapped file's lines are read in blocks of this size into a buffer
- * that is reused: the parse touches no page of the mapping (a first touch
- * of each costs more than the copy). */
+/* A file's lines are read in blocks of this size, each parsed while it is
+ * in the cache. */
 #define BLOCK ((size_t)256 << 10)
 
-/* The lines of the mapped file FD (LEN bytes), block by block; a block
- * ends after its last newline, and a line longer than a block grows it. */
+/* The lines of the file FD (LEN bytes) into k->buf (room for LEN), block by
+ * block; a block's lines are parsed up to its last newline, the rest with
+ * the next. */
 static int parse_blocks(struct perfan__kallsyms *k, struct parsing *ps, int fd,
 			size_t len)
 {
-	size_t cap = BLOCK;
-	char *buf = malloc(cap);
-	int err = 0;
-	uint64_t off = 0;
-	while (!err && off < len) {
-		if (!buf) {
-			err = perfan__err(PERFAN_ENOMEM, "%s: out of memory",
-					  ps->path);
-			break;
+	char *text = k->buf.p;
+	size_t got = 0, parsed = 0;
+	while (got < len) {
+		size_t want = len - got < BLOCK ? len - got : BLOCK;
+		ssize_t r = perfan__pread_full(fd, text + got, want, got);
+		if (r <= 0)
+			return perfan__err(PERFAN_EIO,
+					   "%s: read error at %zu: %s",
+					   ps->path, got,
+					   r ? strerror(errno) : "file shrank");
+		got += (size_t)r;
+		size_t upto = got;
+		if (got < len) {
+			while (upto > parsed && text[upto - 1] != '\n')
+				upto--;
+			if (upto == parsed)
+				continue; /* a line longer than a block */
 		}
-		size_t want = len - off < cap ? (size_t)(len - off) : cap;
-		ssize_t r = perfan__pread_full(fd, buf, want, off);
-		if (r <= 0) {
-			err = perfan__err(PERFAN_EIO,
-					  "%s: read error at %llu: %s",
-					  ps->path, (unsigned long long)off,
-					  r ? strerror(errno) : "file shrank");
-			break;
-		}
-		size_t got = (size_t)r;
-		if (off + got < len) {
-			const char *nl = buf + got;
-			while (nl > buf && nl[-1] != '\n')
-				nl--;
-			if (nl == buf) { /* a line longer than the block */
-				char *nb = realloc(buf, cap * 2);
-				if (nb)
-					cap *= 2;
-				else
-					free(buf);
-				buf = nb;
-				continue;
-			}
-			got = (size_t)(nl - buf);
-		}
-		err = parse(k, ps, buf, got, off);
-		off += got;
+		int err = parse(k, ps, text + parsed, upto - parsed, parsed);
+		if (err)
+			return err;
+		parsed = upto;
 	}
-	free(buf);
-	return err;
+	return 0;
 }
 
 int perfan__kallsyms_load(struct perfan__kallsyms *k, const char *path,
@@ -514,8 +494,6 @@ int perfan__kallsyms_find(const struct perfan__kallsyms *k, uint64_t addr,
 
 void perfan__kallsyms_free(struct perfan__kallsyms *k)
 {
-	if (k->mapped)
-		munmap(k->mapped, k->mapped_len);
 	perfan__maparr_free(&k->syms);
 	perfan__maparr_free(&k->buf);
 	perfan__arena_free(&k->arena);
