@@ -66,6 +66,10 @@ struct perfan_stream {
 	/* each executable's weight in samples' periods, and the heaviest:
 	 * the main binary (perfan_stream_main_module) */
 	struct perfan__htab exe_weight; /* dso pointer -> weight */
+	/* the last sample's executable and its weight's slot in exe_weight
+	 * (valid until the next put there): most samples' is the one before */
+	const struct perfan__dso *last_exe;
+	uint64_t *last_exe_w;
 	const struct perfan__dso *main_exe;
 	uint64_t main_weight;
 	char *exit_comm;        /* an EXIT event's comm (its thread is gone) */
@@ -801,12 +805,17 @@ static int count_exe(struct perfan_stream *r, const struct perfan__thread *t,
 	if (!exe)
 		return 0;
 	uint64_t key = (uint64_t)(uintptr_t)exe;
-	uint64_t *w = perfan__htab_get(&r->exe_weight, key);
+	uint64_t *w = exe == r->last_exe
+			      ? r->last_exe_w
+			      : perfan__htab_get(&r->exe_weight, key);
 	uint64_t sum = (w ? *w : 0) + period;
 	if (w)
 		*w = sum;
-	else if (perfan__htab_put(&r->exe_weight, key, sum))
+	else if (perfan__htab_put(&r->exe_weight, key, sum) ||
+		 !(w = perfan__htab_get(&r->exe_weight, key)))
 		return PERFAN_ENOMEM;
+	r->last_exe = exe;
+	r->last_exe_w = w;
 	if (sum > r->main_weight) {
 		r->main_weight = sum;
 		r->main_exe = exe;
