@@ -25,18 +25,15 @@ struct perfan__memo_hit {
 struct perfan__memo_entry;
 
 struct perfan__memo {
-	struct perfan__htab index; /* hash -> entry + 1 */
-	/* In mappings of their own (util/maparr): grown without copying,
-	 * on huge pages once past 2 MiB. */
-	struct perfan__memo_entry *e; /* in me */
-	size_t ne;
-	uint64_t *chains; /* callchains of the entries, one after another */
-	size_t nchains;
-	uint32_t *ids; /* their frame ids */
-	size_t nids;
-	struct perfan__maparr me, mchains, mids;
+	struct perfan__htab index; /* hash -> entry's offset + 1 */
+	/* The entries, each followed by its callchain and its frame ids, in
+	 * one mapping of their own (util/maparr): a sample that finds its
+	 * entry reads one place, not three. Grown without copying, on huge
+	 * pages once past 2 MiB. */
+	struct perfan__maparr mem;
+	size_t used;      /* bytes of mem taken */
 	uint64_t serials; /* entries numbered so far */
-	size_t last;      /* the entry found last + 1, 0: none */
+	size_t last;      /* the offset of the entry found last + 1, 0: none */
 };
 
 /* The key: the address space (MAPS_GEN and OLD_GEN: the gen of the
