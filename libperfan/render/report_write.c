@@ -358,7 +358,7 @@ static void put_pct(struct perfan__outbuf *out, double v)
 	perfan__outbuf_put(out, t, pct_text(t, v));
 }
 
-/* A row's line, gathered in OUT and written at once (with a printf for
+/* A row's line, gathered in OUT with the rows after it (with a printf for
  * each column, writing the 5,678 rows of a 10 MB system-wide recording
  * took 7 % of its report). */
 static void text_row(struct perfan__outbuf *out,
@@ -386,7 +386,6 @@ static void text_row(struct perfan__outbuf *out,
 			perfan__outbuf_put(out, " ", 1);
 	}
 	perfan__outbuf_put(out, "\n", 1);
-	perfan__outbuf_flush(out); /* before a graph or a heading */
 }
 
 /* Unless WIDE, the key columns' WIDTH cut so that rows fit TEXT_COLUMNS:
@@ -450,9 +449,12 @@ static int write_text(const perfan_report *r, FILE *fp, int wide)
 			text_row(&out, o, sp, perfan_report_row(r, col, i),
 				 keys, nkeys, width);
 			if (o->call_graph == PERFAN_REPORT_GRAPH_CALLER ||
-			    o->call_graph == PERFAN_REPORT_GRAPH_CALLEE)
+			    o->call_graph == PERFAN_REPORT_GRAPH_CALLEE) {
+				perfan__outbuf_flush(&out); /* the row first */
 				err = text_row_graph(fp, r, col, i);
+			}
 		}
+		perfan__outbuf_flush(&out); /* before the next heading */
 	}
 	if (perfan__outbuf_close(&out) && !err)
 		err = perfan__err(PERFAN_EIO, "report: writing failed");

@@ -41,11 +41,11 @@ static uint32_t *ids_of(struct perfan__memo_entry *e)
 }
 
 /* The bytes of an entry with N callchain words and NIDS ids, or 0 when
- * its counts do not fit the entry's fields. */
+ * it would not fit in the memo at all (nor, then, its counts in its
+ * fields). */
 static size_t entry_bytes(size_t n, size_t nids)
 {
-	if (n > UINT32_MAX || nids > UINT32_MAX || n > MEMO_MAX_BYTES / 8 ||
-	    nids > MEMO_MAX_BYTES / 4)
+	if (n > MEMO_MAX_BYTES / 8 || nids > MEMO_MAX_BYTES / 4)
 		return 0;
 	return sizeof(struct perfan__memo_entry) + n * 8 +
 	       (nids * 4 + 7) / 8 * 8;
@@ -72,11 +72,10 @@ int perfan__memo_find(struct perfan__memo *m, struct perfan__memo_key *key,
 {
 	key->serial = 0;
 	key->keep = NULL;
-	struct perfan__memo_entry *e;
-	if (m->last && same(entry_at(m, m->last - 1), key)) {
-		/* the last sample's chain again (a hot loop): no hash */
-		e = entry_at(m, m->last - 1);
-	} else {
+	struct perfan__memo_entry *e = m->last ? entry_at(m, m->last - 1)
+					       : NULL;
+	if (!e || !same(e, key)) {
+		/* not the last sample's chain again (a hot loop): hashed */
 		key->hash = key_hash(key);
 		const uint64_t *v = perfan__htab_get(&m->index, key->hash);
 		key->hash_taken = v != NULL;
