@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -17,7 +18,6 @@
 #include "util/hex.h"
 #include "util/keysort.h"
 #include "util/maparr.h"
-#include "util/pread.h"
 #include "util/search.h"
 
 /* A symbol as kept, 16 bytes: its name as an offset into the text (where
@@ -179,16 +179,12 @@ static int slurp(struct perfan__kallsyms *k, int fd, const char *path,
 	return 0;
 }
 
-/* PATH's text in k->text, read into k->buf: a file of known size in blocks
- * as it is parsed (*FD left open for that, *LEN its size), else to its end
- * (*FD -1). The names are looked up in it later: a mapping of the file
- * instead cost a page fault and a TLB miss for nearly every name asked
- * for (2,958 names of a 10 MB system-wide recording: 4 % of the caller's
- * thread), while k->buf is on huge pages. */
-static int open_text(struct perfan__kallsyms *k, const char *path, size_t *len,
-		     int *fdp)
+/* PATH's text in k->text: a file of known size mapped, its pages mapped
+ * at once (MAP_POPULATE: the page cache's own, no copy, no page zeroed, and
+ * no fault when a name is looked up later), else read to its end into
+ * k->buf. */
+static int open_text(struct perfan__kallsyms *k, const char *path, size_t *len)
 {
-	*fdp = -1;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return perfan__err(PERFAN_ENOTFOUND, "%s: %s", path,
@@ -198,14 +194,17 @@ static int open_text(struct perfan__kallsyms *k, const char *path, size_t *len,
 	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0) {
 		if ((uint64_t)st.st_size >= MAX_TEXT) {
 			err = too_large(path);
-		} else if (perfan__maparr_grow(&k->buf, (size_t)st.st_size)) {
-			err = perfan__err(PERFAN_ENOMEM, "%s: out of memory",
-					  path);
 		} else {
-			*len = (size_t)st.st_size;
-			k->text = k->buf.p;
-			*fdp = fd;
-			return 0;
+			void *m = mmap(NULL, (size_t)st.st_size, PROT_READ,
+				       MAP_PRIVATE | MAP_POPULATE, fd, 0);
+			if (m == MAP_FAILED) {
+				err = perfan__err(PERFAN_EIO, "%s: mmap: %s",
+						  path, strerror(errno));
+			} else {
+				k->mapped = m;
+				k->mapped_len = *len = (size_t)st.st_size;
+				k->text = m;
+			}
 		}
 	} else {
 		err = slurp(k, fd, path, len);
@@ -298,12 +297,11 @@ struct parsing {
 	int have_reloc;
 };
 
-/* The whole lines of TEXT[0..LEN), which is the file from offset BASE on,
- * into k->v: the kept symbols, in the file's order, their names as file
+/* The lines of TEXT[0..LEN), the file, into k->v: the kept symbols, in the file's order, their names as file
  * offsets. A NUL ends a name or a module, as it did when lines were C
  * strings. */
 static int parse(struct perfan__kallsyms *k, struct parsing *ps,
-		 const char *text, size_t len, uint64_t base)
+		 const char *text, size_t len)
 {
 	struct perfan__kent *v = k->syms.p;
 	const char *stop = text + len;
@@ -354,45 +352,8 @@ static int parse(struct perfan__kallsyms *k, struct parsing *ps,
 			return err;
 		if (m)
 			ps->last_mod = m;
-		v[ps->n++] = (struct perfan__kent){
-			a, (uint32_t)(base + (uint64_t)(name - text)),
-			(uint16_t)nlen, m};
-	}
-	return 0;
-}
-
-/* A file's lines are read in blocks of this size, each parsed while it is
- * in the cache. */
-#define BLOCK ((size_t)256 << 10)
-
-/* The lines of the file FD (LEN bytes) into k->buf (room for LEN), block by
- * block; a block's lines are parsed up to its last newline, the rest with
- * the next. */
-static int parse_blocks(struct perfan__kallsyms *k, struct parsing *ps, int fd,
-			size_t len)
-{
-	char *text = k->buf.p;
-	size_t got = 0, parsed = 0;
-	while (got < len) {
-		size_t want = len - got < BLOCK ? len - got : BLOCK;
-		ssize_t r = perfan__pread_full(fd, text + got, want, got);
-		if (r <= 0)
-			return perfan__err(PERFAN_EIO,
-					   "%s: read error at %zu: %s",
-					   ps->path, got,
-					   r ? strerror(errno) : "file shrank");
-		got += (size_t)r;
-		size_t upto = got;
-		if (got < len) {
-			while (upto > parsed && text[upto - 1] != '\n')
-				upto--;
-			if (upto == parsed)
-				continue; /* a line longer than a block */
-		}
-		int err = parse(k, ps, text + parsed, upto - parsed, parsed);
-		if (err)
-			return err;
-		parsed = upto;
+		v[ps->n++] = (struct perfan__kent){a, (uint32_t)(name - text),
+						   (uint16_t)nlen, m};
 	}
 	return 0;
 }
@@ -403,17 +364,13 @@ int perfan__kallsyms_load(struct perfan__kallsyms *k, const char *path,
 	memset(k, 0, sizeof(*k));
 	k->buf.huge_from = k->syms.huge_from = PERFAN__MAPARR_EAGER;
 	size_t len = 0;
-	int fd = -1;
 	struct parsing ps = {.path = path, .reloc_name = reloc_name};
 	ps.rl = reloc_name ? strlen(reloc_name) : 0;
-	int err = open_text(k, path, &len, &fd);
+	int err = open_text(k, path, &len);
 	if (!err && room(k, len))
 		err = perfan__err(PERFAN_ENOMEM, "%s: out of memory", path);
 	if (!err)
-		err = fd >= 0 ? parse_blocks(k, &ps, fd, len)
-			      : parse(k, &ps, k->text, len, 0);
-	if (fd >= 0)
-		close(fd);
+		err = parse(k, &ps, k->text, len);
 	if (!err && ps.n && !ps.nonzero)
 		err = perfan__err(PERFAN_EUNSUPPORTED,
 				  "%s: every address is 0 (kptr_restrict)",
@@ -496,6 +453,8 @@ void perfan__kallsyms_free(struct perfan__kallsyms *k)
 {
 	perfan__maparr_free(&k->syms);
 	perfan__maparr_free(&k->buf);
+	if (k->mapped)
+		munmap(k->mapped, k->mapped_len);
 	perfan__arena_free(&k->arena);
 	free(k->mods);
 	memset(k, 0, sizeof(*k));

@@ -339,7 +339,9 @@ struct perfan__kent; /* as kept (kallsyms.c) */
 struct perfan__kallsyms {
 	struct perfan__kent *v; /* sorted, one per address (in syms) */
 	size_t n;
-	const char *text; /* the file, read into buf */
+	const char *text; /* the file: mapped, or read into buf */
+	void *mapped;
+	size_t mapped_len;
 	struct perfan__maparr buf, syms;
 	const char **mods; /* "[mod]", in arena */
 	size_t nmods, capmods;

@@ -449,10 +449,9 @@ static void demangles(const char *in, const char *out)
 	free(d);
 }
 
-/* A file larger than the block its lines are read in: every line, those
- * across a block's end too, parsed as the same text read whole from a
- * pipe parses; a line longer than a block (its name too long to keep)
- * costs only itself. */
+/* A file of more than a MiB (mapped) parses as the same text read whole
+ * from a pipe: every line, wherever a page ends; a line of 300 KiB (its name
+ * too long to keep) costs only itself. */
 START_TEST(test_kallsyms_blocks)
 {
 	enum { N = 40000, LONG_AT = 9000, LONG_LEN = 300 << 10 };
