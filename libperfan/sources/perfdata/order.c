@@ -1,4 +1,4 @@
-/* sources/perfdata/order.c: record copies in reference-counted chunks, the records
+/* sources/perfdata/order.c: records copied into chunks (chunk.c), the records
  * of a round sorted by time (a natural merge sort of perf's per-CPU runs),
  * and the FIFO of records ready for delivery. perf's rule: at each
  * FINISHED_ROUND, deliver what is older than the newest time seen at the
@@ -9,55 +9,6 @@
 #include <string.h>
 
 #include "util/grow.h"
-
-/* Chunks start at CHUNK_FIRST bytes and double to CHUNK_SIZE: a short
- * input costs little. Only chunks of the current size are recycled. */
-#define CHUNK_FIRST ((size_t)1 << 16)
-#define CHUNK_SIZE ((size_t)1 << 20)
-
-static struct perfan__chunk *chunk_for(struct perfan__order *o, size_t n)
-{
-	struct perfan__chunk *c = o->chunks;
-	if (c && c->cap - c->used >= n)
-		return c;
-	if (!o->chunk_size)
-		o->chunk_size = CHUNK_FIRST;
-	else if (o->chunk_size < CHUNK_SIZE && !o->free_chunks)
-		o->chunk_size *= 2;
-	size_t cap = n > o->chunk_size ? n : o->chunk_size;
-	if (cap == o->chunk_size && o->free_chunks) {
-		c = o->free_chunks;
-		o->free_chunks = c->next;
-	} else {
-		c = malloc(sizeof(*c) + cap);
-		if (!c)
-			return NULL;
-		c->cap = cap;
-	}
-	c->used = 0;
-	c->live = 0;
-	c->next = o->chunks;
-	o->chunks = c;
-	return c;
-}
-
-static void chunk_unref(struct perfan__order *o, struct perfan__chunk *c)
-{
-	if (!c || --c->live || c == o->chunks)
-		return;
-	/* unlink and recycle */
-	struct perfan__chunk **pp = &o->chunks;
-	while (*pp && *pp != c)
-		pp = &(*pp)->next;
-	if (*pp)
-		*pp = c->next;
-	if (c->cap == o->chunk_size) {
-		c->next = o->free_chunks;
-		o->free_chunks = c;
-	} else {
-		free(c);
-	}
-}
 
 static int copy_raw(struct perfan_perfdata *pd, struct perfan__order *o,
 		    const struct perfan__raw *r, uint64_t time,
@@ -80,7 +31,7 @@ static int copy_raw(struct perfan_perfdata *pd, struct perfan__order *o,
 		q->need = n;
 		return 0;
 	}
-	struct perfan__chunk *c = chunk_for(o, need);
+	struct perfan__chunk *c = perfan__chunk_for(o, need);
 	if (!c)
 		return PD_ERR(pd, PERFAN_ENOMEM, r->offset, "out of memory");
 	uint8_t *dst = c->data + c->used;
@@ -290,7 +241,7 @@ int perfan__order_push_ready_to(struct perfan_perfdata *pd,
 		return rc;
 	rc = ready_push(pd, o, &q);
 	if (rc)
-		chunk_unref(o, q.chunk);
+		perfan__chunk_unref(o, q.chunk);
 	return rc;
 }
 
@@ -328,7 +279,7 @@ void perfan__order_release(struct perfan_perfdata *pd, struct perfan__order *o)
 	if (!o->holding)
 		return;
 	o->holding = 0;
-	chunk_unref(o, o->held.chunk);
+	perfan__chunk_unref(o, o->held.chunk);
 }
 
 void perfan__order_free(struct perfan__order *o)

@@ -51,6 +51,11 @@ struct batch {
 	/* copies of record bytes and decoded arrays, reused when the batch
 	 * is */
 	struct perfan__arena mem;
+	/* chunks of the time order whose records the batch holds where
+	 * they are (perfan__pipe_stable), let go when the reader takes the
+	 * batch back */
+	struct perfan__chunk **kept;
+	size_t nkept, capkept;
 	size_t bytes; /* of the records (their sizes) */
 	int status;   /* 0: more batches follow; else the reader's last word */
 	char *msg;    /* its message, for an error */
@@ -129,6 +134,7 @@ static void batch_free(struct batch *b)
 	batch_reset(b);
 	perfan__arena_free(&b->mem);
 	free(b->logs);
+	free(b->kept); /* the order frees its chunks after (perfdata.c) */
 	free(b->raws);
 	free(b->recs);
 	free(b);
@@ -247,6 +253,20 @@ int perfan__pipe_stable(struct perfan_perfdata *pd, struct perfan__raw *r)
 	    (!r->payload || (r->payload >= pd->src.map &&
 			     r->payload < pd->src.map + pd->src.map_len)))
 		return 0; /* a mapped file stays mapped */
+	struct batch *b = filling->fill;
+	struct perfan__chunk *ch =
+		b ? perfan__order_held_chunk(&pd->order, r->bytes) : NULL;
+	if (ch && b->nkept && b->kept[b->nkept - 1] == ch)
+		return 0; /* held in place, its chunk kept already */
+	if (ch && !perfan__grow((void **)&b->kept, &b->capkept, b->nkept + 1,
+				sizeof(*b->kept))) {
+		/* a copy made for the time order: held there, not copied
+		 * again (a DWARF sample's 8 KiB stack was copied three times
+		 * by the reader, a third of its time) */
+		perfan__chunk_ref(ch);
+		b->kept[b->nkept++] = ch;
+		return 0;
+	}
 	size_t n = (size_t)r->size + (size_t)r->payload_size;
 	uint8_t *c = filling->fill ? bump(filling->fill, n ? n : 1) : NULL;
 	if (!c)
@@ -264,6 +284,10 @@ static struct batch *new_batch(struct perfan__pipe *p)
 	struct batch *b = (struct batch *)perfan__handoff_spare(&p->q);
 	if (!b && !(b = calloc(1, sizeof(*b))))
 		return NULL;
+	/* the caller is done with its records */
+	for (size_t i = 0; i < b->nkept; i++)
+		perfan__chunk_unref(&p->pd->order, b->kept[i]);
+	b->nkept = 0;
 	if (p->batch_records < BATCH_FIRST)
 		p->batch_records = BATCH_FIRST;
 	if (b->cap < p->batch_records) {
