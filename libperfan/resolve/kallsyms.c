@@ -297,9 +297,9 @@ struct parsing {
 	int have_reloc;
 };
 
-/* The lines of TEXT[0..LEN), the file, into k->v: the kept symbols, in the file's order, their names as file
- * offsets. A NUL ends a name or a module, as it did when lines were C
- * strings. */
+/* The lines of TEXT[0..LEN), the file, into k->v: the kept symbols, in the
+ * file's order, their names as file offsets. A NUL ends a name or a
+ * module, as it did when lines were C strings. */
 static int parse(struct perfan__kallsyms *k, struct parsing *ps,
 		 const char *text, size_t len)
 {
