@@ -54,8 +54,8 @@ void perfan__chunk_unref(struct perfan__order *o, struct perfan__chunk *c)
 	}
 }
 
-struct perfan__chunk *perfan__order_held_chunk(const struct perfan__order *o,
-					       const uint8_t *bytes)
+struct perfan__chunk *perfan__chunk_held(const struct perfan__order *o,
+					 const uint8_t *bytes)
 {
 	return o->holding && o->held.bytes == bytes ? o->held.chunk : NULL;
 }

@@ -304,6 +304,7 @@ void perfan__order_round(struct perfan_perfdata *pd);
 int perfan__order_pop_from(struct perfan_perfdata *pd, struct perfan__order *o,
 			   struct perfan__raw *r);
 void perfan__order_release(struct perfan_perfdata *pd, struct perfan__order *o);
+void perfan__order_free(struct perfan__order *o);
 
 /* chunk.c: the chunks records are copied into, on the thread that reads.
  * A chunk of O with room for N bytes (the current one, or anew; NULL: out
@@ -314,9 +315,8 @@ void perfan__chunk_ref(struct perfan__chunk *c);
 void perfan__chunk_unref(struct perfan__order *o, struct perfan__chunk *c);
 /* The chunk of O that holds the record delivered last, if BYTES are its
  * bytes there (NULL: they are not, or they are in the mapped file). */
-struct perfan__chunk *perfan__order_held_chunk(const struct perfan__order *o,
-					       const uint8_t *bytes);
-void perfan__order_free(struct perfan__order *o);
+struct perfan__chunk *perfan__chunk_held(const struct perfan__order *o,
+					 const uint8_t *bytes);
 
 /* compress.c */
 int perfan__decomp_feed(struct perfan_perfdata *pd,

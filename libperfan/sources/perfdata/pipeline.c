@@ -244,6 +244,24 @@ void perfan__log(struct perfan_perfdata *pd, enum perfan_log_level lvl,
 	va_end(ap);
 }
 
+/* Whether B holds its record in CH, the time order's chunk it was copied
+ * into (NULL: none), with a reference to CH: then it is not copied again
+ * (a DWARF sample's 8 KiB stack was copied three times by the reader, a
+ * third of its time). 0: no chunk, or no memory to note it in. */
+static int kept(struct batch *b, struct perfan__chunk *ch)
+{
+	if (!ch)
+		return 0;
+	if (b->nkept && b->kept[b->nkept - 1] == ch)
+		return 1; /* referenced for a record before */
+	if (perfan__grow((void **)&b->kept, &b->capkept, b->nkept + 1,
+			 sizeof(*b->kept)))
+		return 0;
+	perfan__chunk_ref(ch);
+	b->kept[b->nkept++] = ch;
+	return 1;
+}
+
 int perfan__pipe_stable(struct perfan_perfdata *pd, struct perfan__raw *r)
 {
 	if (!filling)
@@ -254,21 +272,10 @@ int perfan__pipe_stable(struct perfan_perfdata *pd, struct perfan__raw *r)
 			     r->payload < pd->src.map + pd->src.map_len)))
 		return 0; /* a mapped file stays mapped */
 	struct batch *b = filling->fill;
-	struct perfan__chunk *ch =
-		b ? perfan__order_held_chunk(&pd->order, r->bytes) : NULL;
-	if (ch && b->nkept && b->kept[b->nkept - 1] == ch)
-		return 0; /* held in place, its chunk kept already */
-	if (ch && !perfan__grow((void **)&b->kept, &b->capkept, b->nkept + 1,
-				sizeof(*b->kept))) {
-		/* a copy made for the time order: held there, not copied
-		 * again (a DWARF sample's 8 KiB stack was copied three times
-		 * by the reader, a third of its time) */
-		perfan__chunk_ref(ch);
-		b->kept[b->nkept++] = ch;
+	if (b && kept(b, perfan__chunk_held(&pd->order, r->bytes)))
 		return 0;
-	}
 	size_t n = (size_t)r->size + (size_t)r->payload_size;
-	uint8_t *c = filling->fill ? bump(filling->fill, n ? n : 1) : NULL;
+	uint8_t *c = b ? bump(b, n ? n : 1) : NULL;
 	if (!c)
 		return PD_ERR(pd, PERFAN_ENOMEM, r->offset, "out of memory");
 	memcpy(c, r->bytes, r->size);
