@@ -80,13 +80,13 @@ const struct cli_opt cli_threads_table[] = {
 	LOAD("threads", "N",
 	     "with N >= 2, a second thread: perf.data is read\n"
 	     "ahead on it (reading, time order, decoding) while\n"
-	     "this one resolves, and DWARF user stacks are\n"
-	     "unwound on a third; a folded file read pruned (a\n"
-	     "flame graph) is read and its frames interned on\n"
-	     "it while this one prunes; a .json.gz trace is\n"
-	     "inflated on it while this one parses; 1: one\n"
-	     "thread. The output is the same. Default: the CPUs\n"
-	     "online"),
+	     "this one resolves and unwinds DWARF user stacks\n"
+	     "(with N >= 3, a third unwinds them); a folded\n"
+	     "file read pruned (a flame graph) is read and its\n"
+	     "frames interned on it while this one prunes; a\n"
+	     ".json.gz trace is inflated on it while this one\n"
+	     "parses; 1: one thread. The output is the same.\n"
+	     "Default: the CPUs online"),
 	CLI_END,
 };
 

@@ -34,7 +34,9 @@ struct perfan_perfdata_opts {
 	 * and decoded ahead on a second thread while the caller's thread
 	 * takes the records (the same records, warnings and errors, in the
 	 * same order, as with one). 0 or 1: the caller's thread does it all.
-	 * A stream is always read on the caller's thread. */
+	 * A stream is always read on the caller's thread. 3 or more: a
+	 * resolved-sample stream over it (perfan_stream_open) unwinds DWARF
+	 * user stacks ahead on a third thread. */
 	int threads;
 };
 

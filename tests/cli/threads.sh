@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # threads.sh: --threads changes nothing. Every perf.data under testdata/ is
-# read with one thread and with two (the second reads and orders ahead,
-# either decodes): report, report --json and collapse print the same bytes,
+# read with one thread, with two (the second reads and orders ahead, either
+# decodes) and with three (a third unwinds DWARF user stacks ahead): report,
+# report --json and collapse print the same bytes,
 # the same warnings and errors, and exit the same way. A recording cut in
 # the middle of a record keeps its samples and its warning with both, and
 # so does one with a sample that does not decode; the time and process
@@ -17,23 +18,26 @@ mkdir "$tmp/nocache"
 export PERFAN_HOST_OSRELEASE=6.18.44-fc-v782 PERFAN_HOST_NAME=vm PERFAN_HOST_KALLSYMS=
 H=(--symfs testdata --kallsyms testdata/kallsyms --buildid-dir "$tmp/nocache")
 
-# same NAME ARGS...: the command with --threads 1 and --threads 2 prints the
-# same stdout and stderr and exits the same way.
+# same NAME ARGS...: the command with --threads 1, --threads 2 and
+# --threads 3 prints the same stdout and stderr and exits the same way.
 same() {
-	local name=$1 rc1=0 rc2=0
+	local name=$1 rc1=0 rc n
 	shift
 	"$PERFAN_BIN" "$@" --threads 1 >"$tmp/1.out" 2>"$tmp/1.err" || rc1=$?
-	"$PERFAN_BIN" "$@" --threads 2 >"$tmp/2.out" 2>"$tmp/2.err" || rc2=$?
-	checks=$((checks + 1))
-	[ "$rc1" = "$rc2" ] || fail "$name: exit $rc1 with one thread, $rc2 with two"
-	cmp -s "$tmp/1.out" "$tmp/2.out" || {
-		fail "$name: output differs with two threads"
-		diff "$tmp/1.out" "$tmp/2.out" | head -5
-	}
-	cmp -s "$tmp/1.err" "$tmp/2.err" || {
-		fail "$name: messages differ with two threads"
-		diff "$tmp/1.err" "$tmp/2.err" | head -5
-	}
+	for n in 2 3; do
+		rc=0
+		"$PERFAN_BIN" "$@" --threads $n >"$tmp/$n.out" 2>"$tmp/$n.err" || rc=$?
+		checks=$((checks + 1))
+		[ "$rc1" = "$rc" ] || fail "$name: exit $rc1 with one thread, $rc with $n"
+		cmp -s "$tmp/1.out" "$tmp/$n.out" || {
+			fail "$name: output differs with $n threads"
+			diff "$tmp/1.out" "$tmp/$n.out" | head -5
+		}
+		cmp -s "$tmp/1.err" "$tmp/$n.err" || {
+			fail "$name: messages differ with $n threads"
+			diff "$tmp/1.err" "$tmp/$n.err" | head -5
+		}
+	done
 }
 
 n=0

@@ -18,5 +18,8 @@
  * next perfan_perfdata_next reuses its memory. */
 size_t perfan__perfdata_ahead(perfan_perfdata *pd,
 			      const struct perfan_record **recs);
+/* The threads PD was opened to use (perfan_perfdata_opts' threads): its
+ * reader is the second; a consumer's own worker is a third. */
+int perfan__perfdata_threads(const perfan_perfdata *pd);
 
 #endif

@@ -493,6 +493,11 @@ size_t perfan__perfdata_ahead(perfan_perfdata *pd,
 	return b->ndec - p->idx;
 }
 
+int perfan__perfdata_threads(const perfan_perfdata *pd)
+{
+	return pd->opts.threads;
+}
+
 uint64_t perfan__pipe_offset(const struct perfan_perfdata *pd)
 {
 	return pd->pipe->offset;
