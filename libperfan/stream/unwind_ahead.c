@@ -204,9 +204,9 @@ int perfan__ahead_step(struct perfan__ahead **ap, struct perfan__symctx *ctx,
 	/* (after that test: a frame-pointer recording pays nothing more) The
 	 * worker is a third thread: N of 3 or more. With two, the reader
 	 * takes the second and this one unwinds. On a 2-core VM a third
-	 * thread cost more than it gave: --threads 2 on a 609 MB Python DWARF
-	 * recording took 0.84 of the time without it as with it, 0.66 of
-	 * one thread's time against 0.92 (the three threads' CPU time was
+	 * thread cost more than it gave: without it, --threads 2 on a 609 MB
+	 * Python DWARF recording took 0.84 of the time it took with it, 0.66
+	 * of one thread's time against 0.92 (the three threads' CPU time was
 	 * 1.46 times one thread's: page zeroing, copies to cold memory and
 	 * context switches). */
 	if (perfan__perfdata_threads(pd) < 3)

@@ -2,10 +2,10 @@
 # threads.sh: --threads changes nothing. Every perf.data under testdata/ is
 # read with one thread, with two (the second reads and orders ahead, either
 # decodes) and with three (a third unwinds DWARF user stacks ahead): report,
-# report --json and collapse print the same bytes,
-# the same warnings and errors, and exit the same way. A recording cut in
-# the middle of a record keeps its samples and its warning with both, and
-# so does one with a sample that does not decode; the time and process
+# report --json and collapse print the same bytes, the same warnings and
+# errors, and exit the same way. A recording cut in the middle of a record
+# keeps its samples and its warning with each, and so does one with a
+# sample that does not decode; the time and process
 # filters, the off-CPU and wall views, and a stream read from a pipe (one
 # thread whatever N is) agree too. So do flame graphs of folded files
 # (pruned, read on two threads): sorted, from a pipe, out of order early
